@@ -1,0 +1,64 @@
+package dev.modelgateway;
+
+import dev.modelgateway.config.ConfigLoader;
+import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.server.Gateway;
+import dev.modelgateway.server.MasterKeyAuthenticator;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/** Command line: {@code serve [--config FILE]}, {@code demo}. The {@code ./gateway} launcher calls this. */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String command = args.length == 0 ? "serve" : args[0];
+        String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
+        switch (command) {
+            case "serve" -> serve(rest);
+            case "demo" -> Demo.run(rest);
+            case "help", "--help", "-h" -> usage(0);
+            default -> {
+                System.err.println("unknown command '" + command + "'");
+                usage(2);
+            }
+        }
+    }
+
+    private static void serve(String[] args) throws Exception {
+        Path configFile = null;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--config") && i + 1 < args.length) configFile = Path.of(args[++i]);
+            else {
+                System.err.println("unknown option '" + args[i] + "'");
+                usage(2);
+            }
+        }
+        GatewayConfig config = ConfigLoader.fromSystemEnv().load(configFile);
+        if (config.masterKey() == null) {
+            System.err.println("warning: GATEWAY_MASTER_KEY is not set; no request can authenticate until keys exist.");
+        }
+        Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+        Gateway gateway = Gateway.start(vertx, config, new MasterKeyAuthenticator(config.masterKey()), eventLoops())
+                .await();
+        System.out.println("Model Gateway listening on http://" + config.host() + ":" + gateway.port() + "/api/v1");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> gateway.stop().compose(v -> vertx.close()).await()));
+    }
+
+    static int eventLoops() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors());
+    }
+
+    private static void usage(int status) {
+        System.out.println("""
+                usage: gateway <command>
+                  serve [--config FILE]   run the gateway (configuration: docs/configuration.md)
+                  demo                    run the gateway on the built-in vendor simulator with a demo key
+                """);
+        System.exit(status);
+    }
+}

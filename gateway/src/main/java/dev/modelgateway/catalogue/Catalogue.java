@@ -1,0 +1,155 @@
+package dev.modelgateway.catalogue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.modelgateway.config.Vendor;
+import dev.modelgateway.error.GatewayException;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The public model list and the rules that turn a caller's {@code model} string into a model (SPEC 2.1):
+ * exact ids, compatibility aliases, and helpful 404s for unavailable names, a missing {@code platform/}
+ * prefix, retired models and vendor-style date-suffixed names.
+ */
+public final class Catalogue {
+    /** {@code vendorA-sonnet-4-5-20241022}, {@code vendorA-sonnet-4-5}: dashed versions, optional date. */
+    private static final Pattern DASHED_VERSION = Pattern.compile("^(?:platform/)?(.+?)-(\\d+)-(\\d+)(?:-\\d{8})?$");
+    private static final Pattern DATE_SUFFIX = Pattern.compile("^(?:platform/)?(.+?)-\\d{8}$");
+
+    private final Map<String, ModelEntry> models;
+    private final Map<String, String> aliases;
+    private final Map<String, String> unavailable;
+
+    private Catalogue(Map<String, ModelEntry> models, Map<String, String> aliases, Map<String, String> unavailable) {
+        this.models = models;
+        this.aliases = aliases;
+        this.unavailable = unavailable;
+    }
+
+    /** Loads the catalogue shipped in the jar, applying the operator's upstream-id overrides. */
+    public static Catalogue loadDefault(Map<String, String> upstreamOverrides) {
+        try (InputStream in = Catalogue.class.getResourceAsStream("/catalogue.yaml")) {
+            return parse(new ObjectMapper(new YAMLFactory()).readTree(in), upstreamOverrides);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read catalogue.yaml", e);
+        }
+    }
+
+    static Catalogue parse(JsonNode root, Map<String, String> upstreamOverrides) {
+        Map<String, ModelEntry> models = new LinkedHashMap<>();
+        for (JsonNode m : root.path("models")) {
+            String id = m.path("id").asText();
+            String defaultUpstream = id.startsWith("platform/") ? id.substring("platform/".length()) : id;
+            Set<String> caps = new LinkedHashSet<>();
+            m.path("capabilities").forEach(c -> caps.add(c.asText()));
+            JsonNode p = m.path("price");
+            BigDecimal input = decimal(p, "input");
+            ModelPrice price = new ModelPrice(input, decimal(p, "output"),
+                    p.has("cache_read") ? decimal(p, "cache_read") : input,
+                    p.has("cache_write_5m") ? decimal(p, "cache_write_5m") : input,
+                    p.has("cache_write_1h") ? decimal(p, "cache_write_1h") : input);
+            JsonNode t = m.path("thinking");
+            ThinkingPolicy thinking = t.isMissingNode() ? ThinkingPolicy.VENDOR_DEFAULT
+                    : new ThinkingPolicy(!"refused".equals(t.path("budget").asText()), "on".equals(t.path("default").asText()));
+            ModelEntry entry = new ModelEntry(id, Vendor.fromId(m.path("vendor").asText()),
+                    upstreamOverrides.getOrDefault(id, defaultUpstream),
+                    ModelKind.valueOf(m.path("kind").asText("chat").toUpperCase()), Set.copyOf(caps),
+                    m.path("context_window").asLong(), m.path("max_output_tokens").asLong(), price, thinking,
+                    m.path("sampling_params").asBoolean(true),
+                    ModelStatus.valueOf(m.path("status").asText("active").toUpperCase()),
+                    m.path("replacement").asText(null));
+            if (models.put(id, entry) != null) throw new IllegalStateException("duplicate model id " + id);
+        }
+        Map<String, String> aliases = new HashMap<>();
+        root.path("aliases").properties().forEach(e -> aliases.put(e.getKey(), e.getValue().asText()));
+        aliases.values().forEach(target -> {
+            if (!models.containsKey(target)) throw new IllegalStateException("alias to unknown model " + target);
+        });
+        Map<String, String> unavailable = new HashMap<>();
+        root.path("unavailable").properties().forEach(e -> unavailable.put(e.getKey(), e.getValue().asText()));
+        return new Catalogue(Map.copyOf(models), Map.copyOf(aliases), Map.copyOf(unavailable));
+    }
+
+    private static BigDecimal decimal(JsonNode node, String field) {
+        return node.has(field) ? new BigDecimal(node.get(field).asText()) : BigDecimal.ZERO;
+    }
+
+    /** All models in catalogue order, retired ones included. */
+    public Collection<ModelEntry> models() {
+        return models.values();
+    }
+
+    public ModelEntry find(String id) {
+        ModelEntry entry = models.get(id);
+        return entry != null ? entry : models.get(aliases.get(id));
+    }
+
+    /**
+     * Resolves a caller's model string to an active model or throws a 404 whose message says what
+     * to send instead.
+     */
+    public ModelEntry resolve(String requested) {
+        ModelEntry entry = find(requested);
+        if (entry != null) {
+            if (entry.retired()) {
+                throw ModelNotFound.because("Model '" + requested + "' has been retired"
+                        + (entry.replacement() != null ? "; use '" + entry.replacement() + "' instead." : "."));
+            }
+            return entry;
+        }
+        String advice = unavailable.get(requested);
+        if (advice != null) throw ModelNotFound.because(advice);
+        if (!requested.startsWith("platform/") && models.containsKey("platform/" + requested)) {
+            throw ModelNotFound.because("Model '" + requested + "' not found. Platform-hosted models need the "
+                    + "'platform/' prefix: use 'platform/" + requested + "'.");
+        }
+        String suggestion = dottedSuggestion(requested);
+        if (suggestion != null) {
+            throw ModelNotFound.because("Model '" + requested + "' not found. Model ids carry no date suffix and "
+                    + "use dotted versions: use '" + suggestion + "'.");
+        }
+        throw ModelNotFound.because("Model '" + requested + "' not found. GET /api/v1/models lists the available models.");
+    }
+
+    /** Maps vendor-style names ({@code vendorA-sonnet-4-5-20241022}) to the catalogue's dotted id, if one exists. */
+    private String dottedSuggestion(String requested) {
+        Matcher dashed = DASHED_VERSION.matcher(requested);
+        if (dashed.matches()) {
+            String candidate = dashed.group(1) + "-" + dashed.group(2) + "." + dashed.group(3);
+            String known = knownWithPrefix(candidate);
+            if (known != null) return known;
+        }
+        Matcher dated = DATE_SUFFIX.matcher(requested);
+        if (dated.matches()) return knownWithPrefix(dated.group(1));
+        return null;
+    }
+
+    private String knownWithPrefix(String bare) {
+        if (models.containsKey("platform/" + bare)) return "platform/" + bare;
+        if (models.containsKey(bare)) return bare;
+        String alias = aliases.get(bare);
+        return alias;
+    }
+
+    /** Throws unless {@code id} names a model that fallbacks may use. */
+    public ModelEntry requireKnown(String id, String param) {
+        try {
+            return resolve(id);
+        } catch (GatewayException e) {
+            throw GatewayException.invalid(param, e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package dev.modelgateway.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the YAML configuration, substitutes {@code ${VAR}} and {@code ${VAR:-default}} from the
+ * environment, then lets the documented environment variables override the file
+ * ({@code GATEWAY_PORT}, {@code GATEWAY_MASTER_KEY}, {@code <VENDOR>_API_KEY}, {@code <VENDOR>_BASE_URL},
+ * {@code GATEWAY_DATABASE_URL}, {@code GATEWAY_REDIS_URL}). See docs/configuration.md.
+ */
+public final class ConfigLoader {
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    private final Function<String, String> env;
+
+    public ConfigLoader(Function<String, String> env) {
+        this.env = env;
+    }
+
+    public static ConfigLoader fromSystemEnv() {
+        return new ConfigLoader(System::getenv);
+    }
+
+    public GatewayConfig load(Path file) throws IOException {
+        String text = file == null ? "" : substitute(Files.readString(file));
+        JsonNode root = text.isBlank() ? YAML.createObjectNode() : YAML.readTree(text);
+        if (root == null || root.isMissingNode() || root.isNull()) root = YAML.createObjectNode();
+
+        JsonNode server = root.path("server");
+        String host = override("GATEWAY_HOST", server.path("host").asText("0.0.0.0"));
+        int port = parsePort(override("GATEWAY_PORT", server.path("port").asText("8080")));
+        String masterKey = blankToNull(override("GATEWAY_MASTER_KEY", server.path("master_key").asText(null)));
+
+        Map<Vendor, VendorEndpoint> vendors = new EnumMap<>(Vendor.class);
+        for (Vendor v : Vendor.values()) {
+            JsonNode node = root.path("vendors").path(v.id());
+            String baseUrl = override(v.baseUrlEnv(), node.path("base_url").asText(v.defaultBaseUrl()));
+            String apiKey = blankToNull(override(v.keyEnv(), node.path("api_key").asText(null)));
+            vendors.put(v, new VendorEndpoint(v, baseUrl, apiKey));
+        }
+
+        Map<String, String> overrides = new HashMap<>();
+        root.path("models").properties().forEach(e -> {
+            JsonNode upstream = e.getValue().path("upstream");
+            if (upstream.isTextual()) overrides.put(e.getKey(), upstream.asText());
+        });
+
+        JsonNode accounts = root.path("accounts");
+        String databaseUrl = override("GATEWAY_DATABASE_URL",
+                accounts.path("database_url").asText("jdbc:sqlite:./data/gateway.db"));
+        String redisUrl = blankToNull(override("GATEWAY_REDIS_URL", accounts.path("redis_url").asText(null)));
+        return new GatewayConfig(host, port, masterKey, vendors, overrides, databaseUrl, redisUrl);
+    }
+
+    String substitute(String text) {
+        Matcher m = PLACEHOLDER.matcher(text);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String value = env.apply(m.group(1));
+            if (value == null) value = m.group(2) != null ? m.group(2) : "";
+            m.appendReplacement(out, Matcher.quoteReplacement(value));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    private String override(String envName, String fileValue) {
+        String fromEnv = env.apply(envName);
+        return fromEnv != null && !fromEnv.isBlank() ? fromEnv : fileValue;
+    }
+
+    private static int parsePort(String value) {
+        try {
+            int port = Integer.parseInt(value.trim());
+            if (port < 0 || port > 65535) throw new NumberFormatException();
+            return port;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("GATEWAY_PORT / server.port must be a port number, got '" + value + "'");
+        }
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+}

@@ -1,0 +1,34 @@
+package dev.modelgateway.config;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * Everything the gateway needs to start. Built by {@link ConfigLoader} from YAML plus environment.
+ *
+ * @param upstreamOverrides public model id → upstream model id chosen by the operator
+ * @param databaseUrl JDBC URL of the accounts store
+ * @param redisUrl shared counters for several instances; null keeps them in memory
+ */
+public record GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
+                            Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl) {
+
+    public GatewayConfig {
+        vendors = Map.copyOf(new EnumMap<>(vendors));
+        upstreamOverrides = Map.copyOf(upstreamOverrides);
+    }
+
+    public VendorEndpoint vendor(Vendor v) {
+        return vendors.get(v);
+    }
+
+    public GatewayConfig withPort(int newPort) {
+        return new GatewayConfig(host, newPort, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl);
+    }
+
+    public GatewayConfig withVendor(VendorEndpoint endpoint) {
+        Map<Vendor, VendorEndpoint> copy = new EnumMap<>(vendors);
+        copy.put(endpoint.vendor(), endpoint);
+        return new GatewayConfig(host, port, masterKey, copy, upstreamOverrides, databaseUrl, redisUrl);
+    }
+}

@@ -1,0 +1,68 @@
+package dev.modelgateway.relay;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.json.Json;
+import dev.modelgateway.server.Protocol;
+import dev.modelgateway.sse.SseEvent;
+import dev.modelgateway.vendor.anthropic.AnthropicUsage;
+import io.vertx.core.buffer.Buffer;
+
+/**
+ * Relays vendor A's named SSE events unchanged. Usage arrives in {@code message_start} (input side) and
+ * cumulatively in {@code message_delta}; only those two events are parsed.
+ */
+public final class AnthropicNativeTap implements StreamTap {
+    private final String traceId;
+    private Usage usage = Usage.ZERO;
+    private boolean complete;
+
+    public AnthropicNativeTap(String traceId) {
+        this.traceId = traceId;
+    }
+
+    @Override
+    public void onEvent(SseEvent e, Buffer out) {
+        String name = e.event();
+        if ("message_start".equals(name)) {
+            JsonNode msg = Json.parseOrNull(e.data());
+            if (msg != null) usage = AnthropicUsage.toCanonical(msg.path("message").path("usage"));
+        } else if ("message_delta".equals(name)) {
+            JsonNode delta = Json.parseOrNull(e.data());
+            if (delta != null) usage = merge(usage, AnthropicUsage.toCanonical(delta.path("usage")), delta.path("usage"));
+        } else if ("message_stop".equals(name)) {
+            complete = true;
+        }
+        if (name != null) out.appendString("event: ").appendString(name).appendString("\n");
+        out.appendString("data: ").appendString(e.data()).appendString("\n\n");
+    }
+
+    /** message_delta repeats only the counters it mentions; the others keep their message_start values. */
+    private static Usage merge(Usage start, Usage delta, JsonNode raw) {
+        return new Usage(
+                raw.has("input_tokens") ? delta.inputTokens() : start.inputTokens(),
+                raw.has("cache_read_input_tokens") ? delta.cacheReadTokens() : start.cacheReadTokens(),
+                raw.has("cache_creation_input_tokens") ? delta.cacheWrite5mTokens() : start.cacheWrite5mTokens(),
+                raw.has("cache_creation_input_tokens") ? delta.cacheWrite1hTokens() : start.cacheWrite1hTokens(),
+                raw.has("output_tokens") ? delta.outputTokens() : start.outputTokens(),
+                raw.has("output_tokens_details") ? delta.reasoningTokens() : start.reasoningTokens());
+    }
+
+    @Override
+    public boolean complete() {
+        return complete;
+    }
+
+    @Override
+    public Usage usage() {
+        return usage;
+    }
+
+    @Override
+    public void appendError(GatewayException error, Buffer out) {
+        out.appendString("event: error\ndata: ")
+                .appendBuffer(Json.toBuffer(Protocol.ANTHROPIC.errorBody(error, traceId)))
+                .appendString("\n\n");
+    }
+}

@@ -1,0 +1,150 @@
+package dev.modelgateway.relay;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.json.Json;
+import dev.modelgateway.server.Exchange;
+import dev.modelgateway.sse.SseParser;
+import dev.modelgateway.upstream.UpstreamRequest;
+import dev.modelgateway.upstream.VendorClients;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.function.Function;
+
+/**
+ * The native fast path: the caller speaks the vendor's protocol, so the vendor's answer goes back as it
+ * came: JSON bytes untouched, SSE frames relayed as they arrive and only observed for usage.
+ *
+ * <p>Both methods fail (without writing anything) with {@link UpstreamError} for a non-2xx answer and
+ * with a {@link GatewayException} for transport failures, so the caller may retry or fall back.
+ */
+public final class NativeRelay {
+    private final VendorClients clients;
+
+    public NativeRelay(VendorClients clients) {
+        this.clients = clients;
+    }
+
+    public Future<RelayOutcome> json(RoutingContext ctx, UpstreamRequest req, Function<JsonNode, Usage> usageReader) {
+        String vendor = req.endpoint().vendor().id();
+        return clients.send(req, upstream -> cancelWhenCallerLeaves(ctx, upstream))
+                .recover(t -> Future.failedFuture(UpstreamFailures.classify(t, vendor)))
+                .compose(resp -> resp.body()
+                        .recover(t -> Future.failedFuture(UpstreamFailures.classify(t, vendor)))
+                        .compose(body -> {
+                            if (resp.statusCode() / 100 != 2) {
+                                return Future.failedFuture(new UpstreamError(resp.statusCode(), resp.headers(), body));
+                            }
+                            JsonNode parsed = Json.parseOrNull(body.toString());
+                            if (parsed == null) {
+                                return Future.failedFuture(GatewayException.of(ErrorKind.UPSTREAM,
+                                        "Vendor '" + vendor + "' returned a response that is not valid JSON."));
+                            }
+                            Usage usage = usageReader.apply(parsed);
+                            HttpServerResponse out = ctx.response();
+                            if (out.closed()) return Future.succeededFuture(new RelayOutcome(499, usage, null, false));
+                            out.setStatusCode(resp.statusCode())
+                                    .putHeader("content-type", "application/json")
+                                    .end(body);
+                            return Future.succeededFuture(new RelayOutcome(resp.statusCode(), usage, elapsedMs(ctx), false));
+                        }));
+    }
+
+    public Future<RelayOutcome> stream(RoutingContext ctx, UpstreamRequest req, StreamTap tap) {
+        String vendor = req.endpoint().vendor().id();
+        return clients.send(req, upstream -> cancelWhenCallerLeaves(ctx, upstream))
+                .recover(t -> Future.failedFuture(UpstreamFailures.classify(t, vendor)))
+                .compose(resp -> {
+                    if (resp.statusCode() / 100 != 2) {
+                        return resp.body()
+                                .recover(t -> Future.succeededFuture(Buffer.buffer()))
+                                .compose(body -> Future.failedFuture(new UpstreamError(resp.statusCode(), resp.headers(), body)));
+                    }
+                    return new StreamPump(ctx, resp, tap, vendor).run();
+                });
+    }
+
+    private static void cancelWhenCallerLeaves(RoutingContext ctx, HttpClientRequest upstream) {
+        ctx.response().closeHandler(v -> upstream.reset());
+        if (ctx.response().closed()) upstream.reset();
+    }
+
+    static long elapsedMs(RoutingContext ctx) {
+        return (System.nanoTime() - Exchange.of(ctx).startNanos()) / 1_000_000;
+    }
+
+    /** Copies one upstream SSE response to the caller with backpressure, ending with an error event if cut. */
+    private static final class StreamPump {
+        private final RoutingContext ctx;
+        private final HttpClientResponse upstream;
+        private final StreamTap tap;
+        private final String vendor;
+        private final HttpServerResponse out;
+        private final Promise<RelayOutcome> done = Promise.promise();
+        private Buffer pending = Buffer.buffer(512);
+        private Long ttftMs;
+
+        StreamPump(RoutingContext ctx, HttpClientResponse upstream, StreamTap tap, String vendor) {
+            this.ctx = ctx;
+            this.upstream = upstream;
+            this.tap = tap;
+            this.vendor = vendor;
+            this.out = ctx.response();
+        }
+
+        Future<RelayOutcome> run() {
+            SseParser parser = new SseParser(event -> tap.onEvent(event, pending));
+            out.setChunked(true)
+                    .putHeader("content-type", "text/event-stream; charset=utf-8")
+                    .putHeader("cache-control", "no-cache");
+            upstream.handler(chunk -> {
+                parser.feed(chunk);
+                flush();
+            });
+            upstream.endHandler(v -> {
+                parser.end();
+                if (!tap.complete()) {
+                    tap.appendError(GatewayException.of(ErrorKind.UPSTREAM,
+                            "Vendor '" + vendor + "' ended the stream before it was complete."), pending);
+                }
+                finish();
+            });
+            upstream.exceptionHandler(t -> {
+                if (done.future().isComplete()) return;
+                tap.appendError(UpstreamFailures.classify(t, vendor), pending);
+                finish();
+            });
+            out.closeHandler(v -> {
+                upstream.request().reset();
+                done.tryComplete(new RelayOutcome(499, tap.usage(), ttftMs, true));
+            });
+            return done.future();
+        }
+
+        private void flush() {
+            if (pending.length() == 0 || out.closed()) return;
+            if (ttftMs == null) ttftMs = elapsedMs(ctx);
+            out.write(pending);
+            pending = Buffer.buffer(512);
+            if (out.writeQueueFull()) {
+                upstream.pause();
+                out.drainHandler(v -> upstream.resume());
+            }
+        }
+
+        private void finish() {
+            flush();
+            boolean cutOff = !tap.complete();
+            if (!out.closed()) out.end();
+            done.tryComplete(new RelayOutcome(cutOff ? 502 : 200, tap.usage(), ttftMs, cutOff));
+        }
+    }
+}

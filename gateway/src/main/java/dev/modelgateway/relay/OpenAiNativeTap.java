@@ -1,0 +1,59 @@
+package dev.modelgateway.relay;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.json.Json;
+import dev.modelgateway.server.Protocol;
+import dev.modelgateway.sse.SseEvent;
+import dev.modelgateway.vendor.openai.OpenAiUsage;
+import io.vertx.core.buffer.Buffer;
+
+/**
+ * Relays chat-completion chunks unchanged. The gateway always asks upstream for the usage chunk (the
+ * ledger needs it); when the caller did not ask for it, that one chunk is observed and not forwarded.
+ */
+public final class OpenAiNativeTap implements StreamTap {
+    private static final String USAGE_MARK = "\"usage\":{";
+    private final String traceId;
+    private final boolean callerWantsUsage;
+    private Usage usage = Usage.ZERO;
+    private boolean complete;
+
+    public OpenAiNativeTap(String traceId, boolean callerWantsUsage) {
+        this.traceId = traceId;
+        this.callerWantsUsage = callerWantsUsage;
+    }
+
+    @Override
+    public void onEvent(SseEvent e, Buffer out) {
+        String data = e.data();
+        if ("[DONE]".equals(data)) {
+            complete = true;
+        } else if (data.contains(USAGE_MARK)) { // cheap pre-check: only the final chunk carries a usage object
+            JsonNode chunk = Json.parseOrNull(data);
+            if (chunk != null && chunk.path("usage").isObject()) {
+                usage = OpenAiUsage.toCanonical(chunk.get("usage"));
+                JsonNode choices = chunk.path("choices");
+                if (!callerWantsUsage && choices.isArray() && choices.isEmpty()) return;
+            }
+        }
+        out.appendString("data: ").appendString(data).appendString("\n\n");
+    }
+
+    @Override
+    public boolean complete() {
+        return complete;
+    }
+
+    @Override
+    public Usage usage() {
+        return usage;
+    }
+
+    @Override
+    public void appendError(GatewayException error, Buffer out) {
+        out.appendString("data: ").appendBuffer(Json.toBuffer(Protocol.OPENAI.errorBody(error, traceId)))
+                .appendString("\n\n");
+    }
+}

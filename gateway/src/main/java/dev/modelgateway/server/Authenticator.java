@@ -1,0 +1,8 @@
+package dev.modelgateway.server;
+
+import io.vertx.core.Future;
+
+/** Turns a bearer token into a caller, or fails with a 401 {@code GatewayException}. */
+public interface Authenticator {
+    Future<Caller> authenticate(String bearerToken);
+}

@@ -1,0 +1,5 @@
+package dev.modelgateway.server;
+
+/** The authenticated platform key behind a request. */
+public record Caller(String keyId, boolean master) {
+}

@@ -1,0 +1,72 @@
+package dev.modelgateway.server;
+
+import dev.modelgateway.api.Platform;
+import dev.modelgateway.api.chat.ChatCompletionsEndpoint;
+import dev.modelgateway.api.messages.MessagesEndpoint;
+import dev.modelgateway.api.models.ModelsEndpoint;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The gateway's routes under {@code /api/v1}, plus trace ids, auth and error rendering for all of them. */
+public final class GatewayRouter {
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayRouter.class);
+    /** Vendor A's documented request limit; larger bodies get 413 before any parsing. */
+    static final long BODY_LIMIT = 32L * 1024 * 1024;
+
+    private GatewayRouter() {
+    }
+
+    public static Router create(Vertx vertx, Platform platform, Authenticator authenticator) {
+        Router router = Router.router(vertx);
+        router.route().handler(GatewayRouter::begin);
+        router.get("/health").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
+                .end("{\"status\":\"ok\"}"));
+        router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT));
+        router.route("/api/*").handler(new BearerAuth(authenticator));
+
+        ChatCompletionsEndpoint chat = new ChatCompletionsEndpoint(platform);
+        MessagesEndpoint messages = new MessagesEndpoint(platform);
+        ModelsEndpoint models = new ModelsEndpoint(platform.catalogue());
+        router.post("/api/v1/chat/completions").handler(chat::handle);
+        router.post("/api/v1/messages").handler(messages::handle);
+        router.get("/api/v1/models").handler(models::list);
+        router.getWithRegex("/api/v1/models/(?<id>.+)").handler(models::get);
+
+        router.route().last().handler(ctx -> Exchange.fail(ctx, new GatewayException(404, ErrorKind.NOT_FOUND,
+                "Unknown endpoint: " + ctx.request().method() + " " + ctx.request().path(), null, "unknown_url", null)));
+        router.route().failureHandler(GatewayRouter::failure);
+        return router;
+    }
+
+    private static void begin(RoutingContext ctx) {
+        Protocol protocol = ctx.request().path().startsWith("/api/v1/messages") ? Protocol.ANTHROPIC : Protocol.OPENAI;
+        Exchange ex = Exchange.begin(ctx, protocol);
+        ctx.response().putHeader(TraceId.HEADER, ex.traceId());
+        ctx.addEndHandler(v -> AccessLog.write(ctx, ex));
+        ctx.next();
+    }
+
+    private static void failure(RoutingContext ctx) {
+        Throwable t = ctx.failure();
+        if (t instanceof GatewayException e) {
+            Exchange.fail(ctx, e);
+        } else if (ctx.statusCode() == 413) {
+            Exchange.fail(ctx, GatewayException.of(ErrorKind.REQUEST_TOO_LARGE,
+                    "The request body exceeds the limit of " + BODY_LIMIT / (1024 * 1024) + " MB."));
+        } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
+            Exchange.fail(ctx, new GatewayException(ctx.statusCode(), ErrorKind.INVALID_REQUEST,
+                    "The request could not be processed (HTTP " + ctx.statusCode() + ").", null, null, null));
+        } else {
+            Exchange ex = Exchange.of(ctx);
+            LOG.error("internal error, trace id {}", ex == null ? "-" : ex.traceId(), t);
+            Exchange.fail(ctx, GatewayException.of(ErrorKind.INTERNAL,
+                    "The gateway failed to process the request; quote the X-Platform-Trace-Id header when reporting it."));
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package dev.modelgateway.upstream;
+
+import dev.modelgateway.config.Vendor;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+
+import java.util.function.Consumer;
+
+/**
+ * Pooled HTTP clients to the vendors, one pool per event loop (each gateway verticle owns one
+ * instance), so that a request and its upstream call stay on the same thread.
+ */
+public final class VendorClients {
+    private static final int CONNECT_TIMEOUT_MS = 10_000;
+
+    private final HttpClientAgent client;
+
+    public VendorClients(Vertx vertx) {
+        HttpClientOptions options = new HttpClientOptions()
+                .setKeepAlive(true)
+                .setTcpNoDelay(true)
+                .setConnectTimeout(CONNECT_TIMEOUT_MS)
+                .setMaxInitialLineLength(16 * 1024)
+                .setDecompressionSupported(true)
+                .setTrustAll(false);
+        PoolOptions pool = new PoolOptions().setHttp1MaxSize(512).setMaxWaitQueueSize(4096);
+        this.client = vertx.createHttpClient(options, pool);
+    }
+
+    /**
+     * Opens the request and hands it to {@code onRequest} before sending, so the caller can cancel it
+     * (a client that disconnects must not leave the upstream call running).
+     */
+    public Future<io.vertx.core.http.HttpClientResponse> send(UpstreamRequest r, Consumer<HttpClientRequest> onRequest) {
+        if (r.endpoint().apiKey() == null) {
+            Vendor v = r.endpoint().vendor();
+            return Future.failedFuture(new GatewayException(503, ErrorKind.UNAVAILABLE,
+                    "Vendor '" + v.id() + "' is not configured on this gateway: set " + v.keyEnv()
+                            + " (or vendors." + v.id() + ".api_key in the configuration file).",
+                    null, "vendor_not_configured", java.util.Map.of("x-should-retry", "false")));
+        }
+        RequestOptions options = new RequestOptions()
+                .setMethod(HttpMethod.POST)
+                .setAbsoluteURI(r.endpoint().baseUrl() + r.path())
+                .setIdleTimeout(r.idleTimeoutMs());
+        return client.request(options).compose(req -> {
+            req.headers().addAll(r.headers());
+            VendorAuth.apply(r.endpoint(), req.headers());
+            onRequest.accept(req);
+            return req.send(r.body());
+        });
+    }
+
+    public Future<Void> close() {
+        return client.close();
+    }
+}
