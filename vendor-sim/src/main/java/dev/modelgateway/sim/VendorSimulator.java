@@ -1,0 +1,278 @@
+package dev.modelgateway.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+
+/**
+ * Simulates the Anthropic, OpenAI, Gemini and DashScope HTTP APIs on one port, with deterministic answers,
+ * fault injection ({@code [[sim:...]]} directives) and a request log. See vendor-sim/README.md.
+ */
+public final class VendorSimulator {
+
+    final Vertx vertx;
+    final SimKeys keys;
+    final RequestLog log = new RequestLog(Integer.getInteger("sim.log.max", 10_000));
+    final FaultBook faults = new FaultBook();
+    final CacheLedger cache = new CacheLedger();
+    final AtomicLong toolIds = new AtomicLong();
+    final AtomicLong messageIds = new AtomicLong();
+
+    private final AnthropicApi anthropic = new AnthropicApi(this);
+    private final ChatCompletionsApi openaiChat = new ChatCompletionsApi(this, ChatCompletionsApi.Flavor.OPENAI);
+    private final ChatCompletionsApi dashscopeChat = new ChatCompletionsApi(this, ChatCompletionsApi.Flavor.DASHSCOPE);
+    private final GeminiApi gemini = new GeminiApi(this);
+    private final OpenAiExtrasApi openaiExtras = new OpenAiExtrasApi(this);
+    private HttpServer server;
+
+    private VendorSimulator(Vertx vertx, SimKeys keys) {
+        this.vertx = vertx;
+        this.keys = keys;
+    }
+
+    public static Future<VendorSimulator> start(Vertx vertx, int port) {
+        return start(vertx, port, SimKeys.defaults());
+    }
+
+    public static Future<VendorSimulator> start(Vertx vertx, int port, SimKeys keys) {
+        return start(vertx, "127.0.0.1", port, keys);
+    }
+
+    static Future<VendorSimulator> start(Vertx vertx, String host, int port, SimKeys keys) {
+        VendorSimulator sim = new VendorSimulator(vertx, keys == null ? SimKeys.anyKey() : keys);
+        HttpServerOptions options = new HttpServerOptions().setTcpNoDelay(true).setCompressionSupported(false)
+                .setMaxInitialLineLength(16 * 1024);
+        HttpServer server = vertx.createHttpServer(options)
+                .requestHandler(sim::onRequest);
+        return server.listen(port, host).map(s -> {
+            sim.server = s;
+            return sim;
+        });
+    }
+
+    public int port() {
+        return server.actualPort();
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + port();
+    }
+
+    /** Snapshot of received vendor requests in arrival order. */
+    public List<ReceivedRequest> received() {
+        return log.snapshot();
+    }
+
+    public void clearReceived() {
+        log.clear();
+    }
+
+    /** Completes with the log once {@code condition} holds (polled every 10 ms), or fails after the timeout. */
+    public Future<List<ReceivedRequest>> awaitReceived(Predicate<List<ReceivedRequest>> condition, long timeoutMs) {
+        Promise<List<ReceivedRequest>> p = Promise.promise();
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        poll(condition, deadline, p);
+        return p.future();
+    }
+
+    private void poll(Predicate<List<ReceivedRequest>> condition, long deadline, Promise<List<ReceivedRequest>> p) {
+        List<ReceivedRequest> now = received();
+        if (condition.test(now)) p.complete(now);
+        else if (System.currentTimeMillis() > deadline) p.fail("condition not met in time; log: " + now);
+        else vertx.setTimer(10, id -> poll(condition, deadline, p));
+    }
+
+    /** Queues a fault (same grammar as directives) for the next requests of a vendor. */
+    public void queueFault(String vendor, String fault) {
+        faults.queue(vendor, Directive.parse(fault));
+    }
+
+    public Future<Void> close() {
+        return server == null ? Future.succeededFuture() : server.close();
+    }
+
+    // ------------------------------------------------------------------ routing
+
+    private void onRequest(HttpServerRequest req) {
+        String path = req.path();
+        if (path.startsWith("/_sim/")) {
+            control(req, path);
+            return;
+        }
+        String vendor = vendorOf(path);
+        if (vendor == null) {
+            req.response().setStatusCode(404).putHeader("content-type", "text/plain").end("No simulated vendor at " + path);
+            return;
+        }
+        req.body().onSuccess(buf -> {
+            String body = buf.toString(StandardCharsets.UTF_8);
+            RequestLog.Entry entry = log.add(new RequestLog.Entry(vendor, req.method().name(), req.uri(), headersOf(req), body));
+            Exchange ex = new Exchange(vertx, req, entry, vendor, errorsOf(vendor));
+            if (!authorized(vendor, req, ex)) return;
+            dispatch(vendor, path, ex, body, buf);
+        });
+    }
+
+    private void dispatch(String vendor, String path, Exchange ex, String body, io.vertx.core.buffer.Buffer raw) {
+        switch (vendor) {
+            case "anthropic" -> anthropic.handle(ex, path, body);
+            case "gemini" -> gemini.handle(ex, path, body);
+            case "dashscope" -> {
+                if (path.equals("/dashscope/compatible-mode/v1/chat/completions")) dashscopeChat.handle(ex, body);
+                else ex.fail(404, "Not found: " + path, "NotFound");
+            }
+            default -> {
+                if (path.equals("/openai/v1/chat/completions")) openaiChat.handle(ex, body);
+                else openaiExtras.handle(ex, path, body, raw);
+            }
+        }
+    }
+
+    static String vendorOf(String path) {
+        if (path.startsWith("/anthropic/")) return "anthropic";
+        if (path.startsWith("/openai/")) return "openai";
+        if (path.startsWith("/gemini/")) return "gemini";
+        if (path.startsWith("/dashscope/")) return "dashscope";
+        return null;
+    }
+
+    static Exchange.ErrorRenderer errorsOf(String vendor) {
+        return switch (vendor) {
+            case "anthropic" -> VendorErrors::anthropic;
+            case "gemini" -> VendorErrors::gemini;
+            case "dashscope" -> VendorErrors::dashscope;
+            default -> VendorErrors::openai;
+        };
+    }
+
+    private boolean authorized(String vendor, HttpServerRequest req, Exchange ex) {
+        String bearer = bearer(req.getHeader("authorization"));
+        switch (vendor) {
+            case "anthropic" -> {
+                String key = req.getHeader("x-api-key");
+                if (keys.accepts(vendor, key) || keys.accepts(vendor, bearer)) return true;
+                ex.fail(401, key == null && bearer == null ? "x-api-key header is required" : "invalid x-api-key", null);
+            }
+            case "gemini" -> {
+                String key = req.getHeader("x-goog-api-key");
+                if (key == null) key = req.getParam("key");
+                if (keys.accepts(vendor, key)) return true;
+                if (key == null || key.isEmpty()) ex.fail(403, "Method doesn't allow unregistered callers (callers without "
+                        + "established identity). Please use API Key or other form of API consumer identity to call this API.", null);
+                else ex.fail(400, "API key not valid. Please pass a valid API key.", null);
+            }
+            default -> {
+                if (keys.accepts(vendor, bearer)) return true;
+                if (bearer == null && "openai".equals(vendor)) ex.fail(401, "You didn't provide an API key. You need to provide "
+                        + "your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).", null);
+                else ex.fail(401, null, "invalid_api_key");
+            }
+        }
+        return false;
+    }
+
+    static String bearer(String authorization) {
+        if (authorization == null) return null;
+        return authorization.regionMatches(true, 0, "Bearer ", 0, 7) ? authorization.substring(7).trim() : null;
+    }
+
+    private static Map<String, String> headersOf(HttpServerRequest req) {
+        Map<String, String> out = new LinkedHashMap<>();
+        req.headers().forEach(e -> out.merge(e.getKey().toLowerCase(Locale.ROOT), e.getValue(), (a, b) -> a + ", " + b));
+        return Collections.unmodifiableMap(out);
+    }
+
+    // ------------------------------------------------------------------ control endpoints
+
+    private void control(HttpServerRequest req, String path) {
+        HttpMethod m = req.method();
+        switch (path) {
+            case "/_sim/requests" -> {
+                if (m == HttpMethod.DELETE) {
+                    clearReceived();
+                    req.response().setStatusCode(204).end();
+                } else {
+                    ArrayNode arr = Json.arr();
+                    for (ReceivedRequest r : received()) {
+                        ObjectNode o = arr.addObject().put("vendor", r.vendor()).put("method", r.method()).put("path", r.path());
+                        ObjectNode h = o.putObject("headers");
+                        r.headers().forEach(h::put);
+                        o.put("body", r.body()).put("clientClosedEarly", r.clientClosedEarly());
+                    }
+                    req.response().putHeader("content-type", "application/json").end(Json.write(arr));
+                }
+            }
+            case "/_sim/faults" -> {
+                if (m == HttpMethod.DELETE) {
+                    faults.clearQueued();
+                    req.response().setStatusCode(204).end();
+                    return;
+                }
+                req.body().onSuccess(buf -> {
+                    try {
+                        JsonNode n = Json.MAPPER.readTree(buf.getBytes());
+                        String vendor = Json.text(n, "vendor"), fault = Json.text(n, "fault");
+                        if (vendor == null || fault == null) throw new IllegalArgumentException("vendor and fault are required");
+                        queueFault(vendor, fault);
+                        req.response().setStatusCode(204).end();
+                    } catch (Exception e) {
+                        req.response().setStatusCode(400).putHeader("content-type", "text/plain").end(String.valueOf(e.getMessage()));
+                    }
+                });
+            }
+            case "/_sim/reset" -> {
+                clearReceived();
+                faults.reset();
+                cache.clear();
+                req.response().setStatusCode(204).end();
+            }
+            default -> req.response().setStatusCode(404).end();
+        }
+    }
+
+    // ------------------------------------------------------------------ standalone
+
+    public static void main(String[] args) {
+        int port = 9090;
+        SimKeys keys = SimKeys.defaults();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--port" -> port = Integer.parseInt(args[++i]);
+                case "--any-key" -> keys = SimKeys.anyKey();
+                default -> {
+                    System.err.println("usage: VendorSimulator [--port N] [--any-key]");
+                    System.exit(2);
+                }
+            }
+        }
+        Vertx vertx = Vertx.vertx();
+        start(vertx, "0.0.0.0", port, keys).onSuccess(sim -> {
+            String base = sim.baseUrl();
+            System.out.println("vendor-sim listening on " + base);
+            System.out.println("  anthropic: " + base + "/anthropic");
+            System.out.println("  openai:    " + base + "/openai/v1");
+            System.out.println("  gemini:    " + base + "/gemini");
+            System.out.println("  dashscope: " + base + "/dashscope/compatible-mode/v1");
+        }).onFailure(t -> {
+            System.err.println("vendor-sim failed to start: " + t);
+            vertx.close();
+            System.exit(1);
+        });
+    }
+}
