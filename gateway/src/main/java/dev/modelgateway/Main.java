@@ -10,7 +10,7 @@ import io.vertx.core.VertxOptions;
 import java.nio.file.Path;
 import java.util.Arrays;
 
-/** Command line: {@code serve [--config FILE]}, {@code demo}. The {@code ./gateway} launcher calls this. */
+/** Command line: {@code serve [--config FILE]}, {@code demo}. The {@code ./gw} launcher calls this. */
 public final class Main {
     private Main() {
     }
@@ -55,7 +55,7 @@ public final class Main {
 
     private static void usage(int status) {
         System.out.println("""
-                usage: gateway <command>
+                usage: ./gw <command>
                   serve [--config FILE]   run the gateway (configuration: docs/configuration.md)
                   demo                    run the gateway on the built-in vendor simulator with a demo key
                 """);

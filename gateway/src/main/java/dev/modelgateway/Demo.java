@@ -1,0 +1,63 @@
+package dev.modelgateway;
+
+import dev.modelgateway.config.ConfigLoader;
+import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.config.Vendor;
+import dev.modelgateway.config.VendorEndpoint;
+import dev.modelgateway.server.Gateway;
+import dev.modelgateway.server.MasterKeyAuthenticator;
+import dev.modelgateway.sim.SimKeys;
+import dev.modelgateway.sim.VendorSimulator;
+import io.vertx.core.Vertx;
+
+/**
+ * {@code ./gw demo}: the real gateway in front of the built-in vendor simulator, with a fixed demo
+ * key, so that the README's curl and SDK snippets work on a machine with no vendor accounts.
+ */
+final class Demo {
+    static final String DEMO_KEY = "pk-demo-model-gateway";
+
+    private Demo() {
+    }
+
+    static void run(String[] args) throws Exception {
+        GatewayConfig base = ConfigLoader.fromSystemEnv().load(null);
+        Vertx vertx = Vertx.vertx();
+        VendorSimulator sim = VendorSimulator.start(vertx, 0).await();
+        SimKeys keys = SimKeys.defaults();
+        String s = sim.baseUrl();
+        GatewayConfig config = new GatewayConfig(base.host(), base.port(),
+                base.masterKey() != null ? base.masterKey() : DEMO_KEY,
+                java.util.Map.of(
+                        Vendor.ANTHROPIC, new VendorEndpoint(Vendor.ANTHROPIC, s + "/anthropic", keys.anthropic()),
+                        Vendor.OPENAI, new VendorEndpoint(Vendor.OPENAI, s + "/openai/v1", keys.openai()),
+                        Vendor.GEMINI, new VendorEndpoint(Vendor.GEMINI, s + "/gemini", keys.gemini()),
+                        Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, s + "/dashscope/compatible-mode/v1", keys.dashscope())),
+                base.upstreamOverrides(), base.databaseUrl(), base.redisUrl());
+        Gateway gateway = Gateway.start(vertx, config, new MasterKeyAuthenticator(config.masterKey()), Main.eventLoops()).await();
+        String url = "http://localhost:" + gateway.port();
+        System.out.println("""
+
+                Model Gateway demo: the gateway on %1$s/api/v1, vendors simulated on %2$s
+                Demo API key: %3$s
+
+                Try it:
+                  curl -s %1$s/api/v1/chat/completions \\
+                    -H 'Authorization: Bearer %3$s' -H 'Content-Type: application/json' \\
+                    -d '{"model":"platform/vendorB-5.5","messages":[{"role":"user","content":"Hello!"}]}'
+
+                  curl -sN %1$s/api/v1/messages \\
+                    -H 'Authorization: Bearer %3$s' -H 'Content-Type: application/json' \\
+                    -d '{"model":"platform/vendorA-sonnet-5","max_tokens":256,"stream":true,"messages":[{"role":"user","content":"Hello!"}]}'
+
+                Python (pip install openai):
+                  from openai import OpenAI
+                  client = OpenAI(base_url="%1$s/api/v1", api_key="%3$s")
+                  print(client.chat.completions.create(model="platform/vendorB-5.5",
+                        messages=[{"role": "user", "content": "Hello!"}]).choices[0].message.content)
+
+                Press Ctrl+C to stop.
+                """.formatted(url, s, config.masterKey()));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> vertx.close().await()));
+    }
+}
