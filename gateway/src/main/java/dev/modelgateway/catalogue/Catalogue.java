@@ -94,7 +94,9 @@ public final class Catalogue {
 
     public ModelEntry find(String id) {
         ModelEntry entry = models.get(id);
-        return entry != null ? entry : models.get(aliases.get(id));
+        if (entry != null) return entry;
+        String target = aliases.get(id);
+        return target == null ? null : models.get(target);
     }
 
     /**

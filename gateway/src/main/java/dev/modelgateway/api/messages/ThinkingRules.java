@@ -42,8 +42,8 @@ public final class ThinkingRules {
         }
         if (type.asText().equals("enabled")) {
             if (!policy.budgetAllowed()) {
-                throw GatewayException.invalid("thinking.type", "Model '" + entry.id() + "' does not support thinking "
-                        + "type 'enabled' with 'budget_tokens'. Use {\"type\": \"adaptive\"} and set the reasoning effort with "
+                throw GatewayException.invalid("thinking.type", "Model '" + entry.id() + "' does not support 'thinking.type': "
+                        + "'enabled' with 'budget_tokens'. Use {\"type\": \"adaptive\"} and set the reasoning effort with "
                         + "output_config.effort (low, medium, high, xhigh or max).");
             }
             JsonNode budget = thinking.get("budget_tokens");
