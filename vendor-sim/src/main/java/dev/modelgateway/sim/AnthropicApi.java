@@ -223,6 +223,7 @@ final class AnthropicApi {
         for (Answer.ToolCall call : a.calls()) {
             ObjectNode b = content.addObject().put("type", "tool_use").put("id", call.id()).put("name", call.name());
             b.set("input", parseJson(call.arguments()));
+            b.putObject("caller").put("type", "direct");
         }
         msg.put("stop_reason", stopReason(a.stop())).putNull("stop_sequence");
         msg.set("usage", usage(u, a.outputTokens()));
@@ -259,6 +260,7 @@ final class AnthropicApi {
         for (Answer.ToolCall call : a.calls()) {
             ObjectNode cb = Json.obj().put("type", "tool_use").put("id", call.id()).put("name", call.name());
             cb.putObject("input");
+            cb.putObject("caller").put("type", "direct");
             ev.add(blockStart(index, cb));
             ev.add(delta(index, Json.obj().put("type", "input_json_delta").put("partial_json", "")));
             for (String frag : AnswerPlanner.thirds(call.arguments())) {

@@ -237,23 +237,31 @@ final class ChatCompletionsApi {
                 : tools ? "{\"role\":\"assistant\",\"content\":null}"
                 : ds ? "{\"content\":\"\",\"role\":\"assistant\"}"
                 : "{\"role\":\"assistant\",\"content\":\"\",\"refusal\":null}";
-        out.add(data(head + first + tailNoFinish));
+        // DashScope folds the role into the first tool-call fragment instead of sending a role-only chunk.
+        boolean roleInFirstToolChunk = ds && tools && !reasoning;
+        if (!roleInFirstToolChunk) out.add(data(head + first + tailNoFinish));
         if (reasoning) {
             for (String piece : a.thinkingPieces()) {
                 out.add(data(head + "{\"content\":null,\"reasoning_content\":" + str(piece) + "}" + tailNoFinish));
             }
         }
-        for (String piece : a.pieces()) out.add(data(head + "{\"content\":" + str(piece) + "}" + tailNoFinish));
+        String afterContent = reasoning ? ",\"reasoning_content\":null}" : "}";
+        for (String piece : a.pieces()) out.add(data(head + "{\"content\":" + str(piece) + afterContent + tailNoFinish));
         for (int k = 0; k < a.calls().size(); k++) {
             Answer.ToolCall call = a.calls().get(k);
-            out.add(data(head + "{\"tool_calls\":[{\"index\":" + k + ",\"id\":\"" + call.id() + "\",\"type\":\"function\",\"function\":{\"name\":"
-                    + str(call.name()) + ",\"arguments\":\"\"}}]}" + tailNoFinish));
+            String startFrag = "[{\"index\":" + k + ",\"id\":\"" + call.id() + "\",\"type\":\"function\",\"function\":{\"name\":"
+                    + str(call.name()) + ",\"arguments\":\"\"}}]";
+            out.add(data(head + (k == 0 && roleInFirstToolChunk
+                    ? "{\"content\":null,\"tool_calls\":" + startFrag + ",\"role\":\"assistant\"}"
+                    : "{\"tool_calls\":" + startFrag + "}") + tailNoFinish));
             String idType = ds ? ",\"id\":\"\",\"type\":\"function\"" : "";
             for (String frag : AnswerPlanner.thirds(call.arguments())) {
-                out.add(data(head + "{\"tool_calls\":[{\"index\":" + k + idType + ",\"function\":{\"arguments\":" + str(frag) + "}}]}" + tailNoFinish));
+                out.add(data(head + (ds ? "{\"content\":null," : "{") + "\"tool_calls\":[{\"index\":" + k + idType + ",\"function\":{\"arguments\":" + str(frag) + "}}]}" + tailNoFinish));
             }
         }
-        out.add(data(head + "{}" + ",\"finish_reason\":\"" + finishReason(a.stop()) + "\"" + tail));
+        // DashScope closes a text answer with an empty content delta; tool calls and OpenAI use {}.
+        String last = !ds || tools ? "{}" : reasoning ? "{\"content\":\"\",\"reasoning_content\":null}" : "{\"content\":\"\"}";
+        out.add(data(head + last + ",\"finish_reason\":\"" + finishReason(a.stop()) + "\"" + tail));
         if (p.includeUsage) {
             String usage = Json.write(usage(u, a));
             out.add(data(ds

@@ -208,6 +208,7 @@ final class GeminiApi {
         o.put("totalTokenCount", u.total() + thoughts + (complete ? candidates : 0));
         if (u.cacheRead() > 0) o.put("cachedContentTokenCount", u.cacheRead());
         o.putArray("promptTokensDetails").addObject().put("modality", "TEXT").put("tokenCount", u.total());
+        if (complete) o.putArray("candidatesTokensDetails").addObject().put("modality", "TEXT").put("tokenCount", candidates);
         if (u.cacheRead() > 0) o.putArray("cacheTokensDetails").addObject().put("modality", "TEXT").put("tokenCount", u.cacheRead());
         if (thoughts > 0) o.put("thoughtsTokenCount", thoughts);
         return o;
