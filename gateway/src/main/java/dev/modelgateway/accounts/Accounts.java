@@ -193,12 +193,21 @@ public final class Accounts {
         return blocking(() -> keys.find(id));
     }
 
+    /** Forgets cached keys before the caller hears of the change, so its next request sees it. */
     Future<Boolean> updateKey(String id, KeySettings settings, boolean disabled) {
-        return blocking(() -> keys.update(id, settings, disabled)).onSuccess(x -> keysByHash.invalidateAll());
+        return blocking(() -> {
+            boolean updated = keys.update(id, settings, disabled);
+            keysByHash.invalidateAll();
+            return updated;
+        });
     }
 
     Future<Boolean> deleteKey(String id) {
-        return blocking(() -> keys.delete(id)).onSuccess(x -> keysByHash.invalidateAll());
+        return blocking(() -> {
+            boolean deleted = keys.delete(id);
+            keysByHash.invalidateAll();
+            return deleted;
+        });
     }
 
     Future<List<UsageQuery.Group>> usage(UsageQuery query) {
