@@ -2,6 +2,7 @@ package dev.modelgateway.accounts;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelPrice;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
@@ -144,13 +145,11 @@ public final class Accounts {
         try {
             String model = record.answeredModel() != null ? record.answeredModel() : record.publicModel();
             ModelPrice price = model == null ? null : prices.priceOf(model);
-            LedgerEntry entry = LedgerEntry.of(record, 0);
-            if (price == null) {
-                if (entry.usage().totalTokens() > 0) LOG.log(Level.WARNING, "no price for model {0}: usage recorded at $0", model);
-            } else {
-                entry = LedgerEntry.of(record, Money.toE10(price.cost(entry.usage())));
+            Usage usage = record.usage() == null ? Usage.ZERO : record.usage();
+            if (price == null && usage.totalTokens() > 0) {
+                LOG.log(Level.WARNING, "no price for model {0}: usage recorded at $0", model);
             }
-            writer.submit(entry);
+            writer.submit(LedgerEntry.of(record, price == null ? 0 : Money.toE10(price.cost(usage))));
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "usage record dropped: " + record, e);
         }
