@@ -1,0 +1,247 @@
+package dev.modelgateway.accounts;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.catalogue.ModelPrice;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.store.Database;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+
+import java.lang.System.Logger.Level;
+import java.math.BigDecimal;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/**
+ * Platform accounts: API keys, admission (model allow-list, budget, rate limits) and the usage ledger.
+ * Nothing here blocks an event loop: JDBC runs on Vert.x worker threads, ledger writes on their own thread.
+ */
+public final class Accounts {
+    /** How stale a key's settings may be on the request path, e.g. after another instance disabled it. */
+    static final Duration KEY_CACHE_TTL = Duration.ofSeconds(5);
+    /** How often other instances' spend is read back from the database. */
+    static final Duration SPEND_REFRESH = Duration.ofSeconds(1);
+    private static final System.Logger LOG = System.getLogger(Accounts.class.getName());
+
+    private final Vertx vertx;
+    private final AccountsConfig config;
+    private final PriceBook prices;
+    private final Database db;
+    private final KeyStore keys;
+    private final Ledger ledger;
+    private final SpendTracker spend;
+    private final LedgerWriter writer;
+    private final RateLimiter limiter;
+    private final Cache<String, Optional<StoredKey>> keysByHash = Caffeine.newBuilder()
+            .expireAfterWrite(KEY_CACHE_TTL)
+            .maximumSize(100_000)
+            .build();
+
+    private Accounts(Vertx vertx, AccountsConfig config, PriceBook prices, Database db, RateLimiter limiter,
+                     Map<String, Long> spentByKey) {
+        this.vertx = vertx;
+        this.config = config;
+        this.prices = prices;
+        this.db = db;
+        this.keys = new KeyStore(db);
+        this.ledger = new Ledger(db);
+        this.spend = new SpendTracker();
+        this.spend.refreshed(spentByKey);
+        this.writer = new LedgerWriter(ledger, spend, SPEND_REFRESH);
+        this.limiter = limiter;
+        writer.start();
+    }
+
+    /** Opens the database (running its migrations) and, if configured, Redis. */
+    public static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices) {
+        return vertx.executeBlocking(() -> Database.open(config.databaseUrl(), "accounts"), false).compose(db -> {
+            Future<RateLimiter> limiter = config.redisUrl() == null
+                    ? Future.succeededFuture(new LocalRateLimiter(InstantSource.system()))
+                    : RedisRateLimiter.connect(vertx, config.redisUrl(), config.redisKeyPrefix()).map(r -> r);
+            return limiter
+                    .compose(l -> vertx.executeBlocking(() -> new Ledger(db).spentByKey(), false)
+                            .map(spent -> new Accounts(vertx, config, prices, db, l, spent))
+                            .onFailure(e -> l.close()))
+                    .onFailure(e -> db.close());
+        });
+    }
+
+    /**
+     * Resolves a bearer token: the master key to a synthetic unlimited key, else a stored key by hash.
+     * Fails with a 401 that says whether the key is missing, unknown, disabled or expired.
+     */
+    public Future<ApiKey> authenticate(String bearerToken) {
+        if (bearerToken == null || bearerToken.isBlank()) {
+            return Future.failedFuture(unauthorized("Missing API key: send it as 'Authorization: Bearer <key>'.", "missing_api_key"));
+        }
+        if (config.masterKey() != null && KeyToken.sameSecret(bearerToken, config.masterKey())) {
+            return Future.succeededFuture(ApiKey.MASTER);
+        }
+        String hash = KeyToken.hash(bearerToken);
+        Optional<StoredKey> cached = keysByHash.getIfPresent(hash);
+        Future<Optional<StoredKey>> found = cached != null ? Future.succeededFuture(cached)
+                : blocking(() -> keys.findByHash(hash)).onSuccess(k -> keysByHash.put(hash, k));
+        return found.compose(k -> {
+            if (k.isEmpty()) return Future.failedFuture(unauthorized("Invalid API key.", "invalid_api_key"));
+            ApiKey key = k.get().toApiKey();
+            if (key.disabled()) {
+                return Future.failedFuture(unauthorized("API key " + k.get().prefix() + "... (" + key.id() + ") is disabled.", "api_key_disabled"));
+            }
+            if (key.expiredAt(Instant.now())) {
+                return Future.failedFuture(unauthorized("API key " + k.get().prefix() + "... (" + key.id() + ") expired at "
+                        + key.expiresAt() + ".", "api_key_expired"));
+            }
+            return Future.succeededFuture(key);
+        });
+    }
+
+    /**
+     * Lets a request through to the upstream or says why not: 403 for a model outside the key's
+     * allow-list, 429 {@code insufficient_quota} for a spent budget, 429 {@code rate_limit_exceeded}
+     * with {@code retry-after} for the per-minute limits. {@code estimatedTokens} is taken from the
+     * token bucket now and corrected by {@link Admission#settle}.
+     */
+    public Future<Admission> admit(ApiKey key, String publicModel, long estimatedTokens) {
+        if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
+        if (!key.allows(publicModel)) {
+            return Future.failedFuture(new GatewayException(403, ErrorKind.PERMISSION, "API key '" + key.name()
+                    + "' may not use model '" + publicModel + "'.", "model", "model_not_allowed", null));
+        }
+        if (key.budgetUsd() != null) {
+            BigDecimal spent = Money.fromE10(spend.spentE10(key.id()));
+            if (spent.compareTo(key.budgetUsd()) >= 0) {
+                // 429 is how OpenAI reports exhausted credit; x-should-retry stops the official SDKs from retrying.
+                return Future.failedFuture(new GatewayException(429, ErrorKind.RATE_LIMIT, "API key '" + key.name()
+                        + "' has used its budget of $" + key.budgetUsd().toPlainString() + " (spent $"
+                        + spent.toPlainString() + ").", null, "insufficient_quota", Map.of("x-should-retry", "false")));
+            }
+        }
+        RateLimits limits = RateLimits.of(key);
+        if (limits.none()) return Future.succeededFuture(Admission.UNLIMITED);
+        return limiter.acquire(key.id(), limits, estimatedTokens)
+                .<Admission>compose(d -> d.allowed()
+                        ? Future.succeededFuture(new LimitedAdmission(d.headers(), limiter, key.id(), limits, estimatedTokens))
+                        : Future.failedFuture(rateLimited(key, d)))
+                .recover(e -> {
+                    if (e instanceof GatewayException) return Future.failedFuture(e);
+                    // Rate limiting protects upstreams; an unreachable Redis should not take the gateway down with it.
+                    LOG.log(Level.WARNING, "rate limiter unavailable, admitting without limits: " + e);
+                    return Future.succeededFuture(Admission.UNLIMITED);
+                });
+    }
+
+    /** Queues a usage record for the ledger; never blocks and never throws. */
+    public void record(UsageRecord record) {
+        try {
+            String model = record.answeredModel() != null ? record.answeredModel() : record.publicModel();
+            ModelPrice price = model == null ? null : prices.priceOf(model);
+            Usage usage = record.usage() == null ? Usage.ZERO : record.usage();
+            if (price == null && usage.totalTokens() > 0) {
+                LOG.log(Level.WARNING, "no price for model {0}: usage recorded at $0", model);
+            }
+            writer.submit(LedgerEntry.of(record, price == null ? 0 : Money.toE10(price.cost(usage))));
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, "usage record dropped: " + record, e);
+        }
+    }
+
+    /** Mounts the admin and usage API under {@code /api/v1}. */
+    public void mountRoutes(Router router) {
+        new AccountsApi(this).mount(router);
+    }
+
+    /** Writes every queued usage record, then releases Redis and the database. */
+    public Future<Void> close() {
+        return vertx.executeBlocking(() -> {
+                    writer.closeAndFlush();
+                    return null;
+                }, false)
+                .eventually(limiter::close)
+                .eventually(() -> vertx.executeBlocking(() -> {
+                    db.close();
+                    return null;
+                }, false))
+                .mapEmpty();
+    }
+
+    // --- operations behind the HTTP API ---
+
+    boolean masterKeyConfigured() {
+        return config.masterKey() != null;
+    }
+
+    Future<KeyStore.CreatedKey> createKey(KeySettings settings) {
+        return blocking(() -> keys.create(settings));
+    }
+
+    Future<List<StoredKey>> listKeys() {
+        return blocking(keys::list);
+    }
+
+    Future<Optional<StoredKey>> findKey(String id) {
+        return blocking(() -> keys.find(id));
+    }
+
+    /** Forgets cached keys before the caller hears of the change, so its next request sees it. */
+    Future<Boolean> updateKey(String id, KeySettings settings, boolean disabled) {
+        return blocking(() -> {
+            boolean updated = keys.update(id, settings, disabled);
+            keysByHash.invalidateAll();
+            return updated;
+        });
+    }
+
+    Future<Boolean> deleteKey(String id) {
+        return blocking(() -> {
+            boolean deleted = keys.delete(id);
+            keysByHash.invalidateAll();
+            return deleted;
+        });
+    }
+
+    Future<List<UsageQuery.Group>> usage(UsageQuery query) {
+        return blocking(() -> ledger.usage(query));
+    }
+
+    long spentE10(String keyId) {
+        return spend.spentE10(keyId);
+    }
+
+    Future<RateDecision> currentRate(String keyId, RateLimits limits) {
+        return limiter.peek(keyId, limits);
+    }
+
+    private <T> Future<T> blocking(Callable<T> work) {
+        return vertx.executeBlocking(() -> {
+            try {
+                return work.call();
+            } catch (SQLException e) {
+                LOG.log(Level.ERROR, "accounts database failure", e);
+                throw GatewayException.of(ErrorKind.UNAVAILABLE, "The accounts database is unavailable.");
+            }
+        }, false);
+    }
+
+    private static GatewayException unauthorized(String message, String code) {
+        return new GatewayException(401, ErrorKind.AUTHENTICATION, message, null, code, null);
+    }
+
+    private static GatewayException rateLimited(ApiKey key, RateDecision d) {
+        RateLimits l = d.limits();
+        boolean requests = l.rpm() > 0 && d.remainingRequests() < 1;
+        String limit = requests ? l.rpm() + " requests per minute" : l.tpm() + " tokens per minute";
+        return new GatewayException(429, ErrorKind.RATE_LIMIT, "Rate limit reached for API key '" + key.name() + "': "
+                + limit + ". Retry in " + GoDuration.format(d.retryAfterMs()) + ".", null, "rate_limit_exceeded",
+                d.refusalHeaders());
+    }
+}

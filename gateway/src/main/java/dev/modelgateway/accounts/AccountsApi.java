@@ -1,0 +1,225 @@
+package dev.modelgateway.accounts;
+
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
+import io.vertx.core.Future;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/** The admin and usage HTTP API under {@code /api/v1}; see docs/accounts.md. */
+final class AccountsApi {
+    private static final String BASE = "/api/v1";
+    private static final Duration DEFAULT_USAGE_RANGE = Duration.ofDays(30);
+    private static final System.Logger LOG = System.getLogger(AccountsApi.class.getName());
+
+    private final Accounts accounts;
+
+    AccountsApi(Accounts accounts) {
+        this.accounts = accounts;
+    }
+
+    void mount(Router router) {
+        router.route(BASE + "/admin/keys*").handler(BodyHandler.create(false).setBodyLimit(64 * 1024));
+        router.post(BASE + "/admin/keys").handler(admin(this::createKey));
+        router.get(BASE + "/admin/keys").handler(admin(ctx -> accounts.listKeys()
+                .map(keys -> list(keys.stream().map(this::keyJson).toList()))));
+        router.get(BASE + "/admin/keys/:id").handler(admin(ctx -> existing(ctx).map(this::keyJson)));
+        router.patch(BASE + "/admin/keys/:id").handler(admin(this::updateKey));
+        router.delete(BASE + "/admin/keys/:id").handler(admin(ctx -> {
+            String id = ctx.pathParam("id");
+            return accounts.deleteKey(id).compose(deleted -> deleted
+                    ? Future.succeededFuture(new JsonObject().put("id", id).put("object", "api_key").put("deleted", true))
+                    : Future.failedFuture(notFound(id)));
+        }));
+        router.get(BASE + "/admin/usage").handler(admin(ctx -> usage(ctx, null)));
+        router.get(BASE + "/admin/rate-limits").handler(admin(ctx -> rateLimits()));
+        router.get(BASE + "/usage").handler(ctx -> respond(ctx,
+                accounts.authenticate(bearer(ctx)).compose(key -> usage(ctx, key.id()))));
+    }
+
+    private Future<JsonObject> createKey(RoutingContext ctx) {
+        KeySettings settings = KeyRequests.create(body(ctx));
+        return accounts.createKey(settings).map(created -> {
+            ctx.response().setStatusCode(201);
+            return keyJson(created.key()).put("key", created.secret());
+        });
+    }
+
+    private Future<JsonObject> updateKey(RoutingContext ctx) {
+        JsonObject body = body(ctx);
+        Object disabled = body.getValue("disabled");
+        if (body.containsKey("disabled") && !(disabled instanceof Boolean)) {
+            throw GatewayException.invalid("disabled", "'disabled' must be true or false.");
+        }
+        return existing(ctx).compose(key -> {
+            KeySettings settings = KeyRequests.patch(key.settings(), body, false);
+            boolean off = disabled instanceof Boolean b ? b : key.disabled();
+            return accounts.updateKey(key.id(), settings, off)
+                    .map(x -> keyJson(new StoredKey(key.id(), key.prefix(), settings, off, key.createdAt())));
+        });
+    }
+
+    private Future<JsonObject> usage(RoutingContext ctx, String keyId) {
+        Instant to = param(ctx, "to") == null ? Instant.now() : KeyRequests.instant("to", param(ctx, "to"));
+        Instant from = param(ctx, "from") == null ? to.minus(DEFAULT_USAGE_RANGE) : KeyRequests.instant("from", param(ctx, "from"));
+        if (!from.isBefore(to)) throw GatewayException.invalid("from", "'from' must be before 'to'.");
+        List<UsageGrouping> groupBy = new ArrayList<>();
+        String groups = param(ctx, "group_by");
+        if (groups != null) {
+            for (String g : groups.split(",")) {
+                UsageGrouping grouping = UsageGrouping.parse(g);
+                if (grouping == null) {
+                    throw GatewayException.invalid("group_by", "'group_by' takes key, model, answered_model, day or hour"
+                            + " (comma-separated to combine), not '" + g.strip() + "'.");
+                }
+                if (!groupBy.contains(grouping)) groupBy.add(grouping);
+            }
+        }
+        return accounts.usage(new UsageQuery(from, to, keyId, groupBy)).map(rows -> {
+            JsonArray data = new JsonArray();
+            UsageTotals total = UsageTotals.ZERO;
+            for (UsageQuery.Group row : rows) {
+                JsonObject item = new JsonObject();
+                for (int i = 0; i < groupBy.size(); i++) item.put(groupBy.get(i).field, row.labels().get(i));
+                data.add(totalsJson(item, row.totals()));
+                total = total.plus(row.totals());
+            }
+            return new JsonObject().put("object", "usage_report").put("from", from.toString()).put("to", to.toString())
+                    .put("group_by", new JsonArray(groupBy.stream().map(g -> g.field).toList()))
+                    .put("data", data).put("total", totalsJson(new JsonObject(), total));
+        });
+    }
+
+    private Future<JsonObject> rateLimits() {
+        return accounts.listKeys().compose(keys -> Future.all(keys.stream().map(key -> {
+            RateLimits limits = RateLimits.of(key.toApiKey());
+            JsonObject item = new JsonObject().put("key_id", key.id()).put("name", key.settings().name())
+                    .put("disabled", key.disabled()).put("rpm", key.settings().rpm()).put("tpm", key.settings().tpm())
+                    .put("budget_usd", key.budgetUsd() == null ? null : key.budgetUsd().toPlainString())
+                    .put("spent_usd", Money.text(accounts.spentE10(key.id())));
+            if (limits.none()) return Future.succeededFuture(item.putNull("requests").putNull("tokens"));
+            return accounts.currentRate(key.id(), limits).map(d -> item
+                    .put("requests", limits.rpm() > 0 ? window(limits.rpm(), d.requestLevel(), d.requestsResetMs()) : null)
+                    .put("tokens", limits.tpm() > 0 ? window(limits.tpm(), d.tokenLevel(), d.tokensResetMs()) : null));
+        }).toList()).map(all -> list(all.<JsonObject>list())));
+    }
+
+    /** A bucket seen as a window: what was used recently (more than the limit while in debt) and what is left. */
+    private static JsonObject window(long limit, double level, long resetMs) {
+        return new JsonObject().put("limit", limit).put("used", Math.max(0, Math.round(limit - level)))
+                .put("remaining", (long) Math.floor(Math.max(0, level))).put("reset", GoDuration.format(resetMs));
+    }
+
+    private JsonObject keyJson(StoredKey key) {
+        KeySettings s = key.settings();
+        return new JsonObject().put("id", key.id()).put("object", "api_key").put("name", s.name())
+                .put("prefix", key.prefix()).put("models", new JsonArray(s.allowedModels()))
+                .put("rpm", s.rpm()).put("tpm", s.tpm())
+                .put("budget_usd", s.budgetUsd() == null ? null : s.budgetUsd().toPlainString())
+                .put("spent_usd", Money.text(accounts.spentE10(key.id())))
+                .put("expires_at", s.expiresAt() == null ? null : s.expiresAt().toString())
+                .put("disabled", key.disabled()).put("created_at", key.createdAt().toString());
+    }
+
+    private static JsonObject totalsJson(JsonObject into, UsageTotals t) {
+        return into.put("requests", t.requests()).put("failed_requests", t.failedRequests())
+                .put("input_tokens", t.inputTokens()).put("cache_read_tokens", t.cacheReadTokens())
+                .put("cache_write_5m_tokens", t.cacheWrite5mTokens()).put("cache_write_1h_tokens", t.cacheWrite1hTokens())
+                .put("output_tokens", t.outputTokens()).put("reasoning_tokens", t.reasoningTokens())
+                .put("total_tokens", t.inputTokens() + t.cacheReadTokens() + t.cacheWrite5mTokens()
+                        + t.cacheWrite1hTokens() + t.outputTokens())
+                .put("cost_usd", Money.text(t.costE10()));
+    }
+
+    private static JsonObject list(List<JsonObject> items) {
+        return new JsonObject().put("object", "list").put("data", new JsonArray(new ArrayList<>(items)));
+    }
+
+    private Future<StoredKey> existing(RoutingContext ctx) {
+        String id = ctx.pathParam("id");
+        return accounts.findKey(id).compose(k -> k.map(Future::succeededFuture).orElseGet(() -> Future.failedFuture(notFound(id))));
+    }
+
+    /** Runs an admin operation after checking that the caller holds the master key. */
+    private io.vertx.core.Handler<RoutingContext> admin(Function<RoutingContext, Future<JsonObject>> operation) {
+        return ctx -> respond(ctx, accounts.authenticate(bearer(ctx)).compose(key -> {
+            if (!key.master()) {
+                return Future.failedFuture(new GatewayException(401, ErrorKind.AUTHENTICATION, accounts.masterKeyConfigured()
+                        ? "Admin routes need the master key." : "The admin API is disabled: no master key is configured.",
+                        null, "master_key_required", null));
+            }
+            return operation.apply(ctx);
+        }));
+    }
+
+    private static void respond(RoutingContext ctx, Future<JsonObject> result) {
+        result.onComplete(ar -> {
+            if (ar.succeeded()) {
+                ctx.response().putHeader("content-type", "application/json").end(ar.result().encode());
+            } else {
+                error(ctx, ar.cause());
+            }
+        });
+    }
+
+    private static void error(RoutingContext ctx, Throwable cause) {
+        GatewayException e = cause instanceof GatewayException g ? g : internal(cause);
+        var response = ctx.response().setStatusCode(e.status()).putHeader("content-type", "application/json");
+        e.headers().forEach(response::putHeader);
+        response.end(new JsonObject().put("error", new JsonObject().put("message", e.getMessage())
+                .put("type", errorType(e.kind())).put("param", e.param()).put("code", e.code())).encode());
+    }
+
+    private static GatewayException internal(Throwable cause) {
+        LOG.log(Level.ERROR, "accounts API failure", cause);
+        return GatewayException.of(ErrorKind.INTERNAL, "Internal error in the accounts API.");
+    }
+
+    private static String errorType(ErrorKind kind) {
+        return switch (kind) {
+            case INVALID_REQUEST -> "invalid_request_error";
+            case AUTHENTICATION -> "authentication_error";
+            case PERMISSION -> "permission_error";
+            case NOT_FOUND -> "not_found_error";
+            case RATE_LIMIT -> "rate_limit_error";
+            default -> "server_error";
+        };
+    }
+
+    private static GatewayException notFound(String id) {
+        return new GatewayException(404, ErrorKind.NOT_FOUND, "No API key with id '" + id + "'.", "id", "key_not_found", null);
+    }
+
+    private static JsonObject body(RoutingContext ctx) {
+        try {
+            JsonObject body = ctx.body().asJsonObject();
+            if (body == null) throw new DecodeException("empty body");
+            return body;
+        } catch (DecodeException | ClassCastException e) {
+            throw GatewayException.invalid(null, "The request body must be a JSON object.");
+        }
+    }
+
+    private static String bearer(RoutingContext ctx) {
+        String auth = ctx.request().getHeader("authorization");
+        if (auth == null || !auth.regionMatches(true, 0, "Bearer ", 0, 7)) return null;
+        return auth.substring(7).strip();
+    }
+
+    private static String param(RoutingContext ctx, String name) {
+        String v = ctx.request().getParam(name);
+        return v == null || v.isBlank() ? null : v;
+    }
+}

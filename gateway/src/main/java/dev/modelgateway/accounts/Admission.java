@@ -1,0 +1,24 @@
+package dev.modelgateway.accounts;
+
+import java.util.Map;
+
+/** A request let through {@link Accounts#admit}: its rate-limit headers and the hook to correct its token estimate. */
+public interface Admission {
+
+    /** OpenAI's {@code x-ratelimit-*} headers for the response; empty for a key without limits. */
+    Map<String, String> headers();
+
+    /** Replaces the token estimate taken at admission with the real usage; later calls are ignored. */
+    void settle(long actualTokens);
+
+    Admission UNLIMITED = new Admission() {
+        @Override
+        public Map<String, String> headers() {
+            return Map.of();
+        }
+
+        @Override
+        public void settle(long actualTokens) {
+        }
+    };
+}

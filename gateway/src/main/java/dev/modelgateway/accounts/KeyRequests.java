@@ -1,0 +1,97 @@
+package dev.modelgateway.accounts;
+
+import dev.modelgateway.error.GatewayException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Validation of key settings from JSON bodies and CLI flags alike. Failures are 400s naming the
+ * offending field.
+ */
+final class KeyRequests {
+    private KeyRequests() {}
+
+    /** Settings for a new key; {@code name} is required. */
+    static KeySettings create(JsonObject body) {
+        return patch(new KeySettings(null, List.of(), null, null, null, null), body, true);
+    }
+
+    /** The current settings with the body's fields applied; a field set to null clears it. */
+    static KeySettings patch(KeySettings current, JsonObject body, boolean nameRequired) {
+        String name = body.containsKey("name") ? name(body.getValue("name")) : current.name();
+        if (nameRequired && name == null) throw GatewayException.invalid("name", "'name' is required.");
+        return new KeySettings(name,
+                body.containsKey("models") ? models(body.getValue("models")) : current.allowedModels(),
+                body.containsKey("rpm") ? limit("rpm", body.getValue("rpm")) : current.rpm(),
+                body.containsKey("tpm") ? limit("tpm", body.getValue("tpm")) : current.tpm(),
+                body.containsKey("budget_usd") ? budget(body.getValue("budget_usd")) : current.budgetUsd(),
+                body.containsKey("expires_at") ? instant("expires_at", body.getValue("expires_at")) : current.expiresAt());
+    }
+
+    static String name(Object v) {
+        if (!(v instanceof String s) || s.isBlank() || s.length() > 200) {
+            throw GatewayException.invalid("name", "'name' must be a non-empty string of at most 200 characters.");
+        }
+        return s.strip();
+    }
+
+    static List<String> models(Object v) {
+        if (v == null) return List.of();
+        List<Object> items = v instanceof JsonArray a ? a.getList()
+                : v instanceof String s ? List.of((Object[]) s.split(",")) : null;
+        if (items == null) throw GatewayException.invalid("models", "'models' must be an array of model globs.");
+        List<String> globs = new ArrayList<>();
+        for (Object item : items) {
+            if (!(item instanceof String s) || s.isBlank()) {
+                throw GatewayException.invalid("models", "'models' must hold non-empty strings such as \"platform/vendorA-*\".");
+            }
+            globs.add(s.strip());
+        }
+        return globs;
+    }
+
+    static Long limit(String field, Object v) {
+        if (v == null) return null;
+        try {
+            long n = v instanceof String s ? Long.parseLong(s.strip()) : new BigDecimal(v.toString()).longValueExact();
+            if (n > 0) return n;
+        } catch (NumberFormatException | ArithmeticException e) {
+            // falls through to the 400 below
+        }
+        throw GatewayException.invalid(field, "'" + field + "' must be a positive whole number or null.");
+    }
+
+    static BigDecimal budget(Object v) {
+        if (v == null) return null;
+        try {
+            BigDecimal usd = new BigDecimal(v.toString().strip());
+            if (usd.signum() >= 0 && usd.scale() <= 10 && usd.precision() - usd.scale() <= 9) return usd;
+        } catch (NumberFormatException e) {
+            // falls through to the 400 below
+        }
+        throw GatewayException.invalid("budget_usd",
+                "'budget_usd' must be a non-negative amount in dollars below one billion, or null.");
+    }
+
+    /** ISO-8601 instant ({@code 2025-06-01T00:00:00Z}), date ({@code 2025-06-01}, UTC midnight) or epoch seconds. */
+    static Instant instant(String field, Object v) {
+        if (v == null) return null;
+        String s = v.toString().strip();
+        try {
+            if (v instanceof Number || s.matches("\\d+")) return Instant.ofEpochSecond(Long.parseLong(s));
+            if (s.length() == 10) return LocalDate.parse(s).atStartOfDay(ZoneOffset.UTC).toInstant();
+            return Instant.parse(s);
+        } catch (DateTimeParseException | NumberFormatException e) {
+            throw GatewayException.invalid(field, "'" + field
+                    + "' must be an ISO-8601 time such as 2025-06-01T00:00:00Z, a date, or epoch seconds.");
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package dev.modelgateway.accounts;
+
+import dev.modelgateway.store.Database;
+import io.vertx.core.json.JsonArray;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** The {@code api_keys} table. Blocking: call it from a worker thread or the CLI. */
+final class KeyStore {
+    private static final String SETTINGS = "name, allowed_models, rpm, tpm, budget_usd, expires_at_ms";
+    private static final String COLUMNS = "id, key_prefix, disabled, created_at_ms, " + SETTINGS;
+
+    private final Database db;
+
+    KeyStore(Database db) {
+        this.db = db;
+    }
+
+    /** Creates a key; the returned secret exists nowhere else, so the caller must show it now. */
+    CreatedKey create(KeySettings settings) throws SQLException {
+        String secret = KeyToken.newSecret();
+        StoredKey key = new StoredKey(KeyToken.newId(), KeyToken.displayPrefix(secret), settings, false,
+                Instant.ofEpochMilli(System.currentTimeMillis()));
+        db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO api_keys (id, key_hash, key_prefix, disabled,"
+                    + " created_at_ms, " + SETTINGS + ") VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)")) {
+                ps.setString(1, key.id());
+                ps.setString(2, KeyToken.hash(secret));
+                ps.setString(3, key.prefix());
+                ps.setLong(4, key.createdAt().toEpochMilli());
+                bindSettings(ps, 5, settings);
+                return ps.executeUpdate();
+            }
+        });
+        return new CreatedKey(key, secret);
+    }
+
+    Optional<StoredKey> findByHash(String hash) throws SQLException {
+        return db.call(c -> one(c, "SELECT " + COLUMNS + " FROM api_keys WHERE key_hash = ?", hash));
+    }
+
+    Optional<StoredKey> find(String id) throws SQLException {
+        return db.call(c -> one(c, "SELECT " + COLUMNS + " FROM api_keys WHERE id = ?", id));
+    }
+
+    List<StoredKey> list() throws SQLException {
+        return db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM api_keys ORDER BY created_at_ms, id");
+                 ResultSet rs = ps.executeQuery()) {
+                List<StoredKey> keys = new ArrayList<>();
+                while (rs.next()) keys.add(read(rs));
+                return keys;
+            }
+        });
+    }
+
+    /** Replaces a key's settings and state; false if there is no such key. */
+    boolean update(String id, KeySettings settings, boolean disabled) throws SQLException {
+        return db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE api_keys SET name = ?, allowed_models = ?, rpm = ?,"
+                    + " tpm = ?, budget_usd = ?, expires_at_ms = ?, disabled = ? WHERE id = ?")) {
+                bindSettings(ps, 1, settings);
+                ps.setInt(7, disabled ? 1 : 0);
+                ps.setString(8, id);
+                return ps.executeUpdate() > 0;
+            }
+        });
+    }
+
+    boolean delete(String id) throws SQLException {
+        return db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM api_keys WHERE id = ?")) {
+                ps.setString(1, id);
+                return ps.executeUpdate() > 0;
+            }
+        });
+    }
+
+    /** Binds the {@link #SETTINGS} columns in order from {@code first}. */
+    private static void bindSettings(PreparedStatement ps, int first, KeySettings s) throws SQLException {
+        ps.setString(first, s.name());
+        ps.setString(first + 1, s.allowedModels().isEmpty() ? null : new JsonArray(s.allowedModels()).encode());
+        setNullableLong(ps, first + 2, s.rpm());
+        setNullableLong(ps, first + 3, s.tpm());
+        ps.setString(first + 4, s.budgetUsd() == null ? null : s.budgetUsd().toPlainString());
+        setNullableLong(ps, first + 5, s.expiresAt() == null ? null : s.expiresAt().toEpochMilli());
+    }
+
+    private static Optional<StoredKey> one(Connection c, String sql, String arg) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, arg);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(read(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    private static StoredKey read(ResultSet rs) throws SQLException {
+        String models = rs.getString("allowed_models");
+        String budget = rs.getString("budget_usd");
+        long expires = rs.getLong("expires_at_ms");
+        Instant expiresAt = rs.wasNull() ? null : Instant.ofEpochMilli(expires);
+        KeySettings settings = new KeySettings(rs.getString("name"),
+                models == null ? List.of() : new JsonArray(models).stream().map(String::valueOf).toList(),
+                nullableLong(rs, "rpm"), nullableLong(rs, "tpm"),
+                budget == null ? null : new BigDecimal(budget), expiresAt);
+        return new StoredKey(rs.getString("id"), rs.getString("key_prefix"), settings, rs.getInt("disabled") != 0,
+                Instant.ofEpochMilli(rs.getLong("created_at_ms")));
+    }
+
+    private static Long nullableLong(ResultSet rs, String column) throws SQLException {
+        long v = rs.getLong(column);
+        return rs.wasNull() ? null : v;
+    }
+
+    private static void setNullableLong(PreparedStatement ps, int i, Long v) throws SQLException {
+        if (v == null) ps.setNull(i, Types.BIGINT);
+        else ps.setLong(i, v);
+    }
+
+    record CreatedKey(StoredKey key, String secret) {}
+}

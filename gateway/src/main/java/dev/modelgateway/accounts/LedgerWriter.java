@@ -1,0 +1,117 @@
+package dev.modelgateway.accounts;
+
+import java.lang.System.Logger.Level;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Writes ledger entries off the request path: one background thread collects up to {@value #BATCH_ROWS}
+ * entries or {@value #BATCH_WINDOW_MS} ms worth and writes them in one transaction, retrying while the
+ * database is down. Between writes it refreshes the spend cache. A crash loses what is still queued.
+ */
+final class LedgerWriter {
+    static final int BATCH_ROWS = 500;
+    static final long BATCH_WINDOW_MS = 250;
+    /** A bound on memory if the database stays down: beyond it new records are dropped and logged. */
+    private static final int QUEUE_CAPACITY = 1_000_000;
+    private static final int ATTEMPTS_WHEN_CLOSING = 5;
+    private static final System.Logger LOG = System.getLogger(LedgerWriter.class.getName());
+
+    private final BlockingQueue<LedgerEntry> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
+    private final Ledger ledger;
+    private final SpendTracker spend;
+    private final long refreshEveryMs;
+    private final Thread thread;
+    private volatile boolean closing;
+    private long lastRefresh;
+
+    LedgerWriter(Ledger ledger, SpendTracker spend, Duration refreshEvery) {
+        this.ledger = ledger;
+        this.spend = spend;
+        this.refreshEveryMs = refreshEvery.toMillis();
+        this.lastRefresh = System.currentTimeMillis();
+        this.thread = Thread.ofPlatform().daemon().name("accounts-ledger-writer").unstarted(this::run);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    void submit(LedgerEntry e) {
+        if (closing) {
+            LOG.log(Level.WARNING, "usage record after close dropped: trace {0}", e.record().traceId());
+            return;
+        }
+        spend.queued(e);
+        if (!queue.offer(e)) {
+            spend.dropped(List.of(e));
+            LOG.log(Level.ERROR, "ledger queue full ({0} rows): usage record dropped, trace {1}", QUEUE_CAPACITY,
+                    e.record().traceId());
+        }
+    }
+
+    /** Stops taking records and blocks until every queued one is written (or given up on). */
+    void closeAndFlush() throws InterruptedException {
+        closing = true;
+        thread.join();
+    }
+
+    private void run() {
+        try {
+            while (!closing || !queue.isEmpty()) {
+                List<LedgerEntry> batch = nextBatch();
+                if (!batch.isEmpty()) write(batch);
+                if (System.currentTimeMillis() - lastRefresh >= refreshEveryMs) refreshSpend();
+            }
+        } catch (InterruptedException e) {
+            LOG.log(Level.ERROR, "ledger writer interrupted with {0} rows queued", queue.size());
+        }
+    }
+
+    private List<LedgerEntry> nextBatch() throws InterruptedException {
+        List<LedgerEntry> batch = new ArrayList<>();
+        LedgerEntry first = queue.poll(BATCH_WINDOW_MS, TimeUnit.MILLISECONDS);
+        if (first == null) return batch;
+        batch.add(first);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(BATCH_WINDOW_MS);
+        while (batch.size() < BATCH_ROWS) {
+            long wait = closing ? 0 : deadline - System.nanoTime();
+            LedgerEntry next = wait > 0 ? queue.poll(wait, TimeUnit.NANOSECONDS) : queue.poll();
+            if (next == null) break;
+            batch.add(next);
+        }
+        return batch;
+    }
+
+    private void write(List<LedgerEntry> batch) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                ledger.append(batch);
+                spend.written(batch);
+                return;
+            } catch (SQLException | RuntimeException e) {
+                if (closing && attempt >= ATTEMPTS_WHEN_CLOSING) {
+                    spend.dropped(batch);
+                    LOG.log(Level.ERROR, "ledger write failed at shutdown, " + batch.size() + " usage rows lost", e);
+                    return;
+                }
+                LOG.log(Level.WARNING, "ledger write failed (attempt " + attempt + "), retrying", e);
+                Thread.sleep(Math.min(5_000, 100L << Math.min(attempt, 6)));
+            }
+        }
+    }
+
+    private void refreshSpend() {
+        lastRefresh = System.currentTimeMillis();
+        try {
+            spend.refreshed(ledger.spentByKey());
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(Level.WARNING, "spend refresh failed; budgets use the last known spend", e);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package dev.modelgateway.accounts;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Each key's spend for budget checks without a query per request: what the database holds (refreshed
+ * periodically, so other instances' spend shows up) plus what this instance has queued but not written.
+ * Only the ledger writer thread changes the committed side, so a refresh never races a commit.
+ */
+final class SpendTracker {
+    private volatile Map<String, Long> committed = new ConcurrentHashMap<>();
+    private final Map<String, Long> pending = new ConcurrentHashMap<>();
+
+    long spentE10(String keyId) {
+        return committed.getOrDefault(keyId, 0L) + pending.getOrDefault(keyId, 0L);
+    }
+
+    void queued(LedgerEntry e) {
+        pending.merge(e.keyId(), e.costE10(), Long::sum);
+    }
+
+    void written(List<LedgerEntry> batch) {
+        for (LedgerEntry e : batch) {
+            committed.merge(e.keyId(), e.costE10(), Long::sum);
+            unqueue(e);
+        }
+    }
+
+    /** Entries that could not be written are no longer spend either. */
+    void dropped(List<LedgerEntry> batch) {
+        batch.forEach(this::unqueue);
+    }
+
+    void refreshed(Map<String, Long> fromDatabase) {
+        committed = new ConcurrentHashMap<>(fromDatabase);
+    }
+
+    private void unqueue(LedgerEntry e) {
+        pending.computeIfPresent(e.keyId(), (k, v) -> v - e.costE10() == 0 ? null : v - e.costE10());
+    }
+}

@@ -1,0 +1,17 @@
+package dev.modelgateway.accounts;
+
+import dev.modelgateway.canonical.Usage;
+
+import java.time.Instant;
+
+/**
+ * What one request consumed, as the request path reports it. The cost is computed by {@link Accounts}
+ * from the {@link PriceBook} price of {@code answeredModel} (or {@code publicModel} when nothing answered).
+ *
+ * @param answeredModel public id of the model that produced the answer; null if none did
+ * @param attempts      upstream attempts, retries and fallbacks included
+ * @param status        the HTTP status the caller got (a cut-off stream keeps its 200)
+ */
+public record UsageRecord(String traceId, String keyId, String publicModel, String answeredModel, String vendor,
+                          Usage usage, int attempts, int status, long latencyMs, Long timeToFirstTokenMs, Instant at) {
+}

@@ -1,0 +1,119 @@
+package dev.modelgateway.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.flywaydb.core.Flyway;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * A pooled JDBC database, SQLite (embedded default) or PostgreSQL (shared by several instances),
+ * migrated by Flyway from one set of portable SQL scripts. Every method blocks: callers on a Vert.x
+ * event loop go through {@code executeBlocking}.
+ */
+public final class Database implements AutoCloseable {
+
+    public enum Vendor { SQLITE, POSTGRESQL }
+
+    private final HikariDataSource pool;
+    private final Vendor vendor;
+
+    private Database(HikariDataSource pool, Vendor vendor) {
+        this.pool = pool;
+        this.vendor = vendor;
+    }
+
+    /**
+     * Opens the pool and applies the migrations under {@code classpath:db/migration/<module>}, tracked
+     * in {@code <module>_schema_history} so that subsystems migrate independently.
+     */
+    public static Database open(String jdbcUrl, String module) {
+        Vendor vendor = vendorOf(jdbcUrl);
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl);
+        config.setPoolName(module + "-db");
+        if (vendor == Vendor.SQLITE) {
+            createParentDirectory(jdbcUrl);
+            // One connection makes this process SQLite's single writer; WAL keeps other processes'
+            // readers (the CLI) unblocked, and busy_timeout makes their writes wait instead of failing.
+            config.setMaximumPoolSize(1);
+            config.addDataSourceProperty("journal_mode", "WAL");
+            config.addDataSourceProperty("synchronous", "NORMAL");
+            config.addDataSourceProperty("busy_timeout", "10000");
+        } else {
+            config.setMaximumPoolSize(8);
+        }
+        HikariDataSource pool = new HikariDataSource(config);
+        try {
+            Flyway.configure()
+                    .dataSource(pool)
+                    .locations("classpath:db/migration/" + module)
+                    .table(module + "_schema_history")
+                    // A database shared with other subsystems is not empty: start from 0 so V1 still runs.
+                    .baselineOnMigrate(true)
+                    .baselineVersion("0")
+                    .load()
+                    .migrate();
+        } catch (RuntimeException e) {
+            pool.close();
+            throw e;
+        }
+        return new Database(pool, vendor);
+    }
+
+    public Vendor vendor() {
+        return vendor;
+    }
+
+    public <T> T call(SqlWork<T> work) throws SQLException {
+        try (Connection c = pool.getConnection()) {
+            return work.apply(c);
+        }
+    }
+
+    /** Runs the work in one transaction, rolled back if it throws. */
+    public <T> T transaction(SqlWork<T> work) throws SQLException {
+        try (Connection c = pool.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                T result = work.apply(c);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+
+    static Vendor vendorOf(String jdbcUrl) {
+        if (jdbcUrl.startsWith("jdbc:sqlite:")) return Vendor.SQLITE;
+        if (jdbcUrl.startsWith("jdbc:postgresql:")) return Vendor.POSTGRESQL;
+        throw new IllegalArgumentException("unsupported database URL (want jdbc:sqlite: or jdbc:postgresql:): " + jdbcUrl);
+    }
+
+    private static void createParentDirectory(String jdbcUrl) {
+        String file = jdbcUrl.substring("jdbc:sqlite:".length());
+        int query = file.indexOf('?');
+        if (query >= 0) file = file.substring(0, query);
+        if (file.isEmpty() || file.startsWith(":memory:") || file.startsWith("file:")) return;
+        Path parent = Path.of(file).toAbsolutePath().getParent();
+        try {
+            Files.createDirectories(parent);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the database directory " + parent, e);
+        }
+    }
+}

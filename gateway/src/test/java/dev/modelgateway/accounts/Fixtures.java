@@ -1,0 +1,147 @@
+package dev.modelgateway.accounts;
+
+import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.catalogue.ModelPrice;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/** Real stores for the tests: a SQLite file, a fresh PostgreSQL schema, a Redis key namespace. */
+final class Fixtures {
+    static final String PG_BASE = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+    static final String REDIS_URL = "redis://127.0.0.1:6379";
+
+    /** $3 / $15 per million in/out; cache reads at 10% of input, writes at 1.25x and 2x. */
+    static final ModelPrice LARGE = new ModelPrice(new BigDecimal("3"), new BigDecimal("15"), new BigDecimal("0.30"),
+            new BigDecimal("3.75"), new BigDecimal("6"));
+    static final ModelPrice SMALL = new ModelPrice(new BigDecimal("0.25"), new BigDecimal("1.25"),
+            new BigDecimal("0.025"), new BigDecimal("0.3125"), new BigDecimal("0.5"));
+    static final PriceBook PRICES = model -> switch (model) {
+        case "platform/vendorA-large" -> LARGE;
+        case "platform/vendorA-small" -> SMALL;
+        default -> null;
+    };
+
+    private Fixtures() {}
+
+    static <T> T await(Future<T> future) {
+        try {
+            return future.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            throw new IllegalStateException(e.getCause());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static Throwable failure(Future<?> future) {
+        try {
+            future.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            return e.getCause();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        throw new AssertionError("expected a failure, got success");
+    }
+
+    static String random(String prefix) {
+        return prefix + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+    }
+
+    static UsageRecord usage(String keyId, String model, Usage usage, int status, Instant at) {
+        return new UsageRecord(random("trace-"), keyId, model, status < 400 ? model : null, "vendorA", usage, 1, status,
+                120, status < 400 ? 40L : null, at);
+    }
+
+    /** A PostgreSQL schema of its own, dropped on close. */
+    record PgSchema(String name, String url) implements AutoCloseable {
+        static PgSchema create() throws SQLException {
+            String name = random("acc_");
+            exec("CREATE SCHEMA " + name);
+            return new PgSchema(name, PG_BASE + "&currentSchema=" + name);
+        }
+
+        @Override
+        public void close() throws SQLException {
+            exec("DROP SCHEMA " + name + " CASCADE");
+        }
+
+        private static void exec(String sql) throws SQLException {
+            try (Connection c = DriverManager.getConnection(PG_BASE); Statement s = c.createStatement()) {
+                s.execute(sql);
+            }
+        }
+    }
+
+    static void deleteRedisKeys(Vertx vertx, String prefix) {
+        Redis redis = Redis.createClient(vertx, REDIS_URL);
+        try {
+            Response keys = await(redis.send(Request.cmd(Command.KEYS).arg(prefix + "*")));
+            for (Response k : keys) await(redis.send(Request.cmd(Command.DEL).arg(k.toString())));
+        } finally {
+            await(redis.close());
+        }
+    }
+
+    /** A real HTTP server on an ephemeral port with the accounts routes mounted. */
+    record Server(int port, io.vertx.core.http.HttpServer server) {
+        static Server start(Vertx vertx, Accounts accounts) {
+            Router router = Router.router(vertx);
+            accounts.mountRoutes(router);
+            var server = await(vertx.createHttpServer().requestHandler(router).listen(0));
+            return new Server(server.actualPort(), server);
+        }
+
+        Reply call(String method, String path, String bearer, JsonObject body) {
+            var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                            : HttpRequest.BodyPublishers.ofString(body.encode()));
+            if (bearer != null) request.header("Authorization", "Bearer " + bearer);
+            if (body != null) request.header("Content-Type", "application/json");
+            try (HttpClient client = HttpClient.newHttpClient()) {
+                HttpResponse<String> r = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+                return new Reply(r.statusCode(), r.body().isEmpty() ? new JsonObject() : new JsonObject(r.body()), r.headers());
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        Reply get(String path, String bearer) {
+            return call("GET", path, bearer, null);
+        }
+    }
+
+    record Reply(int status, JsonObject json, HttpHeaders headers) {
+        JsonObject error() {
+            return json.getJsonObject("error");
+        }
+
+        Map<String, String> firstHeaders() {
+            return headers.map().entrySet().stream().collect(java.util.stream.Collectors.toMap(Map.Entry::getKey,
+                    e -> e.getValue().getFirst()));
+        }
+    }
+}

@@ -1,0 +1,220 @@
+package dev.modelgateway.accounts;
+
+import dev.modelgateway.error.GatewayException;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static dev.modelgateway.accounts.Fixtures.await;
+import static dev.modelgateway.accounts.Fixtures.failure;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Keys through the admin HTTP API and the CLI, on a SQLite file. */
+class KeyLifecycleTest {
+    private static final String MASTER = "master-secret-for-tests";
+
+    @TempDir
+    Path dir;
+    private Vertx vertx;
+    private AccountsConfig config;
+    private Accounts accounts;
+    private Fixtures.Server http;
+
+    @BeforeEach
+    void start() {
+        vertx = Vertx.vertx();
+        config = new AccountsConfig("jdbc:sqlite:" + dir.resolve("data/gateway.db"), null, MASTER);
+        accounts = await(Accounts.open(vertx, config, Fixtures.PRICES));
+        http = Fixtures.Server.start(vertx, accounts);
+    }
+
+    @AfterEach
+    void stop() {
+        await(accounts.close());
+        await(vertx.close());
+    }
+
+    @Test
+    void keyLifecycleOverHttp() {
+        var created = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "team-a")
+                .put("models", new JsonArray().add("platform/vendorA-*")).put("rpm", 60).put("tpm", 100000)
+                .put("budget_usd", "12.50").put("expires_at", "2099-01-01T00:00:00Z"));
+        assertThat(created.status()).isEqualTo(201);
+        String secret = created.json().getString("key");
+        String id = created.json().getString("id");
+        assertThat(secret).matches("pk-[A-Za-z0-9_-]{40}");
+        assertThat(created.json().getString("prefix")).isEqualTo(secret.substring(0, 9));
+        assertThat(created.json().getJsonArray("models").getList()).containsExactly("platform/vendorA-*");
+        assertThat(created.json().getString("budget_usd")).isEqualTo("12.50");
+        assertThat(created.json().getString("expires_at")).isEqualTo("2099-01-01T00:00:00Z");
+
+        ApiKey key = await(accounts.authenticate(secret));
+        assertThat(key.id()).isEqualTo(id);
+        assertThat(key.rpm()).isEqualTo(60);
+        assertThat(key.master()).isFalse();
+
+        var listed = http.get("/api/v1/admin/keys", MASTER);
+        assertThat(listed.status()).isEqualTo(200);
+        assertThat(listed.json().getJsonArray("data")).hasSize(1);
+        JsonObject item = listed.json().getJsonArray("data").getJsonObject(0);
+        assertThat(item.getString("id")).isEqualTo(id);
+        assertThat(item.containsKey("key")).as("the secret is shown only at creation").isFalse();
+
+        var disabled = http.call("PATCH", "/api/v1/admin/keys/" + id, MASTER,
+                new JsonObject().put("disabled", true).put("rpm", 5).putNull("tpm"));
+        assertThat(disabled.status()).isEqualTo(200);
+        assertThat(disabled.json().getBoolean("disabled")).isTrue();
+        assertThat(disabled.json().getLong("rpm")).isEqualTo(5);
+        assertThat(disabled.json().getValue("tpm")).isNull();
+        assertThat(disabled.json().getString("budget_usd")).as("fields not sent stay").isEqualTo("12.50");
+        GatewayException refused = (GatewayException) failure(accounts.authenticate(secret));
+        assertThat(refused.status()).isEqualTo(401);
+        assertThat(refused.getMessage()).contains("disabled");
+        assertThat(http.get("/api/v1/usage", secret).error().getString("message")).contains("disabled");
+
+        assertThat(http.call("PATCH", "/api/v1/admin/keys/" + id, MASTER, new JsonObject().put("disabled", false)).status())
+                .isEqualTo(200);
+        assertThat(await(accounts.authenticate(secret)).rpm()).isEqualTo(5);
+
+        var deleted = http.call("DELETE", "/api/v1/admin/keys/" + id, MASTER, null);
+        assertThat(deleted.json().getBoolean("deleted")).isTrue();
+        assertThat(http.get("/api/v1/admin/keys/" + id, MASTER).status()).isEqualTo(404);
+        GatewayException unknown = (GatewayException) failure(accounts.authenticate(secret));
+        assertThat(unknown.status()).isEqualTo(401);
+        assertThat(unknown.code()).isEqualTo("invalid_api_key");
+    }
+
+    @Test
+    void expiredKeyIsRefusedSayingSo() {
+        var created = http.call("POST", "/api/v1/admin/keys", MASTER,
+                new JsonObject().put("name", "old").put("expires_at", 1_000_000_000L));
+        GatewayException e = (GatewayException) failure(accounts.authenticate(created.json().getString("key")));
+        assertThat(e.status()).isEqualTo(401);
+        assertThat(e.code()).isEqualTo("api_key_expired");
+        assertThat(e.getMessage()).contains("expired at 2001-09-09T01:46:40Z");
+    }
+
+    @Test
+    void adminRoutesNeedTheMasterKeyAndValidInput() {
+        String secret = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "plain"))
+                .json().getString("key");
+
+        var notAdmin = http.get("/api/v1/admin/keys", secret);
+        assertThat(notAdmin.status()).isEqualTo(401);
+        assertThat(notAdmin.error().getString("type")).isEqualTo("authentication_error");
+        assertThat(http.get("/api/v1/admin/keys", null).status()).isEqualTo(401);
+        assertThat(http.get("/api/v1/admin/keys", "pk-wrong").error().getString("code")).isEqualTo("invalid_api_key");
+
+        var badRpm = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x").put("rpm", -3));
+        assertThat(badRpm.status()).isEqualTo(400);
+        assertThat(badRpm.error().getString("param")).isEqualTo("rpm");
+        assertThat(badRpm.error().getString("type")).isEqualTo("invalid_request_error");
+        var noName = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("rpm", 3));
+        assertThat(noName.error().getString("param")).isEqualTo("name");
+        var badBudget = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x").put("budget_usd", "lots"));
+        assertThat(badBudget.error().getString("param")).isEqualTo("budget_usd");
+        var badExpiry = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x").put("expires_at", "soon"));
+        assertThat(badExpiry.error().getString("param")).isEqualTo("expires_at");
+        var badModels = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x").put("models", 7));
+        assertThat(badModels.error().getString("param")).isEqualTo("models");
+        var badUsage = http.get("/api/v1/admin/usage?group_by=week", MASTER);
+        assertThat(badUsage.status()).isEqualTo(400);
+        assertThat(badUsage.error().getString("param")).isEqualTo("group_by");
+        assertThat(http.get("/api/v1/admin/usage?from=yesterday", MASTER).error().getString("param")).isEqualTo("from");
+        assertThat(http.get("/api/v1/admin/keys/key_missing", MASTER).status()).isEqualTo(404);
+    }
+
+    @Test
+    void onlyHashesAreStored() throws Exception {
+        List<String> secrets = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            secrets.add(http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "k" + i))
+                    .json().getString("key"));
+        }
+        StringBuilder everything = new StringBuilder();
+        try (Connection c = DriverManager.getConnection(config.databaseUrl()); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT * FROM api_keys")) {
+            while (rs.next()) {
+                for (int col = 1; col <= rs.getMetaData().getColumnCount(); col++) everything.append(rs.getString(col)).append('|');
+            }
+        }
+        for (String secret : secrets) {
+            assertThat(everything).doesNotContain(secret).doesNotContain(secret.substring(3));
+            assertThat(everything).contains(KeyToken.hash(secret));
+        }
+        await(accounts.close());
+        accounts = await(Accounts.open(vertx, config, Fixtures.PRICES)); // checkpointed WAL: check the files too
+        try (var files = Files.list(dir.resolve("data"))) {
+            for (Path file : files.toList()) {
+                String bytes = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
+                for (String secret : secrets) assertThat(bytes).doesNotContain(secret.substring(3));
+            }
+        }
+    }
+
+    @Test
+    void sqliteRunsInWalMode() throws Exception {
+        try (Connection c = DriverManager.getConnection(config.databaseUrl()); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("PRAGMA journal_mode")) {
+            assertThat(rs.getString(1)).isEqualTo("wal");
+        }
+    }
+
+    @Test
+    void keyLifecycleOverTheCli() {
+        var create = cli("keys", "create", "--name", "batch-job", "--models", "platform/vendorA-small,platform/other",
+                "--rpm", "10", "--tpm", "5000", "--budget", "3.5", "--expires", "2099-06-01T00:00:00Z");
+        assertThat(create.code()).isZero();
+        Matcher m = Pattern.compile("id: +(key_\\w+)[\\s\\S]*key: +(pk-\\S+)").matcher(create.out());
+        assertThat(m.find()).as(create.out()).isTrue();
+        String id = m.group(1);
+        String secret = m.group(2);
+
+        // The running server sees the CLI's key at once (it was never cached).
+        ApiKey key = await(accounts.authenticate(secret));
+        assertThat(key.allowedModels()).containsExactly("platform/vendorA-small", "platform/other");
+        assertThat(key.tpm()).isEqualTo(5000);
+        assertThat(key.budgetUsd()).isEqualByComparingTo("3.5");
+
+        var list = cli("keys", "list");
+        assertThat(list.code()).isZero();
+        assertThat(list.out()).contains(id, "batch-job", secret.substring(0, 9), "active").doesNotContain(secret);
+
+        assertThat(cli("keys", "disable", id).code()).isZero();
+        assertThat(cli("keys", "list").out()).contains("disabled");
+        assertThat(cli("keys", "delete", id).code()).isZero();
+        assertThat(cli("keys", "list").out()).doesNotContain(id);
+        assertThat(cli("keys", "delete", id).code()).isEqualTo(KeysCommand.FAILED);
+
+        var bad = cli("keys", "create", "--name", "x", "--rpm", "ten");
+        assertThat(bad.code()).isEqualTo(KeysCommand.USAGE);
+        assertThat(bad.out()).contains("rpm");
+        assertThat(cli("keys", "frobnicate").code()).isEqualTo(KeysCommand.USAGE);
+    }
+
+    private record Cli(int code, String out) {}
+
+    private Cli cli(String... args) {
+        var buffer = new ByteArrayOutputStream();
+        int code = KeysCommand.run(args, config, new PrintStream(buffer, true, StandardCharsets.UTF_8));
+        return new Cli(code, buffer.toString(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,18 @@
+package dev.modelgateway.accounts;
+
+import java.sql.SQLException;
+
+class PostgresUsageApiTest extends UsageApiContract {
+    private Fixtures.PgSchema schema;
+
+    @Override
+    String databaseUrl() throws SQLException {
+        schema = Fixtures.PgSchema.create();
+        return schema.url();
+    }
+
+    @Override
+    void dropDatabase() throws SQLException {
+        schema.close();
+    }
+}

@@ -1,0 +1,141 @@
+package dev.modelgateway.accounts;
+
+import dev.modelgateway.error.GatewayException;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static dev.modelgateway.accounts.Fixtures.await;
+import static dev.modelgateway.accounts.Fixtures.failure;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Requests- and tokens-per-minute limits, with counters in this process or in Redis. */
+abstract class RateLimitContract {
+    static final String MODEL = "platform/vendorA-small";
+    static final String MASTER = "rate-limit-master";
+
+    @TempDir
+    Path dir;
+    Vertx vertx;
+    Accounts accounts;
+
+    /** Null for in-process counters. */
+    abstract String redisUrl();
+
+    abstract String redisPrefix();
+
+    @BeforeEach
+    void open() {
+        vertx = Vertx.vertx();
+        accounts = await(Accounts.open(vertx, new AccountsConfig("jdbc:sqlite:" + dir.resolve("gateway.db"), redisUrl(),
+                MASTER, redisPrefix()), Fixtures.PRICES));
+    }
+
+    @AfterEach
+    void close() {
+        await(accounts.close());
+        await(vertx.close());
+    }
+
+    ApiKey newKey(Long rpm, Long tpm) {
+        var created = await(accounts.createKey(new KeySettings("limited", List.of(), rpm, tpm, null, null)));
+        return await(accounts.authenticate(created.secret()));
+    }
+
+    @Test
+    void requestsPerMinuteWithHeadersThen429AndRetryAfter() {
+        ApiKey key = newKey(2L, null);
+        Map<String, String> first = await(accounts.admit(key, MODEL, 50)).headers();
+        assertThat(first).containsEntry("x-ratelimit-limit-requests", "2")
+                .containsEntry("x-ratelimit-remaining-requests", "1")
+                .doesNotContainKey("x-ratelimit-limit-tokens");
+        // One of two requests used: the bucket is full again in half a minute.
+        assertThat(first.get("x-ratelimit-reset-requests")).matches("(29\\.\\d+|30)s");
+        assertThat(await(accounts.admit(key, MODEL, 50)).headers()).containsEntry("x-ratelimit-remaining-requests", "0");
+
+        GatewayException e = (GatewayException) failure(accounts.admit(key, MODEL, 50));
+        assertThat(e.status()).isEqualTo(429);
+        assertThat(e.code()).isEqualTo("rate_limit_exceeded");
+        assertThat(e.getMessage()).contains("2 requests per minute");
+        assertThat(e.headers()).containsEntry("x-ratelimit-remaining-requests", "0");
+        // A new request every 30 s: the next one fits in at most 30 s.
+        assertThat(Long.parseLong(e.headers().get("retry-after"))).isBetween(29L, 30L);
+        assertThat(Long.parseLong(e.headers().get("retry-after-ms"))).isBetween(28_000L, 30_000L);
+    }
+
+    @Test
+    void tokensPerMinuteCorrectedBySettle() {
+        ApiKey key = newKey(null, 1000L);
+        Admission first = await(accounts.admit(key, MODEL, 600));
+        assertThat(first.headers()).containsEntry("x-ratelimit-limit-tokens", "1000")
+                .containsEntry("x-ratelimit-remaining-tokens", "400")
+                .doesNotContainKey("x-ratelimit-limit-requests");
+
+        GatewayException e = (GatewayException) failure(accounts.admit(key, MODEL, 600));
+        assertThat(e.status()).isEqualTo(429);
+        assertThat(e.getMessage()).contains("1000 tokens per minute");
+        // 200 tokens missing at 1000 per minute: 12 s.
+        assertThat(Long.parseLong(e.headers().get("retry-after"))).isBetween(11L, 12L);
+
+        first.settle(100); // the request used 100, not 600: 500 come back
+        first.settle(100); // settling twice changes nothing
+        Admission second = await(accounts.admit(key, MODEL, 600));
+        assertThat(remainingTokens(second)).isBetween(300L, 310L);
+
+        second.settle(900); // 300 more than estimated: the bucket goes into debt
+        GatewayException again = (GatewayException) failure(accounts.admit(key, MODEL, 50));
+        assertThat(again.headers()).containsEntry("x-ratelimit-remaining-tokens", "0");
+    }
+
+    @Test
+    void requestLargerThanTheMinuteAllowanceWaitsForAFullBucket() {
+        ApiKey key = newKey(null, 1000L);
+        Admission huge = await(accounts.admit(key, MODEL, 5000));
+        assertThat(huge.headers()).containsEntry("x-ratelimit-remaining-tokens", "0");
+        GatewayException e = (GatewayException) failure(accounts.admit(key, MODEL, 5000));
+        // 4000 tokens of debt plus a full bucket of 1000: five minutes.
+        assertThat(e.headers().get("x-ratelimit-reset-tokens")).matches("4m59\\.\\d+s|5m0s");
+        assertThat(Long.parseLong(e.headers().get("retry-after"))).isBetween(299L, 300L);
+    }
+
+    @Test
+    void unlimitedKeysAndTheMasterKeyGetNoHeaders() {
+        assertThat(await(accounts.admit(newKey(null, null), MODEL, 1_000_000)).headers()).isEmpty();
+        assertThat(await(accounts.admit(await(accounts.authenticate(MASTER)), MODEL, 1_000_000)).headers()).isEmpty();
+    }
+
+    @Test
+    void rateLimitViewShowsLimitsAndConsumption() {
+        var http = Fixtures.Server.start(vertx, accounts);
+        ApiKey limited = newKey(10L, 1000L);
+        ApiKey free = newKey(null, null);
+        await(accounts.admit(limited, MODEL, 300));
+        await(accounts.admit(limited, MODEL, 200));
+
+        var view = http.get("/api/v1/admin/rate-limits", MASTER);
+        assertThat(view.status()).isEqualTo(200);
+        Map<String, JsonObject> byKey = new java.util.HashMap<>();
+        view.json().getJsonArray("data").forEach(o -> byKey.put(((JsonObject) o).getString("key_id"), (JsonObject) o));
+        JsonObject l = byKey.get(limited.id());
+        assertThat(l.getLong("rpm")).isEqualTo(10);
+        assertThat(l.getJsonObject("requests").getLong("limit")).isEqualTo(10);
+        assertThat(l.getJsonObject("requests").getLong("used")).isEqualTo(2);
+        assertThat(l.getJsonObject("requests").getLong("remaining")).isEqualTo(8);
+        // Buckets refill continuously (1000 tokens a minute is 17 a second): allow for a slow machine.
+        assertThat(l.getJsonObject("tokens").getLong("used")).isBetween(450L, 500L);
+        assertThat(l.getJsonObject("tokens").getLong("remaining")).isBetween(500L, 550L);
+        assertThat(byKey.get(free.id()).getValue("requests")).isNull();
+        assertThat(http.get("/api/v1/admin/rate-limits", null).status()).isEqualTo(401);
+    }
+
+    static long remainingTokens(Admission a) {
+        return Long.parseLong(a.headers().get("x-ratelimit-remaining-tokens"));
+    }
+}

@@ -1,0 +1,112 @@
+package dev.modelgateway.accounts;
+
+import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.error.GatewayException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import static dev.modelgateway.accounts.Fixtures.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Two gateway instances, each with its own Vert.x, sharing one PostgreSQL and one Redis. */
+class SharedInstancesTest {
+    private static final String MODEL = "platform/vendorA-large";
+
+    private Fixtures.PgSchema schema;
+    private final String prefix = Fixtures.random("mgtest-") + ":";
+    private Vertx vertxA;
+    private Vertx vertxB;
+    private Accounts a;
+    private Accounts b;
+
+    @BeforeEach
+    void open() throws Exception {
+        schema = Fixtures.PgSchema.create();
+        AccountsConfig config = new AccountsConfig(schema.url(), Fixtures.REDIS_URL, null, prefix);
+        vertxA = Vertx.vertx();
+        vertxB = Vertx.vertx();
+        // Both start at once: Flyway's lock on PostgreSQL lets only one of them migrate.
+        var openA = Accounts.open(vertxA, config, Fixtures.PRICES);
+        var openB = Accounts.open(vertxB, config, Fixtures.PRICES);
+        a = await(openA);
+        b = await(openB);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        await(a.close());
+        await(b.close());
+        Fixtures.deleteRedisKeys(vertxA, prefix);
+        await(vertxA.close());
+        await(vertxB.close());
+        schema.close();
+    }
+
+    @Test
+    void oneRateLimitAcrossInstances() {
+        var created = await(a.createKey(new KeySettings("shared", List.of(), 5L, null, null, null)));
+        ApiKey onA = await(a.authenticate(created.secret()));
+        ApiKey onB = await(b.authenticate(created.secret()));
+
+        List<Future<Admission>> attempts = new ArrayList<>();
+        for (int i = 0; i < 12; i++) attempts.add((i % 2 == 0 ? a : b).admit(i % 2 == 0 ? onA : onB, MODEL, 10));
+        await(Future.join(attempts).otherwiseEmpty());
+
+        assertThat(attempts.stream().filter(Future::succeeded).count()).isEqualTo(5);
+        assertThat(attempts.stream().filter(Future::failed).map(f -> ((GatewayException) f.cause()).status()))
+                .hasSize(7).containsOnly(429);
+    }
+
+    @Test
+    void oneConsistentLedgerAndSharedBudget() throws Exception {
+        var created = await(a.createKey(new KeySettings("shared", List.of(), null, null, new BigDecimal("0.05"), null)));
+        ApiKey onA = await(a.authenticate(created.secret()));
+        ApiKey onB = await(b.authenticate(created.secret()));
+        Usage usage = new Usage(1000, 2000, 100, 0, 500, 100); // $0.011475 each
+
+        for (int i = 0; i < 10; i++) a.record(Fixtures.usage(onA.id(), MODEL, usage, 200, Instant.now()));
+        assertThat(await(b.admit(onB, MODEL, 10))).as("B has not heard of A's spend yet").isNotNull();
+        // A has spent the whole budget by itself; B learns it from the database within a flush and a refresh.
+        long deadline = System.currentTimeMillis() + 5_000;
+        GatewayException refused = null;
+        while (refused == null && System.currentTimeMillis() < deadline) {
+            var admitted = b.admit(onB, MODEL, 10);
+            await(admitted.otherwiseEmpty());
+            if (admitted.failed()) refused = (GatewayException) admitted.cause();
+            else Thread.sleep(100);
+        }
+        assertThat(refused).isNotNull();
+        assertThat(refused.code()).isEqualTo("insufficient_quota");
+
+        // Requests already admitted finish and are recorded on both sides.
+        for (int i = 0; i < 30; i++) b.record(Fixtures.usage(onB.id(), MODEL, usage, 200, Instant.now()));
+        for (int i = 0; i < 20; i++) a.record(Fixtures.usage(onA.id(), MODEL, usage, 200, Instant.now()));
+
+        await(a.close());
+        await(b.close());
+        try (Connection c = DriverManager.getConnection(schema.url()); Statement s = c.createStatement()) {
+            ResultSet ledger = s.executeQuery("SELECT COUNT(*), COUNT(DISTINCT trace_id), SUM(cost_usd_e10) FROM usage_ledger");
+            ledger.next();
+            assertThat(ledger.getLong(1)).isEqualTo(60);
+            assertThat(ledger.getLong(2)).isEqualTo(60);
+            assertThat(Money.fromE10(ledger.getLong(3))).isEqualByComparingTo("0.6885");
+            ResultSet spent = s.executeQuery("SELECT spent_usd_e10 FROM api_keys");
+            spent.next();
+            assertThat(Money.fromE10(spent.getLong(1))).isEqualByComparingTo("0.6885");
+        }
+        a = await(Accounts.open(vertxA, new AccountsConfig(schema.url(), Fixtures.REDIS_URL, null, prefix), Fixtures.PRICES));
+        b = await(Accounts.open(vertxB, new AccountsConfig(schema.url(), Fixtures.REDIS_URL, null, prefix), Fixtures.PRICES));
+    }
+}
