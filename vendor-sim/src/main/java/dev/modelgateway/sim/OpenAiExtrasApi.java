@@ -5,12 +5,17 @@ import io.vertx.core.buffer.Buffer;
 /** OpenAI endpoints beyond Chat Completions (Responses, embeddings, images, audio, realtime). */
 final class OpenAiExtrasApi {
     private final VendorSimulator sim;
+    private final ResponsesApi responses;
 
     OpenAiExtrasApi(VendorSimulator sim) {
         this.sim = sim;
+        this.responses = new ResponsesApi(sim);
     }
 
     void handle(Exchange ex, String path, String body, Buffer raw) {
-        ex.fail(404, "Invalid URL (POST " + path + ")", null);
+        switch (path) {
+            case "/openai/v1/responses" -> responses.handle(ex, body);
+            default -> ex.fail(404, "Invalid URL (" + ex.req.method() + " " + path.substring("/openai".length()) + ")", "unknown_url");
+        }
     }
 }
