@@ -6,15 +6,18 @@ import io.vertx.core.buffer.Buffer;
 final class OpenAiExtrasApi {
     private final VendorSimulator sim;
     private final ResponsesApi responses;
+    private final EmbeddingsApi embeddings;
 
     OpenAiExtrasApi(VendorSimulator sim) {
         this.sim = sim;
         this.responses = new ResponsesApi(sim);
+        this.embeddings = new EmbeddingsApi(sim);
     }
 
     void handle(Exchange ex, String path, String body, Buffer raw) {
         switch (path) {
             case "/openai/v1/responses" -> responses.handle(ex, body);
+            case "/openai/v1/embeddings" -> embeddings.handle(ex, body);
             default -> ex.fail(404, "Invalid URL (" + ex.req.method() + " " + path.substring("/openai".length()) + ")", "unknown_url");
         }
     }
