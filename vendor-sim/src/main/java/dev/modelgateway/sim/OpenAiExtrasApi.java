@@ -7,17 +7,21 @@ final class OpenAiExtrasApi {
     private final VendorSimulator sim;
     private final ResponsesApi responses;
     private final EmbeddingsApi embeddings;
+    private final ImagesApi images;
 
     OpenAiExtrasApi(VendorSimulator sim) {
         this.sim = sim;
         this.responses = new ResponsesApi(sim);
         this.embeddings = new EmbeddingsApi(sim);
+        this.images = new ImagesApi(sim);
     }
 
     void handle(Exchange ex, String path, String body, Buffer raw) {
         switch (path) {
             case "/openai/v1/responses" -> responses.handle(ex, body);
             case "/openai/v1/embeddings" -> embeddings.handle(ex, body);
+            case "/openai/v1/images/generations" -> images.generations(ex, body);
+            case "/openai/v1/images/edits" -> images.edits(ex, body, raw);
             default -> ex.fail(404, "Invalid URL (" + ex.req.method() + " " + path.substring("/openai".length()) + ")", "unknown_url");
         }
     }

@@ -236,6 +236,8 @@ public final class VendorSimulator {
                     }
                 });
             }
+            case "/_sim/files/sim.png" -> req.response().putHeader("content-type", "image/png")
+                    .end(io.vertx.core.buffer.Buffer.buffer(ImagesApi.PNG));
             case "/_sim/reset" -> {
                 clearReceived();
                 faults.reset();
