@@ -115,13 +115,36 @@ final class Exchange {
         });
     }
 
-    private void pace(List<String> plan, int i, long delay, boolean dropAtEnd) {
+    /**
+     * Streams binary chunks (audio) with chunked transfer; honours chunk_delay_ms and disconnect_after
+     * (which counts chunks and drops the connection instead of finishing).
+     */
+    void binary(String contentType, List<Buffer> chunks) {
+        afterDelay(() -> {
+            Directive d = directive;
+            List<Buffer> plan = chunks;
+            boolean drop = d.disconnectAfter() >= 0;
+            if (drop) plan = plan.subList(0, Math.max(0, Math.min(d.disconnectAfter(), plan.size() - 1)));
+            res.setStatusCode(200).putHeader("content-type", contentType).setChunked(true);
+            if (d.chunkDelayMs() <= 0) {
+                res.writeHead();
+                for (Buffer b : plan) res.write(b);
+                complete(drop);
+            } else {
+                res.writeHead();
+                pace(plan, 0, d.chunkDelayMs(), drop);
+            }
+        });
+    }
+
+    private void pace(List<?> plan, int i, long delay, boolean dropAtEnd) {
         if (res.closed()) return;
         if (i >= plan.size()) {
             complete(dropAtEnd);
             return;
         }
-        res.write(plan.get(i));
+        if (plan.get(i) instanceof Buffer b) res.write(b);
+        else res.write((String) plan.get(i));
         if (i + 1 >= plan.size()) {
             complete(dropAtEnd);
             return;

@@ -39,6 +39,7 @@ public final class VendorSimulator {
     private final ChatCompletionsApi dashscopeChat = new ChatCompletionsApi(this, ChatCompletionsApi.Flavor.DASHSCOPE);
     private final GeminiApi gemini = new GeminiApi(this);
     private final OpenAiExtrasApi openaiExtras = new OpenAiExtrasApi(this);
+    private final RealtimeApi realtime = new RealtimeApi(this);
     private HttpServer server;
 
     private VendorSimulator(Vertx vertx, SimKeys keys) {
@@ -57,9 +58,12 @@ public final class VendorSimulator {
     static Future<VendorSimulator> start(Vertx vertx, String host, int port, SimKeys keys) {
         VendorSimulator sim = new VendorSimulator(vertx, keys == null ? SimKeys.anyKey() : keys);
         HttpServerOptions options = new HttpServerOptions().setTcpNoDelay(true).setCompressionSupported(false)
-                .setMaxInitialLineLength(16 * 1024);
+                .setMaxInitialLineLength(16 * 1024)
+                .setWebSocketSubProtocols(List.of("realtime", "openai-beta.realtime-v1"));
         HttpServer server = vertx.createHttpServer(options)
-                .requestHandler(sim::onRequest);
+                .requestHandler(sim::onRequest)
+                .webSocketHandshakeHandler(sim.realtime::handshake)
+                .webSocketHandler(sim.realtime::connected);
         return server.listen(port, host).map(s -> {
             sim.server = s;
             return sim;
@@ -236,6 +240,8 @@ public final class VendorSimulator {
                     }
                 });
             }
+            case "/_sim/files/sim.png" -> req.response().putHeader("content-type", "image/png")
+                    .end(io.vertx.core.buffer.Buffer.buffer(ImagesApi.PNG));
             case "/_sim/reset" -> {
                 clearReceived();
                 faults.reset();

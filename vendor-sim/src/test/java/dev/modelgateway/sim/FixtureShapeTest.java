@@ -24,9 +24,10 @@ class FixtureShapeTest extends SimTestBase {
 
     /** Keys real vendors send that the simulator deliberately omits (telemetry, regional or obsolete). */
     static final Set<String> IGNORED = Set.of("inference_geo", "serviceTier", "obfuscation", "finishMessage", "system_fingerprint",
-            "service_tier", "annotations", "cache_write_tokens", "citations");
+            "service_tier", "annotations", "cache_write_tokens", "citations",
+            "generate_summary" /* deprecated alias in old Responses recordings */);
 
-    static final Set<String> PAYLOAD = Set.of("input", "args");
+    static final Set<String> PAYLOAD = Set.of("input", "args", "parameters");
 
     static Path fixtures() {
         String prop = System.getProperty("fixtures.dir");
