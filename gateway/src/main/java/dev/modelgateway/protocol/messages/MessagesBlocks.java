@@ -27,13 +27,25 @@ final class MessagesBlocks {
                 o.set("input", ToolArguments.toObject(u.arguments()));
             }
             case ContentBlock.VendorBlock v -> {
-                if (v.vendor().equals("anthropic")) out.add(v.raw());
+                if (isReplayableVendorBlock(v)) out.add(v.raw());
             }
             // Generated media and tool results do not occur in Anthropic assistant output.
             case ContentBlock.Media ignored -> { }
             case ContentBlock.ToolResult ignored -> { }
         }
     }
+
+    /**
+     * Anthropic server-tool artefacts go back to messages clients verbatim; block types newer than the
+     * documented output set (e.g. compaction) are left out because client SDKs reject unknown blocks.
+     */
+    static boolean isReplayableVendorBlock(ContentBlock.VendorBlock v) {
+        return v.vendor().equals("anthropic") && OUTPUT_BLOCK_TYPES.contains(v.raw().path("type").asText());
+    }
+
+    static final java.util.Set<String> OUTPUT_BLOCK_TYPES = java.util.Set.of("server_tool_use", "web_search_tool_result",
+            "web_fetch_tool_result", "code_execution_tool_result", "bash_code_execution_tool_result",
+            "text_editor_code_execution_tool_result", "tool_search_tool_result", "container_upload");
 
     /** An empty thinking block carrying the Gemini signature of the functionCall that follows it. */
     static ObjectNode carrier(String geminiSignature) {

@@ -39,6 +39,8 @@ final class MessagesStreamEncoder implements StreamEncoder {
     private static final class Active {
         final StreamEvent.BlockStart start;
         int anthropicIndex = -1;
+        boolean skipped;
+        boolean sentInput;
         SignatureOrigin origin;
         Active(StreamEvent.BlockStart start) { this.start = start; this.origin = start.origin(); }
     }
@@ -121,10 +123,12 @@ final class MessagesStreamEncoder implements StreamEncoder {
             case StreamEvent.ToolArgumentsDelta d -> {
                 if (d.fragment().isEmpty()) return;
                 delta.put("type", "input_json_delta").put("partial_json", d.fragment());
+                active.sentInput = true;
             }
             case StreamEvent.VendorDelta d -> delta = d.delta().deepCopy();
             default -> { return; }
         }
+        if (active.skipped) return;
         ensureOpened(out);
         ObjectNode frame = F.objectNode().put("type", "content_block_delta").put("index", active.anthropicIndex);
         frame.set("delta", delta);
@@ -133,6 +137,11 @@ final class MessagesStreamEncoder implements StreamEncoder {
 
     private void open(StreamEvent.BlockStart s, Buffer out) {
         active = new Active(s);
+        if (s.kind() == BlockKind.VENDOR && !MessagesBlocks.isReplayableVendorBlock(
+                new dev.modelgateway.canonical.ContentBlock.VendorBlock("anthropic", s.vendorBlock()))) {
+            active.skipped = true;
+            return;
+        }
         if (s.kind() != BlockKind.TEXT) ensureOpened(out);
     }
 
@@ -171,6 +180,12 @@ final class MessagesStreamEncoder implements StreamEncoder {
     }
 
     private void close(Buffer out) {
+        if (active.start.kind() == BlockKind.TOOL_USE && !active.sentInput && active.anthropicIndex >= 0) {
+            // A no-argument call: clients accumulate input only from deltas, so send the empty object once.
+            ObjectNode frame = F.objectNode().put("type", "content_block_delta").put("index", active.anthropicIndex);
+            frame.putObject("delta").put("type", "input_json_delta").put("partial_json", "{}");
+            SseFrames.named("content_block_delta", frame, out);
+        }
         if (active.anthropicIndex >= 0) {
             SseFrames.named("content_block_stop",
                     F.objectNode().put("type", "content_block_stop").put("index", active.anthropicIndex), out);
