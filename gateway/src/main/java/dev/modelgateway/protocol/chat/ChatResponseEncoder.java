@@ -21,7 +21,7 @@ final class ChatResponseEncoder {
     static ObjectNode encode(CanonicalResponse r, String publicModel, long created) {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ObjectNode root = f.objectNode();
-        root.put("id", r.id());
+        root.put("id", r.id() != null ? r.id() : "chatcmpl-gateway");
         root.put("object", "chat.completion");
         root.put("created", created);
         root.put("model", publicModel);
