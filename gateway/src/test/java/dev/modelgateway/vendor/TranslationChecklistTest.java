@@ -69,6 +69,20 @@ class TranslationChecklistTest {
     }
 
     @Test
+    void item1_textAfterToolCallsWaitsForTheToolBlocksAndKeepsItsContent() {
+        var d = chatUpstream(new OpenAiChatCodec(),
+                chunk("{\"role\":\"assistant\",\"content\":\"Let me look.\"}"),
+                chunk("{\"tool_calls\":[{\"index\":0,\"id\":\"call_a\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}"),
+                chunk("{\"content\":\" Done.\"}"),
+                finish("tool_calls"), USAGE_CHUNK);
+        Message m = Replay.messages(Replay.encode(new MessagesInbound(), USAGE, d));
+        assertThat(m.content()).hasSize(3);
+        assertThat(m.content().get(0).asText().text()).isEqualTo("Let me look.");
+        assertThat(m.content().get(1).asToolUse().id()).isEqualTo("call_a");
+        assertThat(m.content().get(2).asText().text()).isEqualTo(" Done.");
+    }
+
+    @Test
     void item2_nameAndArgumentsInOneChunkWithoutIndexAndStopInsteadOfToolCalls() {
         var d = chatUpstream(new OpenAiChatCodec(),
                 chunk("{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"c9\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"q\\\":\\\"z\\\"}\"}}]}"),

@@ -74,6 +74,10 @@ class GeminiFixturesTest {
         assertThat(call.function().arguments()).isEqualTo("{}");
         var m = Replay.messages(Replay.encode(new MessagesInbound(), REQ, d));
         assertThat(m.content().getFirst().asThinking().signature()).startsWith("gemini-call:EpwICpkIAXLI2nx");
+        String chat = Replay.encode(new ChatInbound(), REQ, d);
+        var start = Replay.frames(chat).stream().filter(f -> f.data().contains("\"tool_calls\"")).findFirst().orElseThrow();
+        assertThat(Fixtures.parse(start.data()).at("/choices/0/delta/tool_calls/0/extra_content/google/thought_signature").asText())
+                .startsWith("EpwICpkIAXLI2nx");
     }
 
     @Test
