@@ -1,0 +1,3 @@
+package dev.modelgateway.canonical;
+
+public enum MediaKind { IMAGE, DOCUMENT, AUDIO }
