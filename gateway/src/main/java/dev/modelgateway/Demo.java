@@ -5,7 +5,6 @@ import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.server.Gateway;
-import dev.modelgateway.server.MasterKeyAuthenticator;
 import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
 import io.vertx.core.Vertx;
@@ -34,7 +33,7 @@ final class Demo {
                         Vendor.GEMINI, new VendorEndpoint(Vendor.GEMINI, s + "/gemini", keys.gemini()),
                         Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, s + "/dashscope/compatible-mode/v1", keys.dashscope())),
                 base.upstreamOverrides(), base.databaseUrl(), base.redisUrl());
-        Gateway gateway = Gateway.start(vertx, config, new MasterKeyAuthenticator(config.masterKey()), Main.eventLoops()).await();
+        Gateway gateway = Gateway.start(vertx, config, Main.eventLoops()).await();
         String url = "http://localhost:" + gateway.port();
         System.out.println("""
 
@@ -58,6 +57,6 @@ final class Demo {
 
                 Press Ctrl+C to stop.
                 """.formatted(url, s, config.masterKey()));
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> vertx.close().await()));
+        Main.stopOnShutdown(vertx, gateway);
     }
 }

@@ -3,7 +3,8 @@ package dev.modelgateway;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.server.Gateway;
-import dev.modelgateway.server.MasterKeyAuthenticator;
+import dev.modelgateway.accounts.AccountsConfig;
+import dev.modelgateway.accounts.KeysCommand;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 
@@ -21,6 +22,7 @@ public final class Main {
         switch (command) {
             case "serve" -> serve(rest);
             case "demo" -> Demo.run(rest);
+            case "keys" -> keys(args);
             case "help", "--help", "-h" -> usage(0);
             default -> {
                 System.err.println("unknown command '" + command + "'");
@@ -43,10 +45,35 @@ public final class Main {
             System.err.println("warning: GATEWAY_MASTER_KEY is not set; no request can authenticate until keys exist.");
         }
         Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
-        Gateway gateway = Gateway.start(vertx, config, new MasterKeyAuthenticator(config.masterKey()), eventLoops())
-                .await();
+        Gateway gateway = Gateway.start(vertx, config, eventLoops()).await();
         System.out.println("Model Gateway listening on http://" + config.host() + ":" + gateway.port() + "/api/v1");
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> gateway.stop().compose(v -> vertx.close()).await()));
+        stopOnShutdown(vertx, gateway);
+    }
+
+    /** SIGTERM/Ctrl+C: stop serving and flush the usage ledger, but never hang the JVM's exit. */
+    static void stopOnShutdown(Vertx vertx, Gateway gateway) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                gateway.stop().toCompletionStage().toCompletableFuture().get(15, java.util.concurrent.TimeUnit.SECONDS);
+                vertx.close().toCompletionStage().toCompletableFuture().get(5, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (Exception e) {
+                System.err.println("shutdown did not complete cleanly: " + e);
+            }
+        }, "gateway-shutdown"));
+    }
+
+    /** {@code keys create|list|disable|delete}: manages platform API keys in the configured store. */
+    private static void keys(String[] args) throws Exception {
+        Path configFile = null;
+        java.util.List<String> rest = new java.util.ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--config") && i + 1 < args.length) configFile = Path.of(args[++i]);
+            else rest.add(args[i]);
+        }
+        GatewayConfig config = ConfigLoader.fromSystemEnv().load(configFile);
+        int status = KeysCommand.run(rest.toArray(String[]::new),
+                new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey()), System.out);
+        System.exit(status);
     }
 
     static int eventLoops() {
@@ -58,6 +85,7 @@ public final class Main {
                 usage: ./gw <command>
                   serve [--config FILE]   run the gateway (configuration: docs/configuration.md)
                   demo                    run the gateway on the built-in vendor simulator with a demo key
+                  keys create|list|disable|delete   manage platform API keys (docs/accounts.md)
                 """);
         System.exit(status);
     }

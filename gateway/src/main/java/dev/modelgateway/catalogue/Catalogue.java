@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  * exact ids, compatibility aliases, and helpful 404s for unavailable names, a missing {@code platform/}
  * prefix, retired models and vendor-style date-suffixed names.
  */
-public final class Catalogue {
+public final class Catalogue implements dev.modelgateway.accounts.PriceBook {
     /** {@code vendorA-sonnet-4-5-20241022}, {@code vendorA-sonnet-4-5}: dashed versions, optional date. */
     private static final Pattern DASHED_VERSION = Pattern.compile("^(?:platform/)?(.+?)-(\\d+)-(\\d+)(?:-\\d{8})?$");
     private static final Pattern DATE_SUFFIX = Pattern.compile("^(?:platform/)?(.+?)-\\d{8}$");
@@ -144,6 +144,13 @@ public final class Catalogue {
         if (models.containsKey(bare)) return bare;
         String alias = aliases.get(bare);
         return alias;
+    }
+
+    /** Prices by public id; unknown ids (never produced by the gateway itself) are free. */
+    @Override
+    public ModelPrice priceOf(String publicModelId) {
+        ModelEntry entry = find(publicModelId);
+        return entry == null ? ModelPrice.FREE : entry.price();
     }
 
     /** Throws unless {@code id} names a model that fallbacks may use. */

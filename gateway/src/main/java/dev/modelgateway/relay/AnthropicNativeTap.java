@@ -17,6 +17,7 @@ public final class AnthropicNativeTap implements StreamTap {
     private final String traceId;
     private Usage usage = Usage.ZERO;
     private boolean complete;
+    private boolean failed;
 
     public AnthropicNativeTap(String traceId) {
         this.traceId = traceId;
@@ -30,28 +31,25 @@ public final class AnthropicNativeTap implements StreamTap {
             if (msg != null) usage = AnthropicUsage.toCanonical(msg.path("message").path("usage"));
         } else if ("message_delta".equals(name)) {
             JsonNode delta = Json.parseOrNull(e.data());
-            if (delta != null) usage = merge(usage, AnthropicUsage.toCanonical(delta.path("usage")), delta.path("usage"));
+            if (delta != null) usage = AnthropicUsage.merge(usage, delta.path("usage"));
         } else if ("message_stop".equals(name)) {
             complete = true;
+        } else if ("error".equals(name)) {
+            complete = true;
+            failed = true;
         }
         if (name != null) out.appendString("event: ").appendString(name).appendString("\n");
         out.appendString("data: ").appendString(e.data()).appendString("\n\n");
     }
 
-    /** message_delta repeats only the counters it mentions; the others keep their message_start values. */
-    private static Usage merge(Usage start, Usage delta, JsonNode raw) {
-        return new Usage(
-                raw.has("input_tokens") ? delta.inputTokens() : start.inputTokens(),
-                raw.has("cache_read_input_tokens") ? delta.cacheReadTokens() : start.cacheReadTokens(),
-                raw.has("cache_creation_input_tokens") ? delta.cacheWrite5mTokens() : start.cacheWrite5mTokens(),
-                raw.has("cache_creation_input_tokens") ? delta.cacheWrite1hTokens() : start.cacheWrite1hTokens(),
-                raw.has("output_tokens") ? delta.outputTokens() : start.outputTokens(),
-                raw.has("output_tokens_details") ? delta.reasoningTokens() : start.reasoningTokens());
-    }
-
     @Override
     public boolean complete() {
         return complete;
+    }
+
+    @Override
+    public boolean failed() {
+        return failed;
     }
 
     @Override
@@ -61,6 +59,8 @@ public final class AnthropicNativeTap implements StreamTap {
 
     @Override
     public void appendError(GatewayException error, Buffer out) {
+        complete = true;
+        failed = true;
         out.appendString("event: error\ndata: ")
                 .appendBuffer(Json.toBuffer(Protocol.ANTHROPIC.errorBody(error, traceId)))
                 .appendString("\n\n");

@@ -19,6 +19,7 @@ public final class OpenAiNativeTap implements StreamTap {
     private final boolean callerWantsUsage;
     private Usage usage = Usage.ZERO;
     private boolean complete;
+    private boolean failed;
 
     public OpenAiNativeTap(String traceId, boolean callerWantsUsage) {
         this.traceId = traceId;
@@ -30,6 +31,9 @@ public final class OpenAiNativeTap implements StreamTap {
         String data = e.data();
         if ("[DONE]".equals(data)) {
             complete = true;
+        } else if (data.startsWith("{\"error\"")) { // a vendor's mid-stream error, relayed as it is
+            complete = true;
+            failed = true;
         } else if (data.contains(USAGE_MARK)) { // cheap pre-check: only the final chunk carries a usage object
             JsonNode chunk = Json.parseOrNull(data);
             if (chunk != null && chunk.path("usage").isObject()) {
@@ -47,12 +51,19 @@ public final class OpenAiNativeTap implements StreamTap {
     }
 
     @Override
+    public boolean failed() {
+        return failed;
+    }
+
+    @Override
     public Usage usage() {
         return usage;
     }
 
     @Override
     public void appendError(GatewayException error, Buffer out) {
+        complete = true;
+        failed = true;
         out.appendString("data: ").appendBuffer(Json.toBuffer(Protocol.OPENAI.errorBody(error, traceId)))
                 .appendString("\n\n");
     }

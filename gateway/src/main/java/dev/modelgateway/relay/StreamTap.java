@@ -13,11 +13,18 @@ public interface StreamTap {
     /** Appends the frames for one upstream event to {@code out} (possibly none). */
     void onEvent(SseEvent event, Buffer out);
 
-    /** True once the protocol's terminal event was seen. */
+    /** The upstream closed its response normally; vendors without a terminal event (Gemini) finish here. */
+    default void onUpstreamEnd(Buffer out) {
+    }
+
+    /** True once the stream has ended, properly or with an error event already written. */
     boolean complete();
+
+    /** True when the stream ended with an error event (written by the vendor or by the gateway). */
+    boolean failed();
 
     Usage usage();
 
-    /** Appends the protocol's own mid-stream error event. */
+    /** Appends the protocol's own mid-stream error event and marks the stream complete and failed. */
     void appendError(GatewayException error, Buffer out);
 }

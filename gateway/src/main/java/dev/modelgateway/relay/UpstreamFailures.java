@@ -29,7 +29,9 @@ public final class UpstreamFailures {
     public static boolean retryable(Throwable t) {
         if (t instanceof UpstreamError e) return e.retryable();
         if (t instanceof GatewayException g) {
-            return g.kind() == ErrorKind.TIMEOUT || (g.kind() == ErrorKind.UPSTREAM);
+            // Translated vendor errors keep the vendor's status: 429 and 5xx are worth another attempt;
+            // the gateway's own 4xx (validation, vendor not configured) are not.
+            return g.status() == 429 || (g.status() >= 500 && !"vendor_not_configured".equals(g.code()));
         }
         return true; // transport failures: connection refused, reset, timed out
     }

@@ -3,6 +3,7 @@ package dev.modelgateway.server;
 import io.vertx.core.Future;
 
 /** Turns a bearer token into a caller, or fails with a 401 {@code GatewayException}. */
+@FunctionalInterface
 public interface Authenticator {
     Future<Caller> authenticate(String bearerToken);
 }

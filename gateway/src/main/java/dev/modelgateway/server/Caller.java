@@ -1,5 +1,10 @@
 package dev.modelgateway.server;
 
+import dev.modelgateway.accounts.ApiKey;
+
 /** The authenticated platform key behind a request. */
-public record Caller(String keyId, boolean master) {
+public record Caller(ApiKey key) {
+    public String keyId() {
+        return key.id();
+    }
 }

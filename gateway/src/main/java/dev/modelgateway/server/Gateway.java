@@ -1,41 +1,52 @@
 package dev.modelgateway.server;
 
+import dev.modelgateway.accounts.Accounts;
+import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 
-/** Starts and stops a gateway on a Vert.x instance: one verticle per event loop. */
+/** Starts and stops a gateway on a Vert.x instance: the accounts store, then one verticle per event loop. */
 public final class Gateway {
     private final Vertx vertx;
     private final String deploymentId;
     private final int port;
+    private final Accounts accounts;
 
-    private Gateway(Vertx vertx, String deploymentId, int port) {
+    private Gateway(Vertx vertx, String deploymentId, int port, Accounts accounts) {
         this.vertx = vertx;
         this.deploymentId = deploymentId;
         this.port = port;
+        this.accounts = accounts;
     }
 
     /**
-     * @param instances event loops to serve on; a fixed port is required when more than one, since an
-     *                  ephemeral port (0) would differ per instance
+     * @param instances event loops to serve on; with port 0 a free port is picked first, so that all
+     *                  instances share it
      */
-    public static Future<Gateway> start(Vertx vertx, GatewayConfig config, Authenticator authenticator, int instances) {
+    public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances) {
         Catalogue catalogue = Catalogue.loadDefault(config.upstreamOverrides());
         int port = config.port() == 0 ? FreePort.pick() : config.port();
         GatewayConfig bound = config.withPort(port);
-        return vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, authenticator),
-                        new DeploymentOptions().setInstances(instances))
-                .map(id -> new Gateway(vertx, id, port));
+        AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey());
+        return Accounts.open(vertx, accountsConfig, catalogue).compose(accounts ->
+                vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts),
+                                new DeploymentOptions().setInstances(instances))
+                        .map(id -> new Gateway(vertx, id, port, accounts)));
     }
 
     public int port() {
         return port;
     }
 
+    public Accounts accounts() {
+        return accounts;
+    }
+
+    /** Stops serving, then flushes the usage ledger: a graceful stop loses no usage record. */
     public Future<Void> stop() {
-        return vertx.undeploy(deploymentId);
+        return vertx.undeploy(deploymentId).eventually(accounts::close);
     }
 }

@@ -1,5 +1,7 @@
 package dev.modelgateway.server;
 
+import dev.modelgateway.accounts.Accounts;
+import dev.modelgateway.api.Dispatcher;
 import dev.modelgateway.api.Platform;
 import dev.modelgateway.api.chat.ChatCompletionsEndpoint;
 import dev.modelgateway.api.messages.MessagesEndpoint;
@@ -22,16 +24,19 @@ public final class GatewayRouter {
     private GatewayRouter() {
     }
 
-    public static Router create(Vertx vertx, Platform platform, Authenticator authenticator) {
+    public static Router create(Vertx vertx, Platform platform, Authenticator authenticator, Accounts accounts) {
         Router router = Router.router(vertx);
         router.route().handler(GatewayRouter::begin);
         router.get("/health").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
                 .end("{\"status\":\"ok\"}"));
         router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT));
+        // Accounts routes authenticate themselves (admin routes need the master key).
+        accounts.mountRoutes(router);
         router.route("/api/*").handler(new BearerAuth(authenticator));
 
-        ChatCompletionsEndpoint chat = new ChatCompletionsEndpoint(platform);
-        MessagesEndpoint messages = new MessagesEndpoint(platform);
+        Dispatcher dispatcher = new Dispatcher(platform);
+        ChatCompletionsEndpoint chat = new ChatCompletionsEndpoint(platform, dispatcher);
+        MessagesEndpoint messages = new MessagesEndpoint(platform, dispatcher);
         ModelsEndpoint models = new ModelsEndpoint(platform.catalogue());
         router.post("/api/v1/chat/completions").handler(chat::handle);
         router.post("/api/v1/messages").handler(messages::handle);

@@ -1,46 +1,59 @@
 package dev.modelgateway.server;
 
+import dev.modelgateway.accounts.Accounts;
+import dev.modelgateway.api.Metering;
 import dev.modelgateway.api.Platform;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
-import dev.modelgateway.relay.NativeRelay;
+import dev.modelgateway.relay.Relay;
 import dev.modelgateway.upstream.VendorClients;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+
+import java.util.concurrent.TimeUnit;
 
 /**
  * One event loop's share of the gateway: its own HTTP server (the port is shared across instances by
- * Vert.x) and its own upstream connection pools.
+ * Vert.x) and its own upstream connection pools. Catalogue and accounts are shared.
  */
 final class GatewayVerticle extends VerticleBase {
+    static final long SHUTDOWN_GRACE_SECONDS = 5;
+
     private final GatewayConfig config;
     private final Catalogue catalogue;
-    private final Authenticator authenticator;
+    private final Accounts accounts;
     private VendorClients clients;
+    private HttpServer server;
 
-    GatewayVerticle(GatewayConfig config, Catalogue catalogue, Authenticator authenticator) {
+    GatewayVerticle(GatewayConfig config, Catalogue catalogue, Accounts accounts) {
         this.config = config;
         this.catalogue = catalogue;
-        this.authenticator = authenticator;
+        this.accounts = accounts;
     }
 
     @Override
     public Future<?> start() {
         clients = new VendorClients(vertx);
-        Platform platform = new Platform(catalogue, config, new NativeRelay(clients));
+        Platform platform = new Platform(catalogue, config, new Relay(clients), new Metering(accounts));
+        Authenticator authenticator = token -> accounts.authenticate(token).map(Caller::new);
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(config.host())
                 .setPort(config.port())
                 .setTcpNoDelay(true)
                 .setCompressionSupported(false);
-        return vertx.createHttpServer(options)
-                .requestHandler(GatewayRouter.create(vertx, platform, authenticator))
-                .listen();
+        server = vertx.createHttpServer(options)
+                .requestHandler(GatewayRouter.create(vertx, platform, authenticator, accounts));
+        return server.listen();
     }
 
+    /**
+     * Gives requests in flight a short grace period; without an explicit bound, Vert.x would wait for
+     * every idle keep-alive connection of every client to go away.
+     */
     @Override
     public Future<?> stop() {
-        return clients.close();
+        return server.shutdown(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS).eventually(clients::close);
     }
 }

@@ -4,7 +4,6 @@ import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.server.Gateway;
-import dev.modelgateway.server.MasterKeyAuthenticator;
 import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
 import io.vertx.core.Vertx;
@@ -50,9 +49,19 @@ public final class GatewayHarness implements AutoCloseable {
         missingKeys.forEach((v, missing) -> {
             if (missing) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
         });
-        GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), null, null);
-        Gateway gateway = Gateway.start(vertx, config, new MasterKeyAuthenticator(KEY), 2).await();
+        GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), "jdbc:sqlite:" + tempDatabase(), null);
+        Gateway gateway = Gateway.start(vertx, config, 2).await();
         return new GatewayHarness(vertx, sim, gateway);
+    }
+
+    private static String tempDatabase() {
+        try {
+            java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("gateway-test");
+            dir.toFile().deleteOnExit();
+            return dir.resolve("gateway.db").toString();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Base URL for the OpenAI SDK ({@code {host}/api/v1}). */
@@ -99,6 +108,7 @@ public final class GatewayHarness implements AutoCloseable {
 
     @Override
     public void close() {
+        gateway.stop().await();
         vertx.close().await();
     }
 }

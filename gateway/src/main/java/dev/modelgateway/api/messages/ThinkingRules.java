@@ -2,7 +2,11 @@ package dev.modelgateway.api.messages;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.canonical.CanonicalRequest;
+import dev.modelgateway.canonical.ReasoningBudgets;
+import dev.modelgateway.canonical.ReasoningConfig;
 import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.config.Vendor;
 import dev.modelgateway.catalogue.ThinkingPolicy;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Fields;
@@ -53,5 +57,25 @@ public final class ThinkingRules {
             }
             Fields.nonNegativeInt(budget, "thinking.budget_tokens");
         }
+    }
+
+    /**
+     * The same rules for a translated request to vendor A: a chat caller cannot say "adaptive", so a
+     * budget (or effort word) becomes adaptive thinking with the matching effort on models that refuse
+     * budgets, and models that think by default get adaptive thinking when nothing was asked.
+     */
+    public static CanonicalRequest adapt(CanonicalRequest request, ModelEntry entry) {
+        if (entry.vendor() != Vendor.ANTHROPIC) return request;
+        ThinkingPolicy policy = entry.thinking();
+        ReasoningConfig r = request.reasoning();
+        ReasoningConfig adapted = r;
+        if (r == null && policy.defaultOn()) {
+            adapted = new ReasoningConfig(ReasoningConfig.Mode.ADAPTIVE, null, null);
+        } else if (r != null && r.mode() == ReasoningConfig.Mode.ENABLED && !policy.budgetAllowed()) {
+            String effort = ReasoningBudgets.effortOf(r);
+            if (effort == null || effort.equals("minimal")) effort = "low";
+            adapted = new ReasoningConfig(ReasoningConfig.Mode.ADAPTIVE, null, effort);
+        }
+        return adapted == r ? request : request.toBuilder().reasoning(adapted).build();
     }
 }

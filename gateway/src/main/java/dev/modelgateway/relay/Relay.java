@@ -1,10 +1,7 @@
 package dev.modelgateway.relay;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
-import dev.modelgateway.json.Json;
 import dev.modelgateway.server.Exchange;
 import dev.modelgateway.sse.SseParser;
 import dev.modelgateway.upstream.UpstreamRequest;
@@ -17,23 +14,24 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
-import java.util.function.Function;
-
 /**
- * The native fast path: the caller speaks the vendor's protocol, so the vendor's answer goes back as it
- * came: JSON bytes untouched, SSE frames relayed as they arrive and only observed for usage.
+ * Sends one upstream request and relays its answer to the caller: a JSON body through a
+ * {@link JsonAnswer} (unchanged on the native path, re-encoded on the translated one), or an SSE stream
+ * through a {@link StreamTap}, frame by frame as it arrives, with backpressure.
  *
- * <p>Both methods fail (without writing anything) with {@link UpstreamError} for a non-2xx answer and
- * with a {@link GatewayException} for transport failures, so the caller may retry or fall back.
+ * <p>Both methods fail without writing anything for a non-2xx answer ({@link UpstreamError}, or what
+ * {@code errors} makes of it) and for transport failures ({@link GatewayException}), so that the caller
+ * may retry or fall back. Once the first byte is written, failures end the stream with the protocol's
+ * own error event instead.
  */
-public final class NativeRelay {
+public final class Relay {
     private final VendorClients clients;
 
-    public NativeRelay(VendorClients clients) {
+    public Relay(VendorClients clients) {
         this.clients = clients;
     }
 
-    public Future<RelayOutcome> json(RoutingContext ctx, UpstreamRequest req, Function<JsonNode, Usage> usageReader) {
+    public Future<RelayOutcome> json(RoutingContext ctx, UpstreamRequest req, JsonAnswer answer, UpstreamErrorMapper errors) {
         String vendor = req.endpoint().vendor().id();
         return clients.send(req, upstream -> cancelWhenCallerLeaves(ctx, upstream))
                 .recover(t -> Future.failedFuture(UpstreamFailures.classify(t, vendor)))
@@ -41,24 +39,17 @@ public final class NativeRelay {
                         .recover(t -> Future.failedFuture(UpstreamFailures.classify(t, vendor)))
                         .compose(body -> {
                             if (resp.statusCode() / 100 != 2) {
-                                return Future.failedFuture(new UpstreamError(resp.statusCode(), resp.headers(), body));
+                                return Future.failedFuture(errors.map(new UpstreamError(resp.statusCode(), resp.headers(), body)));
                             }
-                            JsonNode parsed = Json.parseOrNull(body.toString());
-                            if (parsed == null) {
-                                return Future.failedFuture(GatewayException.of(ErrorKind.UPSTREAM,
-                                        "Vendor '" + vendor + "' returned a response that is not valid JSON."));
-                            }
-                            Usage usage = usageReader.apply(parsed);
+                            JsonAnswer.Answer a = answer.answer(body);
                             HttpServerResponse out = ctx.response();
-                            if (out.closed()) return Future.succeededFuture(new RelayOutcome(499, usage, null, false));
-                            out.setStatusCode(resp.statusCode())
-                                    .putHeader("content-type", "application/json")
-                                    .end(body);
-                            return Future.succeededFuture(new RelayOutcome(resp.statusCode(), usage, elapsedMs(ctx), false));
+                            if (out.closed()) return Future.succeededFuture(new RelayOutcome(499, a.usage(), null, false));
+                            out.setStatusCode(200).putHeader("content-type", "application/json").end(a.body());
+                            return Future.succeededFuture(new RelayOutcome(200, a.usage(), elapsedMs(ctx), false));
                         }));
     }
 
-    public Future<RelayOutcome> stream(RoutingContext ctx, UpstreamRequest req, StreamTap tap) {
+    public Future<RelayOutcome> stream(RoutingContext ctx, UpstreamRequest req, StreamTap tap, UpstreamErrorMapper errors) {
         String vendor = req.endpoint().vendor().id();
         return clients.send(req, upstream -> cancelWhenCallerLeaves(ctx, upstream))
                 .recover(t -> Future.failedFuture(UpstreamFailures.classify(t, vendor)))
@@ -66,7 +57,7 @@ public final class NativeRelay {
                     if (resp.statusCode() / 100 != 2) {
                         return resp.body()
                                 .recover(t -> Future.succeededFuture(Buffer.buffer()))
-                                .compose(body -> Future.failedFuture(new UpstreamError(resp.statusCode(), resp.headers(), body)));
+                                .compose(body -> Future.failedFuture(errors.map(new UpstreamError(resp.statusCode(), resp.headers(), body))));
                     }
                     return new StreamPump(ctx, resp, tap, vendor).run();
                 });
@@ -111,6 +102,7 @@ public final class NativeRelay {
             });
             upstream.endHandler(v -> {
                 parser.end();
+                tap.onUpstreamEnd(pending);
                 if (!tap.complete()) {
                     tap.appendError(GatewayException.of(ErrorKind.UPSTREAM,
                             "Vendor '" + vendor + "' ended the stream before it was complete."), pending);
@@ -119,7 +111,7 @@ public final class NativeRelay {
             });
             upstream.exceptionHandler(t -> {
                 if (done.future().isComplete()) return;
-                tap.appendError(UpstreamFailures.classify(t, vendor), pending);
+                if (!tap.complete()) tap.appendError(UpstreamFailures.classify(t, vendor), pending);
                 finish();
             });
             out.closeHandler(v -> {
@@ -142,9 +134,9 @@ public final class NativeRelay {
 
         private void finish() {
             flush();
-            boolean cutOff = !tap.complete();
             if (!out.closed()) out.end();
-            done.tryComplete(new RelayOutcome(cutOff ? 502 : 200, tap.usage(), ttftMs, cutOff));
+            int status = tap.failed() ? 502 : 200;
+            done.tryComplete(new RelayOutcome(status, tap.usage(), ttftMs, tap.failed()));
         }
     }
 }

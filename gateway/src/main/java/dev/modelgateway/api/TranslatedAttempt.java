@@ -1,0 +1,87 @@
+package dev.modelgateway.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.modelgateway.api.messages.ThinkingRules;
+import dev.modelgateway.canonical.CanonicalRequest;
+import dev.modelgateway.canonical.CanonicalResponse;
+import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.json.Json;
+import dev.modelgateway.protocol.InboundCodec;
+import dev.modelgateway.relay.JsonAnswer;
+import dev.modelgateway.relay.RelayOutcome;
+import dev.modelgateway.relay.TranslatingTap;
+import dev.modelgateway.relay.UpstreamError;
+import dev.modelgateway.relay.UpstreamErrorMapper;
+import dev.modelgateway.upstream.UpstreamRequest;
+import dev.modelgateway.vendor.UpstreamCall;
+import dev.modelgateway.vendor.VendorCodec;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The translated path: caller's protocol → canonical request → the vendor's protocol, and the answer
+ * back the same way (DESIGN: N + M codecs, never N × M).
+ */
+final class TranslatedAttempt {
+    /** Response header listing parameters the target vendor could not take and that were dropped. */
+    static final String WARNINGS_HEADER = "x-platform-warnings";
+
+    private TranslatedAttempt() {
+    }
+
+    static Future<RelayOutcome> run(Platform platform, Call call, ModelEntry model, long timeoutMs) {
+        VendorCodec vendor = VendorCodecs.of(model.vendor());
+        InboundCodec inbound = call.inbound().codec();
+        CanonicalRequest request = ThinkingRules.adapt(call.canonical(), model);
+        if (!request.urlMediaNeedingBytes(vendor::canForwardUrl).isEmpty()) {
+            return Future.failedFuture(GatewayException.invalid("messages", "Model '" + model.id() + "' needs images "
+                    + "as inline data; this gateway does not fetch image URLs for it. Send the image as base64 data."));
+        }
+        UpstreamCall upstream = vendor.encodeRequest(request, model.upstreamId(), call.stream());
+        if (!upstream.warnings().isEmpty() && !call.ctx().response().headWritten()) {
+            call.ctx().response().putHeader(WARNINGS_HEADER, String.join("; ", upstream.warnings()));
+        }
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
+        upstream.headers().forEach(headers::set);
+        UpstreamRequest req = new UpstreamRequest(platform.config().vendor(model.vendor()), upstream.path(), headers,
+                Json.toBuffer(upstream.body()), timeoutMs);
+        UpstreamErrorMapper errors = e -> vendorError(vendor, e, model);
+        if (call.stream()) {
+            TranslatingTap tap = new TranslatingTap(vendor.newStreamDecoder(), inbound.newStreamEncoder(model.id(), request));
+            return platform.relay().stream(call.ctx(), req, tap, errors);
+        }
+        JsonAnswer answer = vendorBody -> {
+            JsonNode parsed = Json.parseOrNull(vendorBody.toString());
+            if (parsed == null) {
+                throw GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + model.vendor().id() + "' returned invalid JSON.");
+            }
+            CanonicalResponse response = vendor.decodeResponse(parsed);
+            return new JsonAnswer.Answer(Json.toBuffer(inbound.encodeResponse(response, model.id())), response.usage());
+        };
+        return platform.relay().json(call.ctx(), req, answer, errors);
+    }
+
+    /**
+     * The vendor's error in the caller's protocol, keeping its status and retry hints; 401/403 mean the
+     * gateway's own vendor credential failed, which is not the caller's fault.
+     */
+    private static GatewayException vendorError(VendorCodec vendor, UpstreamError e, ModelEntry model) {
+        if (e.status() == 401 || e.status() == 403) {
+            return GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + model.vendor().id()
+                    + "' refused the gateway's credential (HTTP " + e.status() + "); the operator must check its API key.");
+        }
+        GatewayException decoded = vendor.decodeError(e.status(), e.body().toString());
+        Map<String, String> headers = new HashMap<>(decoded.headers());
+        for (String h : new String[]{"retry-after", "retry-after-ms"}) {
+            String v = e.headers().get(h);
+            if (v != null) headers.put(h, v);
+        }
+        return new GatewayException(decoded.status(), decoded.kind(), decoded.getMessage(), decoded.param(),
+                decoded.code(), headers);
+    }
+}
