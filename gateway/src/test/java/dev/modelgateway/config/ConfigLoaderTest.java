@@ -1,0 +1,65 @@
+package dev.modelgateway.config;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ConfigLoaderTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void yamlWithEnvSubstitutionAndEnvOverrides() throws Exception {
+        Path file = dir.resolve("gateway.yaml");
+        Files.writeString(file, """
+                server:
+                  port: 9000
+                  master_key: ${MY_MASTER}
+                vendors:
+                  openai:
+                    api_key: ${OPENAI_SECRET}
+                    base_url: ${OPENAI_URL:-https://proxy.example/v1}
+                  anthropic:
+                    api_key: file-anthropic
+                models:
+                  platform/vendorA-sonnet-5:
+                    upstream: claude-sonnet-5
+                accounts:
+                  database_url: jdbc:postgresql://db/gw
+                """);
+        Map<String, String> env = Map.of("MY_MASTER", "pk-master", "OPENAI_SECRET", "sk-1",
+                "ANTHROPIC_API_KEY", "from-env", "GATEWAY_PORT", "9100");
+        GatewayConfig c = new ConfigLoader(env::get).load(file);
+        assertThat(c.port()).isEqualTo(9100);
+        assertThat(c.masterKey()).isEqualTo("pk-master");
+        assertThat(c.vendor(Vendor.OPENAI).apiKey()).isEqualTo("sk-1");
+        assertThat(c.vendor(Vendor.OPENAI).baseUrl()).isEqualTo("https://proxy.example/v1");
+        assertThat(c.vendor(Vendor.ANTHROPIC).apiKey()).isEqualTo("from-env");
+        assertThat(c.vendor(Vendor.GEMINI).apiKey()).isNull();
+        assertThat(c.vendor(Vendor.GEMINI).baseUrl()).isEqualTo("https://generativelanguage.googleapis.com");
+        assertThat(c.upstreamOverrides()).containsEntry("platform/vendorA-sonnet-5", "claude-sonnet-5");
+        assertThat(c.databaseUrl()).isEqualTo("jdbc:postgresql://db/gw");
+    }
+
+    @Test
+    void noFileMeansDefaultsAndEnvironment() throws Exception {
+        GatewayConfig c = new ConfigLoader(Map.of("DASHSCOPE_BASE_URL", "http://x/compatible-mode/v1/")::get).load(null);
+        assertThat(c.port()).isEqualTo(8080);
+        assertThat(c.masterKey()).isNull();
+        assertThat(c.vendor(Vendor.DASHSCOPE).baseUrl()).isEqualTo("http://x/compatible-mode/v1");
+        assertThat(c.vendor(Vendor.ANTHROPIC).baseUrl()).isEqualTo("https://api.anthropic.com");
+        assertThat(c.databaseUrl()).isEqualTo("jdbc:sqlite:./data/gateway.db");
+    }
+
+    @Test
+    void badPortIsAClearStartupError() {
+        assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_PORT", "http")::get).load(null))
+                .hasMessageContaining("GATEWAY_PORT");
+    }
+}
