@@ -49,11 +49,16 @@ final class Demo {
                     -H 'Authorization: Bearer %3$s' -H 'Content-Type: application/json' \\
                     -d '{"model":"platform/vendorA-sonnet-5","max_tokens":256,"stream":true,"messages":[{"role":"user","content":"Hello!"}]}'
 
-                Python (pip install openai):
-                  from openai import OpenAI
-                  client = OpenAI(base_url="%1$s/api/v1", api_key="%3$s")
-                  print(client.chat.completions.create(model="platform/vendorB-5.5",
-                        messages=[{"role": "user", "content": "Hello!"}]).choices[0].message.content)
+                With the official SDKs (Node.js; any directory):
+                  npm install openai @anthropic-ai/sdk
+                  node -e 'const OpenAI = require("openai");
+                    new OpenAI({baseURL: "%1$s/api/v1", apiKey: "%3$s"}).chat.completions
+                      .create({model: "platform/vendorB-5.5", messages: [{role: "user", content: "Hello!"}]})
+                      .then(r => console.log(r.choices[0].message.content))'
+                  node -e 'const Anthropic = require("@anthropic-ai/sdk");
+                    new Anthropic({baseURL: "%1$s/api", authToken: "%3$s", apiKey: null}).messages
+                      .create({model: "platform/vendorA-sonnet-5", max_tokens: 256, messages: [{role: "user", content: "Hello!"}]})
+                      .then(m => console.log(m.content.at(-1).text))'
 
                 Press Ctrl+C to stop.
                 """.formatted(url, s, config.masterKey()));
