@@ -50,20 +50,41 @@ public final class Database implements AutoCloseable {
         }
         HikariDataSource pool = new HikariDataSource(config);
         try {
-            Flyway.configure()
-                    .dataSource(pool)
-                    .locations("classpath:db/migration/" + module)
-                    .table(module + "_schema_history")
-                    // A database shared with other subsystems is not empty: start from 0 so V1 still runs.
-                    .baselineOnMigrate(true)
-                    .baselineVersion("0")
-                    .load()
-                    .migrate();
-        } catch (RuntimeException e) {
+            migrate(pool, vendor, module);
+        } catch (RuntimeException | SQLException e) {
             pool.close();
-            throw e;
+            throw e instanceof RuntimeException r ? r : new IllegalStateException("migration failed", e);
         }
         return new Database(pool, vendor);
+    }
+
+    /**
+     * Several instances may start at once against one PostgreSQL: Flyway's own lock does not cover creating
+     * and baselining the history table, so a session-level advisory lock serialises whole migrations.
+     */
+    private static void migrate(HikariDataSource pool, Vendor vendor, String module) throws SQLException {
+        Runnable flyway = () -> Flyway.configure()
+                .dataSource(pool)
+                .locations("classpath:db/migration/" + module)
+                .table(module + "_schema_history")
+                // A database shared with other subsystems is not empty: start from 0 so V1 still runs.
+                .baselineOnMigrate(true)
+                .baselineVersion("0")
+                .load()
+                .migrate();
+        if (vendor != Vendor.POSTGRESQL) {
+            flyway.run();
+            return;
+        }
+        long lockId = ("model-gateway:" + module).hashCode();
+        try (java.sql.Connection c = pool.getConnection(); java.sql.Statement st = c.createStatement()) {
+            st.execute("SELECT pg_advisory_lock(" + lockId + ")");
+            try {
+                flyway.run();
+            } finally {
+                st.execute("SELECT pg_advisory_unlock(" + lockId + ")");
+            }
+        }
     }
 
     public Vendor vendor() {

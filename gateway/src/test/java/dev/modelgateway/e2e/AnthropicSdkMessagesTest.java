@@ -106,6 +106,32 @@ class AnthropicSdkMessagesTest {
     }
 
     @Test
+    void enabledThinkingWithBudgetPassesThroughOnOlderModels() {
+        h.sim.clearReceived();
+        Message m = client.messages().create(hello("platform/vendorA-sonnet-4.5").maxTokens(4096).enabledThinking(2048).build());
+        assertThat(m.content().get(0).isThinking()).isTrue();
+        JsonNode upstream = Json.parseOrNull(h.sim.received().getLast().body());
+        assertThat(upstream.at("/thinking/type").asText()).isEqualTo("enabled");
+        assertThat(upstream.at("/thinking/budget_tokens").asInt()).isEqualTo(2048);
+    }
+
+    @Test
+    void imagesPassThroughAsSent() {
+        h.sim.clearReceived();
+        Message m = client.messages().create(MessageCreateParams.builder().model("platform/vendorA-sonnet-4.5").maxTokens(256)
+                .addUserMessageOfContentBlockParams(List.of(
+                        com.anthropic.models.messages.ContentBlockParam.ofImage(com.anthropic.models.messages.ImageBlockParam.builder()
+                                .source(com.anthropic.models.messages.Base64ImageSource.builder()
+                                        .mediaType(com.anthropic.models.messages.Base64ImageSource.MediaType.IMAGE_PNG)
+                                        .data("iVBORw0KGgo=").build()).build()),
+                        com.anthropic.models.messages.ContentBlockParam.ofText(TextBlockParam.builder().text("What is this?").build())))
+                .build());
+        assertThat(m.content().getLast().asText().text()).contains("1 image");
+        JsonNode upstream = Json.parseOrNull(h.sim.received().getLast().body());
+        assertThat(upstream.at("/messages/0/content/0/source/data").asText()).isEqualTo("iVBORw0KGgo=");
+    }
+
+    @Test
     void enabledThinkingOnOpus48IsRefused() {
         assertThatThrownBy(() -> client.messages().create(hello("platform/vendorA-opus-4.8").enabledThinking(2048).build()))
                 .isInstanceOf(BadRequestException.class).hasMessageContaining("adaptive");
