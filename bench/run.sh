@@ -1,72 +1,224 @@
 #!/usr/bin/env bash
 # Relay benchmark: requests/s and added latency of the gateway versus calling the vendor simulator
-# directly, for chat completions non-streaming and streaming (20 chunks), at concurrency 1 and 64.
-# Usage: ./gw bench [--duration SECONDS]     (writes bench/results/relay-latest.md)
+# directly, non-streaming and streaming (20 chunks), chat completions (vendor B) and messages (vendor A),
+# at concurrency 1 and 64.
+# Usage: ./gw bench [--duration S] [--warmup S] [--jit-warmup S] [--reps N] [--only chat|messages]
+#   --duration S     measured seconds per run (default 10)
+#   --warmup S       unmeasured wrk run just before each measured run, same URL and concurrency (default 5)
+#   --jit-warmup S   before anything is measured, drive every gateway scenario for S seconds in total so
+#                    the JIT has compiled the relay path (default 30; the first requests run interpreted)
+#   --reps N         measure each cell N times, direct and gateway alternating; the table shows the
+#                    median of each column and a second table lists every repetition (default 1)
+#   --only P         only the chat or only the messages scenarios
+# Writes bench/results/relay-latest.md.
 # Placement on the 2-core machine: the gateway on CPU 0; the simulator and wrk share CPU 1, in both
-# the direct and the gateway runs, so the difference is the gateway's own cost.
+# the direct and the gateway runs, so the difference is the gateway's own cost. Anything else running on
+# the machine distorts the numbers: the load average is printed and recorded, with a warning above 1.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAR="$ROOT/gateway/target/gateway.jar"
-DURATION=10
+DURATION=10; WARMUP=5; JIT_WARMUP=30; REPS=1; ONLY=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) DURATION="$2"; shift 2 ;;
+    --warmup) WARMUP="$2"; shift 2 ;;
+    --jit-warmup) JIT_WARMUP="$2"; shift 2 ;;
+    --reps) REPS="$2"; shift 2 ;;
+    --only) ONLY="$2"; shift 2 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
+[ -f "$JAR" ] || { echo "error: $JAR not found; build first (./gw build)" >&2; exit 1; }
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
-SIM_PORT=19090; GW_PORT=18080; KEY=pk-bench
+command -v taskset >/dev/null || { echo "error: taskset (util-linux) is required for CPU pinning" >&2; exit 1; }
+[ "$(nproc)" -ge 2 ] || { echo "error: needs at least 2 CPUs (gateway on CPU 0, simulator and wrk on CPU 1)" >&2; exit 1; }
+SIM_PORT=${BENCH_SIM_PORT:-19090}; GW_PORT=${BENCH_GW_PORT:-18080}; KEY=pk-bench
 LOGDIR="$(mktemp -d)"
-cleanup() { kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; }
-trap cleanup EXIT
 
-taskset -c 1 java -XX:+UseZGC -cp "$JAR" dev.modelgateway.sim.VendorSimulator --port $SIM_PORT >"$LOGDIR/sim.log" 2>&1 &
+# --- process bookkeeping: everything started here is stopped here, by pid, with kill -9 after a grace period.
+SIM_PID=""; GW_PID=""; WRK_PID=""
+stop() { # pid...: SIGTERM, up to 3 s grace, then SIGKILL
+  local pid alive
+  for pid in "$@"; do [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null || true; done
+  for _ in $(seq 1 30); do
+    alive=""
+    for pid in "$@"; do [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ -z "$alive" ] && break
+    sleep 0.1
+  done
+  for pid in "$@"; do
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+      echo "pid $pid did not exit on SIGTERM within 3 s: kill -9" >&2
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  done
+  for pid in "$@"; do [ -n "$pid" ] && wait "$pid" 2>/dev/null || true; done
+}
+cleanup() {
+  local rc=$?
+  trap - EXIT INT TERM
+  stop "$WRK_PID" "$GW_PID" "$SIM_PID"
+  if [ $rc -ne 0 ]; then echo "benchmark failed (exit $rc); logs kept in $LOGDIR" >&2; else rm -rf "$LOGDIR"; fi
+  exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+for p in $SIM_PORT $GW_PORT; do
+  if port_busy "$p"; then
+    echo "error: port $p is already in use (another benchmark or gateway?); set BENCH_SIM_PORT/BENCH_GW_PORT" >&2; exit 1
+  fi
+done
+
+# --- is the machine quiet?
+read -r LOAD1 LOAD5 LOAD15 _ </proc/loadavg
+echo "load average: $LOAD1 $LOAD5 $LOAD15 (1/5/15 min), $(nproc) cores" >&2
+QUIET_NOTE=""
+if awk -v l="$LOAD1" 'BEGIN { exit !(l > 1.0) }'; then
+  QUIET_NOTE="WARNING: load average $LOAD1 > 1 at the start: something else is using the CPUs; the numbers are not trustworthy."
+  echo "$QUIET_NOTE" >&2
+fi
+
+taskset -c 1 java -XX:+UseZGC -cp "$JAR" dev.modelgateway.sim.VendorSimulator --port "$SIM_PORT" >"$LOGDIR/sim.log" 2>&1 &
+SIM_PID=$!
 GATEWAY_PORT=$GW_PORT GATEWAY_MASTER_KEY=$KEY \
   OPENAI_BASE_URL=http://127.0.0.1:$SIM_PORT/openai/v1 OPENAI_API_KEY=sim-openai-key \
   ANTHROPIC_BASE_URL=http://127.0.0.1:$SIM_PORT/anthropic ANTHROPIC_API_KEY=sim-anthropic-key \
   taskset -c 0 java -XX:+UseZGC -Xmx1g -jar "$JAR" serve >"$LOGDIR/gateway.log" 2>&1 &
-for i in $(seq 1 50); do
-  if curl -sf "http://127.0.0.1:$GW_PORT/health" >/dev/null && (exec 3<>/dev/tcp/127.0.0.1/$SIM_PORT) 2>/dev/null; then break; fi
+GW_PID=$!
+up=""
+for _ in $(seq 1 100); do
+  kill -0 "$SIM_PID" 2>/dev/null || { echo "error: simulator exited:" >&2; tail -20 "$LOGDIR/sim.log" >&2; exit 1; }
+  kill -0 "$GW_PID" 2>/dev/null || { echo "error: gateway exited:" >&2; tail -20 "$LOGDIR/gateway.log" >&2; exit 1; }
+  if curl -sf "http://127.0.0.1:$GW_PORT/health" >/dev/null && port_busy "$SIM_PORT"; then up=1; break; fi
   sleep 0.2
+done
+[ -n "$up" ] || { echo "error: gateway or simulator not up after 20 s" >&2; tail -20 "$LOGDIR/gateway.log" >&2; exit 1; }
+
+# --- scenarios: name | direct URL | direct key | direct body | gateway URL | gateway body | success marker
+SIM=http://127.0.0.1:$SIM_PORT; GW=http://127.0.0.1:$GW_PORT/api/v1
+chat_json_d='{"model":"vendorB-5.5","messages":[{"role":"user","content":"Hello, benchmark"}]}'
+chat_json_g='{"model":"platform/vendorB-5.5","messages":[{"role":"user","content":"Hello, benchmark"}]}'
+chat_stream_d='{"model":"vendorB-5.5","stream":true,"messages":[{"role":"user","content":"[[sim:chunks=20]] Hello"}]}'
+chat_stream_g='{"model":"platform/vendorB-5.5","stream":true,"messages":[{"role":"user","content":"[[sim:chunks=20]] Hello"}]}'
+msg_json_d='{"model":"vendorA-sonnet-5","max_tokens":256,"messages":[{"role":"user","content":"Hello, benchmark"}]}'
+msg_json_g='{"model":"platform/vendorA-sonnet-5","max_tokens":256,"messages":[{"role":"user","content":"Hello, benchmark"}]}'
+msg_stream_d='{"model":"vendorA-sonnet-5","max_tokens":256,"stream":true,"messages":[{"role":"user","content":"[[sim:chunks=20]] Hello"}]}'
+msg_stream_g='{"model":"platform/vendorA-sonnet-5","max_tokens":256,"stream":true,"messages":[{"role":"user","content":"[[sim:chunks=20]] Hello"}]}'
+SCENARIOS=()
+if [ "$ONLY" != messages ]; then
+  SCENARIOS+=("chat json|$SIM/openai/v1/chat/completions|sim-openai-key|$chat_json_d|$GW/chat/completions|$chat_json_g|\"chat.completion\"")
+  SCENARIOS+=("chat stream|$SIM/openai/v1/chat/completions|sim-openai-key|$chat_stream_d|$GW/chat/completions|$chat_stream_g|data: [DONE]")
+fi
+if [ "$ONLY" != chat ]; then
+  SCENARIOS+=("messages json|$SIM/anthropic/v1/messages|sim-anthropic-key|$msg_json_d|$GW/messages|$msg_json_g|\"stop_reason\"")
+  SCENARIOS+=("messages stream|$SIM/anthropic/v1/messages|sim-anthropic-key|$msg_stream_d|$GW/messages|$msg_stream_g|event: message_stop")
+fi
+
+# Every scenario must answer 200 with a complete body, direct and through the gateway, before anything is
+# measured: wrk only counts status codes, so a fast error path would otherwise look like a fast gateway.
+check() { # url key body marker
+  local code
+  code=$(curl -s -o "$LOGDIR/check.out" -w '%{http_code}' -H "Authorization: Bearer $2" -H 'Content-Type: application/json' \
+    -H 'anthropic-version: 2023-06-01' -d "$3" "$1")
+  if [ "$code" != 200 ] || ! grep -qF -- "$4" "$LOGDIR/check.out"; then
+    echo "error: $1 answered $code without '$4':" >&2; head -c 600 "$LOGDIR/check.out" >&2; echo >&2; exit 1
+  fi
+}
+for s in "${SCENARIOS[@]}"; do
+  IFS='|' read -r name durl dkey dbody gurl gbody marker <<<"$s"
+  check "$durl" "$dkey" "$dbody" "$marker"
+  check "$gurl" "$KEY" "$gbody" "$marker"
 done
 
 # wrk prints latency percentiles as e.g. "50%  123.00us" / "1.20ms"; convert to microseconds.
 to_us() { awk -v v="$1" 'BEGIN { n=v+0; if (v ~ /us$/) print n; else if (v ~ /ms$/) print n*1000; else if (v ~ /s$/) print n*1000000; else print n }'; }
 
-run() { # name url key body connections -> "rps p50us p99us"
-  local url=$1 key=$2 body=$3 conns=$4 out
-  BENCH_BODY="$body" BENCH_KEY="$key" taskset -c 1 wrk -t1 -c"$conns" -d3s -s "$ROOT/bench/post.lua" "$url" >/dev/null
-  out=$(BENCH_BODY="$body" BENCH_KEY="$key" taskset -c 1 wrk -t1 -c"$conns" -d"${DURATION}s" --latency -s "$ROOT/bench/post.lua" "$url")
-  local rps p50 p99 errs
-  rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
-  p50=$(to_us "$(echo "$out" | awk '$1=="50%" {print $2}')")
-  p99=$(to_us "$(echo "$out" | awk '$1=="99%" {print $2}')")
-  errs=$(echo "$out" | awk '/Non-2xx/ {print $5}')
-  echo "$rps $p50 $p99 ${errs:-0}"
+wrk_run() { # seconds url key body conns [--latency] -> $LOGDIR/wrk.out; runs in this shell so cleanup can stop wrk
+  local secs=$1 url=$2 key=$3 body=$4 conns=$5; shift 5
+  BENCH_BODY="$body" BENCH_KEY="$key" taskset -c 1 wrk -t1 -c"$conns" -d"${secs}s" "$@" -s "$ROOT/bench/post.lua" "$url" \
+    >"$LOGDIR/wrk.out" 2>&1 &
+  WRK_PID=$!
+  wait "$WRK_PID" || { echo "error: wrk failed on $url:" >&2; cat "$LOGDIR/wrk.out" >&2; exit 1; }
+  WRK_PID=""
 }
 
-direct_body='{"model":"vendorB-5.5","messages":[{"role":"user","content":"Hello, benchmark"}]}'
-gw_body='{"model":"platform/vendorB-5.5","messages":[{"role":"user","content":"Hello, benchmark"}]}'
-direct_stream='{"model":"vendorB-5.5","stream":true,"messages":[{"role":"user","content":"[[sim:chunks=20]] Hello"}]}'
-gw_stream='{"model":"platform/vendorB-5.5","stream":true,"messages":[{"role":"user","content":"[[sim:chunks=20]] Hello"}]}'
+run() { # url key body connections -> sets R_RPS R_P50 R_P99 (µs) R_ERR (non-2xx) R_SOCK (socket errors)
+  local url=$1 key=$2 body=$3 conns=$4 out
+  if [ "$WARMUP" -gt 0 ]; then wrk_run "$WARMUP" "$url" "$key" "$body" "$conns"; fi
+  wrk_run "$DURATION" "$url" "$key" "$body" "$conns" --latency
+  out=$(cat "$LOGDIR/wrk.out")
+  R_RPS=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+  R_P50=$(to_us "$(echo "$out" | awk '$1=="50%" {print $2}')")
+  R_P99=$(to_us "$(echo "$out" | awk '$1=="99%" {print $2}')")
+  R_ERR=$(echo "$out" | awk '/Non-2xx/ {print $5}'); R_ERR=${R_ERR:-0}
+  R_SOCK=$(echo "$out" | awk -F'[ ,]+' '/Socket errors/ {print $4+$6+$8+$10}'); R_SOCK=${R_SOCK:-0}
+  if [ -z "$R_RPS" ] || [ "$R_RPS" = "0.00" ]; then echo "error: no requests completed on $url:" >&2; echo "$out" >&2; exit 1; fi
+}
+
+# --- JIT warm-up of the gateway: every scenario at moderate concurrency, nothing recorded.
+if [ "$JIT_WARMUP" -gt 0 ]; then
+  per=$(( (JIT_WARMUP + ${#SCENARIOS[@]} - 1) / ${#SCENARIOS[@]} ))
+  echo "JIT warm-up: ${per}s per scenario through the gateway..." >&2
+  for s in "${SCENARIOS[@]}"; do
+    IFS='|' read -r name durl dkey dbody gurl gbody marker <<<"$s"
+    wrk_run "$per" "$gurl" "$KEY" "$gbody" 16
+  done
+fi
+
+median() { sort -g | awk '{ v[NR]=$1 } END { if (NR%2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2 }'; }
 
 RESULT="$ROOT/bench/results/relay-latest.md"
+ROWS="$LOGDIR/rows"; RAW="$LOGDIR/raw"; : >"$ROWS"; : >"$RAW"
+SOCK_TOTAL=0
+for s in "${SCENARIOS[@]}"; do
+  IFS='|' read -r name durl dkey dbody gurl gbody marker <<<"$s"
+  for conns in 1 64; do
+    : >"$LOGDIR/reps"
+    for rep in $(seq 1 "$REPS"); do
+      echo "$name c=$conns rep $rep/$REPS..." >&2
+      run "$durl" "$dkey" "$dbody" "$conns"; drps=$R_RPS dp50=$R_P50 dp99=$R_P99 derr=$R_ERR dsock=$R_SOCK
+      run "$gurl" "$KEY" "$gbody" "$conns"; grps=$R_RPS gp50=$R_P50 gp99=$R_P99 gerr=$R_ERR gsock=$R_SOCK
+      echo "$drps $grps $dp50 $gp50 $dp99 $gp99 $((derr + gerr))" >>"$LOGDIR/reps"
+      SOCK_TOTAL=$((SOCK_TOTAL + dsock + gsock))
+      awk -v s="$name" -v c="$conns" -v r="$rep" -v dr="$drps" -v gr="$grps" -v d5="$dp50" -v g5="$gp50" -v d9="$dp99" -v g9="$gp99" -v e="$((derr + gerr))" \
+        'BEGIN { printf "| %s | %d | %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %d |\n", s, c, r, dr, gr, d5, g5, d9, g9, e }' >>"$RAW"
+    done
+    col() { awk -v k="$1" '{ print $k }' "$LOGDIR/reps" | median; }
+    awk -v s="$name" -v c="$conns" -v dr="$(col 1)" -v gr="$(col 2)" -v d5="$(col 3)" -v g5="$(col 4)" -v d9="$(col 5)" -v g9="$(col 6)" \
+      -v e="$(awk '{ t += $7 } END { print t+0 }' "$LOGDIR/reps")" \
+      'BEGIN { printf "| %s | %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %d |\n", s, c, dr, gr, d5, g5, g5-d5, d9, g9, g9-d9, e }' >>"$ROWS"
+  done
+done
+RSS=$(ps -o rss= -p "$GW_PID" 2>/dev/null | tr -d ' ' || true)
+read -r END1 END5 _ </proc/loadavg
 {
   echo "# Relay benchmark ($(date -u +%Y-%m-%dT%H:%MZ), ${DURATION}s per run, $(nproc) cores)"
   echo
+  echo "Command: \`./gw bench --duration $DURATION --warmup $WARMUP --jit-warmup $JIT_WARMUP --reps $REPS${ONLY:+ --only $ONLY}\`."
+  echo "Gateway pinned to CPU 0, simulator and wrk to CPU 1. JIT warm-up ${JIT_WARMUP}s over all scenarios, then"
+  echo "a ${WARMUP}s unmeasured wrk run before each ${DURATION}s measured run."
+  [ "$REPS" -gt 1 ] && echo "Each cell is the median of $REPS repetitions (direct and gateway alternating); non-2xx is their sum."
+  echo "Load average (1/5 min): $LOAD1/$LOAD5 at the start, $END1/$END5 at the end."
+  [ -n "$QUIET_NOTE" ] && { echo; echo "**$QUIET_NOTE**"; }
+  echo
   echo "| scenario | conc. | direct req/s | gateway req/s | direct p50 µs | gateway p50 µs | added p50 µs | direct p99 µs | gateway p99 µs | added p99 µs | non-2xx |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|"
+  cat "$ROWS"
+  echo
+  echo "Gateway resident memory after the runs: $(( ${RSS:-0} / 1024 )) MiB."
+  [ "$SOCK_TOTAL" -gt 0 ] && echo "wrk socket errors (connect/read/write/timeout) over all runs: $SOCK_TOTAL."
+  if [ "$REPS" -gt 1 ]; then
+    echo
+    echo "Every repetition:"
+    echo
+    echo "| scenario | conc. | rep | direct req/s | gateway req/s | direct p50 µs | gateway p50 µs | direct p99 µs | gateway p99 µs | non-2xx |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
+    cat "$RAW"
+  fi
+  true
 } >"$RESULT"
-for scenario in json stream; do
-  for conns in 1 64; do
-    if [ $scenario = json ]; then db=$direct_body; gb=$gw_body; else db=$direct_stream; gb=$gw_stream; fi
-    read -r drps dp50 dp99 derr <<<"$(run "http://127.0.0.1:$SIM_PORT/openai/v1/chat/completions" sim-openai-key "$db" $conns)"
-    read -r grps gp50 gp99 gerr <<<"$(run "http://127.0.0.1:$GW_PORT/api/v1/chat/completions" $KEY "$gb" $conns)"
-    awk -v s="chat $scenario" -v c=$conns -v dr="$drps" -v gr="$grps" -v d5="$dp50" -v g5="$gp50" -v d9="$dp99" -v g9="$gp99" -v e="$((derr + gerr))" \
-      'BEGIN { printf "| %s | %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %d |\n", s, c, dr, gr, d5, g5, g5-d5, d9, g9, g9-d9, e }' >>"$RESULT"
-  done
-done
-RSS=$(ps -o rss= -p "$(pgrep -f 'gateway.jar serve' | head -n1)" 2>/dev/null || echo 0)
-echo >>"$RESULT"
-echo "Gateway resident memory after the runs: $((RSS / 1024)) MiB." >>"$RESULT"
 cat "$RESULT"
