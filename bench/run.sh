@@ -29,6 +29,16 @@ while [ $# -gt 0 ]; do
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
+# ./gw bench has already put a JDK 25 first on the PATH; when run directly, find one the same way.
+java_major() { "$1" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1; }
+JAVA=java
+if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then JAVA="$JAVA_HOME/bin/java"; fi
+if [ "$(java_major "$JAVA" 2>/dev/null || echo 0)" -lt 25 ] 2>/dev/null; then
+  for d in /usr/lib/jvm/*; do
+    if [ -x "$d/bin/java" ] && [ "$(java_major "$d/bin/java")" -ge 25 ] 2>/dev/null; then JAVA="$d/bin/java"; break; fi
+  done
+fi
+[ "$(java_major "$JAVA")" -ge 25 ] 2>/dev/null || { echo "error: no Java 25 found (set JAVA_HOME)" >&2; exit 1; }
 [ -f "$JAR" ] || { echo "error: $JAR not found; build first (./gw build)" >&2; exit 1; }
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 command -v taskset >/dev/null || { echo "error: taskset (util-linux) is required for CPU pinning" >&2; exit 1; }
@@ -82,12 +92,12 @@ if awk -v l="$LOAD1" 'BEGIN { exit !(l > 1.0) }'; then
   echo "$QUIET_NOTE" >&2
 fi
 
-taskset -c 1 java -XX:+UseZGC -cp "$JAR" dev.modelgateway.sim.VendorSimulator --port "$SIM_PORT" >"$LOGDIR/sim.log" 2>&1 &
+taskset -c 1 "$JAVA" -XX:+UseZGC -cp "$JAR" dev.modelgateway.sim.VendorSimulator --port "$SIM_PORT" >"$LOGDIR/sim.log" 2>&1 &
 SIM_PID=$!
 GATEWAY_PORT=$GW_PORT GATEWAY_MASTER_KEY=$KEY \
   OPENAI_BASE_URL=http://127.0.0.1:$SIM_PORT/openai/v1 OPENAI_API_KEY=sim-openai-key \
   ANTHROPIC_BASE_URL=http://127.0.0.1:$SIM_PORT/anthropic ANTHROPIC_API_KEY=sim-anthropic-key \
-  taskset -c 0 java -XX:+UseZGC -Xmx1g -jar "$JAR" serve >"$LOGDIR/gateway.log" 2>&1 &
+  taskset -c 0 "$JAVA" -XX:+UseZGC -Xmx1g -jar "$JAR" serve >"$LOGDIR/gateway.log" 2>&1 &
 GW_PID=$!
 up=""
 for _ in $(seq 1 100); do
