@@ -2,7 +2,7 @@
 # Relay benchmark: requests/s and added latency of the gateway versus calling the vendor simulator
 # directly, non-streaming and streaming (20 chunks), chat completions (vendor B) and messages (vendor A),
 # at concurrency 1 and 64.
-# Usage: ./gw bench [--duration S] [--warmup S] [--jit-warmup S] [--reps N] [--only chat|messages]
+# Usage: ./gw bench [--duration S] [--warmup S] [--jit-warmup S] [--reps N] [--only chat|messages] [--wait-quiet S]
 #   --duration S     measured seconds per run (default 10)
 #   --warmup S       unmeasured wrk run just before each measured run, same URL and concurrency (default 5)
 #   --jit-warmup S   before anything is measured, drive every gateway scenario for S seconds in total so
@@ -10,6 +10,8 @@
 #   --reps N         measure each cell N times, direct and gateway alternating; the table shows the
 #                    median of each column and a second table lists every repetition (default 1)
 #   --only P         only the chat or only the messages scenarios
+#   --wait-quiet S   before starting, wait up to S seconds for the 1-minute load average to drop to 1 or
+#                    below (default 60; 0 = do not wait); a warning is printed and recorded if it does not
 # Writes bench/results/relay-latest.md.
 # Placement on the 2-core machine: the gateway on CPU 0; the simulator and wrk share CPU 1, in both
 # the direct and the gateway runs, so the difference is the gateway's own cost. Anything else running on
@@ -17,7 +19,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAR="$ROOT/gateway/target/gateway.jar"
-DURATION=10; WARMUP=5; JIT_WARMUP=30; REPS=1; ONLY=""
+DURATION=10; WARMUP=5; JIT_WARMUP=30; REPS=1; ONLY=""; WAIT_QUIET=60
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) DURATION="$2"; shift 2 ;;
@@ -25,7 +27,8 @@ while [ $# -gt 0 ]; do
     --jit-warmup) JIT_WARMUP="$2"; shift 2 ;;
     --reps) REPS="$2"; shift 2 ;;
     --only) ONLY="$2"; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --wait-quiet) WAIT_QUIET="$2"; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -83,8 +86,14 @@ for p in $SIM_PORT $GW_PORT; do
   fi
 done
 
-# --- is the machine quiet?
+# --- is the machine quiet? (the 1-minute average decays slowly: a previous run still shows for a minute or two)
 read -r LOAD1 LOAD5 LOAD15 _ </proc/loadavg
+waited=0
+while [ "$waited" -lt "$WAIT_QUIET" ] && awk -v l="$LOAD1" 'BEGIN { exit !(l > 1.0) }'; do
+  [ "$waited" -eq 0 ] && echo "load average $LOAD1 > 1: waiting up to ${WAIT_QUIET}s for the machine to quieten..." >&2
+  sleep 5; waited=$((waited + 5))
+  read -r LOAD1 LOAD5 LOAD15 _ </proc/loadavg
+done
 echo "load average: $LOAD1 $LOAD5 $LOAD15 (1/5/15 min), $(nproc) cores" >&2
 QUIET_NOTE=""
 if awk -v l="$LOAD1" 'BEGIN { exit !(l > 1.0) }'; then
@@ -169,6 +178,16 @@ run() { # url key body connections -> sets R_RPS R_P50 R_P99 (µs) R_ERR (non-2x
   if [ -z "$R_RPS" ] || [ "$R_RPS" = "0.00" ]; then echo "error: no requests completed on $url:" >&2; echo "$out" >&2; exit 1; fi
 }
 
+# --- CPU used by everything else while we measure: total busy time (/proc/stat) minus our gateway,
+# simulator and child processes (wrk, curl, awk). The load average cannot tell, since our own run keeps both
+# cores busy.
+HZ=$(getconf CLK_TCK)
+cpu_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+proc_cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+children_cpu() { times | awk -v hz="$HZ" 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%.0f\n", t * hz }'; }
+ours_cpu() { echo $(( $(proc_cpu "$GW_PID") + $(proc_cpu "$SIM_PID") + $(children_cpu) )); }
+T0=$(date +%s); BUSY0=$(cpu_busy); OURS0=$(ours_cpu)
+
 # --- JIT warm-up of the gateway: every scenario at moderate concurrency, nothing recorded.
 if [ "$JIT_WARMUP" -gt 0 ]; then
   per=$(( (JIT_WARMUP + ${#SCENARIOS[@]} - 1) / ${#SCENARIOS[@]} ))
@@ -204,7 +223,14 @@ for s in "${SCENARIOS[@]}"; do
   done
 done
 RSS=$(ps -o rss= -p "$GW_PID" 2>/dev/null | tr -d ' ' || true)
-read -r END1 END5 _ </proc/loadavg
+T1=$(date +%s); BUSY1=$(cpu_busy); OURS1=$(ours_cpu)
+FOREIGN=$(awk -v b=$((BUSY1 - BUSY0)) -v o=$((OURS1 - OURS0)) -v hz="$HZ" 'BEGIN { f = (b - o) / hz; print (f < 0 ? 0 : f) }')
+FOREIGN_PCT=$(awk -v f="$FOREIGN" -v t=$((T1 - T0)) 'BEGIN { printf "%.0f", (t > 0 ? 100 * f / t : 0) }')
+FOREIGN_NOTE="Other processes used ${FOREIGN} CPU-seconds during the $((T1 - T0)) s of warm-up and measurement (${FOREIGN_PCT}% of one core on average)."
+if [ "$FOREIGN_PCT" -gt 10 ]; then
+  FOREIGN_NOTE="WARNING: $FOREIGN_NOTE Above 10%: the machine was not quiet, rerun before trusting these numbers."
+fi
+echo "$FOREIGN_NOTE" >&2
 {
   echo "# Relay benchmark ($(date -u +%Y-%m-%dT%H:%MZ), ${DURATION}s per run, $(nproc) cores)"
   echo
@@ -212,8 +238,10 @@ read -r END1 END5 _ </proc/loadavg
   echo "Gateway pinned to CPU 0, simulator and wrk to CPU 1. JIT warm-up ${JIT_WARMUP}s over all scenarios, then"
   echo "a ${WARMUP}s unmeasured wrk run before each ${DURATION}s measured run."
   [ "$REPS" -gt 1 ] && echo "Each cell is the median of $REPS repetitions (direct and gateway alternating); non-2xx is their sum."
-  echo "Load average (1/5 min): $LOAD1/$LOAD5 at the start, $END1/$END5 at the end."
+  echo "Load average (1/5 min) at the start: $LOAD1/$LOAD5."
   [ -n "$QUIET_NOTE" ] && { echo; echo "**$QUIET_NOTE**"; }
+  echo
+  case "$FOREIGN_NOTE" in WARNING*) echo "**$FOREIGN_NOTE**" ;; *) echo "$FOREIGN_NOTE" ;; esac
   echo
   echo "| scenario | conc. | direct req/s | gateway req/s | direct p50 µs | gateway p50 µs | added p50 µs | direct p99 µs | gateway p99 µs | added p99 µs | non-2xx |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|"

@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * Turns a JMH JSON result file (run with {@code -prof gc -rf json}) into the markdown table of
  * bench/results/jmh-latest.md: operations/s, input MB/s and SSE events/s, allocation per operation and per
- * SSE event (= gc.alloc.rate.norm / events per operation; "event" = one upstream SSE frame, i.e. one chunk).
+ * SSE event (= gc.alloc.rate.norm / events per operation; "event" = one upstream SSE frame, i.e. one chunk), and
+ * allocation ÷ input: heap bytes allocated per upstream byte.
  * Usage: java -cp benchmarks.jar dev.modelgateway.bench.ResultsTable jmh.json [command line to print]
  */
 public final class ResultsTable {
@@ -21,8 +22,8 @@ public final class ResultsTable {
     public static void main(String[] args) throws IOException {
         JsonNode runs = new ObjectMapper().readTree(Files.readAllBytes(Path.of(args[0])));
         StringBuilder md = new StringBuilder();
-        md.append("| benchmark | params | ops/s (± 99.9% CI) | input MB/s | SSE events/s | B/op | events/op | B/event |\n");
-        md.append("|---|---|---|---|---|---|---|---|\n");
+        md.append("| benchmark | params | ops/s (± 99.9% CI) | input MB/s | SSE events/s | B/op | events/op | B/event | alloc ÷ input |\n");
+        md.append("|---|---|---|---|---|---|---|---|---|\n");
         for (JsonNode run : runs) {
             String bench = run.path("benchmark").asText().replace("dev.modelgateway.bench.", "");
             JsonNode params = run.path("params");
@@ -34,10 +35,11 @@ public final class ResultsTable {
             double ops = pm.path("score").asDouble();
             double err = pm.path("scoreError").asDouble();
             double alloc = secondary(run, "gc.alloc.rate.norm");
-            md.append(String.format(Locale.ROOT, "| %s | %s | %,.0f ± %,.0f | %,.1f | %,.0f | %s | %d | %s |%n",
+            md.append(String.format(Locale.ROOT, "| %s | %s | %,.0f ± %,.0f | %,.1f | %,.0f | %s | %d | %s | %s |%n",
                     bench, paramText(params), ops, Double.isNaN(err) ? 0 : err, ops * bytes.length / 1e6, ops * events,
                     Double.isNaN(alloc) ? "n/a" : String.format(Locale.ROOT, "%,.0f", alloc), events,
-                    Double.isNaN(alloc) ? "n/a" : String.format(Locale.ROOT, "%,.0f", alloc / events)));
+                    Double.isNaN(alloc) ? "n/a" : String.format(Locale.ROOT, "%,.0f", alloc / events),
+                    Double.isNaN(alloc) ? "n/a" : String.format(Locale.ROOT, "%.1f×", alloc / bytes.length)));
         }
         System.out.print(md);
     }
