@@ -9,7 +9,8 @@
 #                    the JIT has compiled the relay path (default 30; the first requests run interpreted)
 #   --reps N         measure each cell N times, direct and gateway alternating; the table shows the
 #                    median of each column and a second table lists every repetition (default 1)
-#   --only P         only the chat or only the messages scenarios
+#   --only P         only the chat or only the messages scenarios (cross-protocol streams chat→A and
+#                    messages→B are added automatically once the gateway serves them)
 #   --wait-quiet S   before starting, wait up to S seconds for the 1-minute load average to drop to 1 or
 #                    below (default 60; 0 = do not wait); a warning is printed and recorded if it does not
 # Writes bench/results/relay-latest.md.
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
     --reps) REPS="$2"; shift 2 ;;
     --only) ONLY="$2"; shift 2 ;;
     --wait-quiet) WAIT_QUIET="$2"; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -95,10 +96,20 @@ while [ "$waited" -lt "$WAIT_QUIET" ] && awk -v l="$LOAD1" 'BEGIN { exit !(l > 1
   read -r LOAD1 LOAD5 LOAD15 _ </proc/loadavg
 done
 echo "load average: $LOAD1 $LOAD5 $LOAD15 (1/5/15 min), $(nproc) cores" >&2
+# The load average also counts tasks blocked in the kernel (it can read 3 on an idle VM): measure CPU use too.
+read -r b0 a0 < <(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
+sleep 3
+read -r b1 a1 < <(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
+IDLE_BUSY=$(awk -v b=$((b1 - b0)) -v a=$((a1 - a0)) -v n="$(nproc)" 'BEGIN { printf "%.0f", (a > 0 ? 100 * n * b / a : 0) }')
+echo "CPU in use before starting: ${IDLE_BUSY}% of one core (3 s sample)" >&2
 QUIET_NOTE=""
-if awk -v l="$LOAD1" 'BEGIN { exit !(l > 1.0) }'; then
-  QUIET_NOTE="WARNING: load average $LOAD1 > 1 at the start: something else is using the CPUs; the numbers are not trustworthy."
+if [ "$IDLE_BUSY" -gt 25 ]; then
+  QUIET_NOTE="WARNING: ${IDLE_BUSY}% of a core was busy before the start: something else is running; the numbers are not trustworthy."
   echo "$QUIET_NOTE" >&2
+fi
+if awk -v l="$LOAD1" 'BEGIN { exit !(l > 1.0) }'; then
+  QUIET_NOTE="${QUIET_NOTE:+$QUIET_NOTE }WARNING: load average $LOAD1 > 1 at the start (runnable or blocked tasks); check the CPU figures below."
+  echo "WARNING: load average $LOAD1 > 1 at the start" >&2
 fi
 
 taskset -c 1 "$JAVA" -XX:+UseZGC -cp "$JAR" dev.modelgateway.sim.VendorSimulator --port "$SIM_PORT" >"$LOGDIR/sim.log" 2>&1 &
@@ -118,6 +129,7 @@ done
 [ -n "$up" ] || { echo "error: gateway or simulator not up after 20 s" >&2; tail -20 "$LOGDIR/gateway.log" >&2; exit 1; }
 
 # --- scenarios: name | direct URL | direct key | direct body | gateway URL | gateway body | success marker
+#     [| direct success marker, when the direct call speaks another protocol]
 SIM=http://127.0.0.1:$SIM_PORT; GW=http://127.0.0.1:$GW_PORT/api/v1
 chat_json_d='{"model":"vendorB-5.5","messages":[{"role":"user","content":"Hello, benchmark"}]}'
 chat_json_g='{"model":"platform/vendorB-5.5","messages":[{"role":"user","content":"Hello, benchmark"}]}'
@@ -137,20 +149,40 @@ if [ "$ONLY" != chat ]; then
   SCENARIOS+=("messages stream|$SIM/anthropic/v1/messages|sim-anthropic-key|$msg_stream_d|$GW/messages|$msg_stream_g|event: message_stop")
 fi
 
+# Cross-protocol (translated) streams: measured only once the gateway serves them; skipped with a note before.
+OPTIONAL=()
+if [ "$ONLY" != messages ]; then
+  OPTIONAL+=("chat→A stream|$SIM/anthropic/v1/messages|sim-anthropic-key|$msg_stream_d|$GW/chat/completions|${chat_stream_g//vendorB-5.5/vendorA-sonnet-5}|data: [DONE]|event: message_stop")
+fi
+if [ "$ONLY" != chat ]; then
+  OPTIONAL+=("messages→B stream|$SIM/openai/v1/chat/completions|sim-openai-key|$chat_stream_d|$GW/messages|${msg_stream_g//vendorA-sonnet-5/vendorB-5.5}|event: message_stop|data: [DONE]")
+fi
+
 # Every scenario must answer 200 with a complete body, direct and through the gateway, before anything is
 # measured: wrk only counts status codes, so a fast error path would otherwise look like a fast gateway.
-check() { # url key body marker
+check() { # url key body marker [optional] -> exits on failure, or returns 1 if optional
   local code
   code=$(curl -s -o "$LOGDIR/check.out" -w '%{http_code}' -H "Authorization: Bearer $2" -H 'Content-Type: application/json' \
     -H 'anthropic-version: 2023-06-01' -d "$3" "$1")
   if [ "$code" != 200 ] || ! grep -qF -- "$4" "$LOGDIR/check.out"; then
+    if [ -n "${5:-}" ]; then SKIP_REASON="$code $(head -c 200 "$LOGDIR/check.out")"; return 1; fi
     echo "error: $1 answered $code without '$4':" >&2; head -c 600 "$LOGDIR/check.out" >&2; echo >&2; exit 1
   fi
 }
 for s in "${SCENARIOS[@]}"; do
-  IFS='|' read -r name durl dkey dbody gurl gbody marker <<<"$s"
+  IFS='|' read -r name durl dkey dbody gurl gbody marker dmarker <<<"$s"
   check "$durl" "$dkey" "$dbody" "$marker"
   check "$gurl" "$KEY" "$gbody" "$marker"
+done
+SKIPPED=""
+for s in ${OPTIONAL[@]+"${OPTIONAL[@]}"}; do
+  IFS='|' read -r name durl dkey dbody gurl gbody marker dmarker <<<"$s"
+  check "$durl" "$dkey" "$dbody" "${dmarker:-$marker}"
+  if check "$gurl" "$KEY" "$gbody" "$marker" optional; then
+    SCENARIOS+=("$s")
+  else
+    SKIPPED="${SKIPPED}- \`$name\` skipped: the gateway answered $SKIP_REASON"$'\n'
+  fi
 done
 
 # wrk prints latency percentiles as e.g. "50%  123.00us" / "1.20ms"; convert to microseconds.
@@ -184,16 +216,20 @@ run() { # url key body connections -> sets R_RPS R_P50 R_P99 (µs) R_ERR (non-2x
 HZ=$(getconf CLK_TCK)
 cpu_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 proc_cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
-children_cpu() { times | awk -v hz="$HZ" 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%.0f\n", t * hz }'; }
-ours_cpu() { echo $(( $(proc_cpu "$GW_PID") + $(proc_cpu "$SIM_PID") + $(children_cpu) )); }
-T0=$(date +%s); BUSY0=$(cpu_busy); OURS0=$(ours_cpu)
+# `times` must run in this shell (a $(...) subshell starts with no reaped children): it covers wrk, curl, awk.
+ours_cpu() { # -> OURS, in clock ticks
+  times >"$LOGDIR/times"
+  OURS=$(( $(proc_cpu "$GW_PID") + $(proc_cpu "$SIM_PID") + $(awk -v hz="$HZ" 'NR == 2 { t = 0
+    for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%.0f\n", t * hz }' "$LOGDIR/times") ))
+}
+T0=$(date +%s); BUSY0=$(cpu_busy); ours_cpu; OURS0=$OURS
 
 # --- JIT warm-up of the gateway: every scenario at moderate concurrency, nothing recorded.
 if [ "$JIT_WARMUP" -gt 0 ]; then
   per=$(( (JIT_WARMUP + ${#SCENARIOS[@]} - 1) / ${#SCENARIOS[@]} ))
   echo "JIT warm-up: ${per}s per scenario through the gateway..." >&2
   for s in "${SCENARIOS[@]}"; do
-    IFS='|' read -r name durl dkey dbody gurl gbody marker <<<"$s"
+    IFS='|' read -r name durl dkey dbody gurl gbody marker dmarker <<<"$s"
     wrk_run "$per" "$gurl" "$KEY" "$gbody" 16
   done
 fi
@@ -204,7 +240,7 @@ RESULT="$ROOT/bench/results/relay-latest.md"
 ROWS="$LOGDIR/rows"; RAW="$LOGDIR/raw"; : >"$ROWS"; : >"$RAW"
 SOCK_TOTAL=0
 for s in "${SCENARIOS[@]}"; do
-  IFS='|' read -r name durl dkey dbody gurl gbody marker <<<"$s"
+  IFS='|' read -r name durl dkey dbody gurl gbody marker dmarker <<<"$s"
   for conns in 1 64; do
     : >"$LOGDIR/reps"
     for rep in $(seq 1 "$REPS"); do
@@ -223,7 +259,7 @@ for s in "${SCENARIOS[@]}"; do
   done
 done
 RSS=$(ps -o rss= -p "$GW_PID" 2>/dev/null | tr -d ' ' || true)
-T1=$(date +%s); BUSY1=$(cpu_busy); OURS1=$(ours_cpu)
+T1=$(date +%s); BUSY1=$(cpu_busy); ours_cpu; OURS1=$OURS
 FOREIGN=$(awk -v b=$((BUSY1 - BUSY0)) -v o=$((OURS1 - OURS0)) -v hz="$HZ" 'BEGIN { f = (b - o) / hz; print (f < 0 ? 0 : f) }')
 FOREIGN_PCT=$(awk -v f="$FOREIGN" -v t=$((T1 - T0)) 'BEGIN { printf "%.0f", (t > 0 ? 100 * f / t : 0) }')
 FOREIGN_NOTE="Other processes used ${FOREIGN} CPU-seconds during the $((T1 - T0)) s of warm-up and measurement (${FOREIGN_PCT}% of one core on average)."
@@ -248,6 +284,7 @@ echo "$FOREIGN_NOTE" >&2
   cat "$ROWS"
   echo
   echo "Gateway resident memory after the runs: $(( ${RSS:-0} / 1024 )) MiB."
+  if [ -n "$SKIPPED" ]; then echo; echo "Cross-protocol scenarios (direct = the upstream vendor's own API):"; echo; printf '%s' "$SKIPPED"; fi
   [ "$SOCK_TOTAL" -gt 0 ] && echo "wrk socket errors (connect/read/write/timeout) over all runs: $SOCK_TOTAL."
   if [ "$REPS" -gt 1 ]; then
     echo
