@@ -16,7 +16,7 @@
 # Writes bench/results/relay-latest.md.
 # Placement on the 2-core machine: the gateway on CPU 0; the simulator and wrk share CPU 1, in both
 # the direct and the gateway runs, so the difference is the gateway's own cost. Anything else running on
-# the machine distorts the numbers: the load average is printed and recorded, with a warning above 1.
+# the machine distorts the numbers: the load average and the CPU used by other processes are recorded.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAR="$ROOT/gateway/target/gateway.jar"
@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
     --reps) REPS="$2"; shift 2 ;;
     --only) ONLY="$2"; shift 2 ;;
     --wait-quiet) WAIT_QUIET="$2"; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
