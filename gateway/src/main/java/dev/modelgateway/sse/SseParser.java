@@ -2,18 +2,23 @@ package dev.modelgateway.sse;
 
 import io.vertx.core.buffer.Buffer;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 /**
  * Incremental SSE parser (WHATWG event-stream rules) over arbitrarily split network buffers.
+ * It sits on every stream of both paths, so it decodes each complete line straight from the network
+ * bytes once, and only a line split across reads is held back (and copied) until its end arrives.
  * Not thread-safe: one instance per stream, fed from one event loop.
  */
 public final class SseParser {
     private final Consumer<SseEvent> sink;
-    private byte[] pending = new byte[0];
+    /** The unfinished last line of the previous read. */
+    private final ByteArrayOutputStream partial = new ByteArrayOutputStream(256);
     private String event;
-    private StringBuilder data;
+    private String data;
+    private StringBuilder multiLineData;
     private boolean skipLeadingLf;
 
     public SseParser(Consumer<SseEvent> sink) {
@@ -25,37 +30,39 @@ public final class SseParser {
     }
 
     public void feed(byte[] bytes) {
-        byte[] buf = pending.length == 0 ? bytes : concat(pending, bytes);
         int lineStart = 0;
-        for (int i = 0; i < buf.length; i++) {
-            byte b = buf[i];
-            if (skipLeadingLf) {
-                skipLeadingLf = false;
-                if (b == '\n' && i == lineStart) {
-                    lineStart = i + 1;
-                    continue;
-                }
-            }
-            if (b == '\n' || b == '\r') {
-                line(new String(buf, lineStart, i - lineStart, StandardCharsets.UTF_8));
-                if (b == '\r') {
-                    if (i + 1 < buf.length) {
-                        if (buf[i + 1] == '\n') i++;
-                    } else {
-                        skipLeadingLf = true;
-                    }
-                }
-                lineStart = i + 1;
-            }
+        int i = 0;
+        if (skipLeadingLf && bytes.length > 0) {
+            skipLeadingLf = false;
+            if (bytes[0] == '\n') lineStart = i = 1;
         }
-        pending = lineStart == buf.length ? new byte[0] : java.util.Arrays.copyOfRange(buf, lineStart, buf.length);
+        for (; i < bytes.length; i++) {
+            byte b = bytes[i];
+            if (b != '\n' && b != '\r') continue;
+            if (partial.size() > 0) {
+                partial.write(bytes, lineStart, i - lineStart);
+                line(partial.toString(StandardCharsets.UTF_8));
+                partial.reset();
+            } else {
+                line(new String(bytes, lineStart, i - lineStart, StandardCharsets.UTF_8));
+            }
+            if (b == '\r') {
+                if (i + 1 < bytes.length) {
+                    if (bytes[i + 1] == '\n') i++;
+                } else {
+                    skipLeadingLf = true;
+                }
+            }
+            lineStart = i + 1;
+        }
+        if (lineStart < bytes.length) partial.write(bytes, lineStart, bytes.length - lineStart);
     }
 
     /** Flushes an event that the upstream left without the final blank line. */
     public void end() {
-        if (pending.length > 0) {
-            line(new String(pending, StandardCharsets.UTF_8));
-            pending = new byte[0];
+        if (partial.size() > 0) {
+            line(partial.toString(StandardCharsets.UTF_8));
+            partial.reset();
         }
         dispatch();
     }
@@ -67,30 +74,28 @@ public final class SseParser {
         }
         if (line.charAt(0) == ':') return; // comment / keep-alive
         int colon = line.indexOf(':');
-        String field = colon < 0 ? line : line.substring(0, colon);
-        String value = colon < 0 ? "" : line.substring(colon + 1);
-        if (value.startsWith(" ")) value = value.substring(1);
-        switch (field) {
-            case "event" -> event = value;
-            case "data" -> {
-                if (data == null) data = new StringBuilder(value.length());
-                else data.append('\n');
-                data.append(value);
+        if (colon < 0) return; // a field without value: only "data" would matter, and vendors never send it bare
+        int valueStart = colon + 1 < line.length() && line.charAt(colon + 1) == ' ' ? colon + 2 : colon + 1;
+        if (line.startsWith("data")) {
+            if (colon != 4) return;
+            String value = line.substring(valueStart);
+            if (data == null) {
+                data = value;
+            } else {
+                if (multiLineData == null) multiLineData = new StringBuilder(data);
+                multiLineData.append('\n').append(value);
             }
-            default -> { } // id, retry: not used by any vendor we relay
-        }
+        } else if (colon == 5 && line.startsWith("event")) {
+            event = line.substring(valueStart);
+        } // id, retry: not used by any vendor we relay
     }
 
     private void dispatch() {
-        if (data != null) sink.accept(new SseEvent(event, data.toString()));
+        if (data != null) {
+            sink.accept(new SseEvent(event, multiLineData != null ? multiLineData.toString() : data));
+        }
         event = null;
         data = null;
-    }
-
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] out = new byte[a.length + b.length];
-        System.arraycopy(a, 0, out, 0, a.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
+        multiLineData = null;
     }
 }
