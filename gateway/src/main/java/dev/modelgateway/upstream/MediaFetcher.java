@@ -150,6 +150,10 @@ public final class MediaFetcher {
                     return Future.failedFuture("abandoned");
                 }
                 current = req;
+                // an exchange this class abandoned itself (redirect, failure) reports its reset too: ignored
+                req.exceptionHandler(e -> {
+                    if (current == req) fail(new Refused("the download broke off: " + e.getMessage()));
+                });
                 return req.send();
             }).onComplete(ar -> {
                 if (result.future().isComplete()) return;
@@ -162,10 +166,13 @@ public final class MediaFetcher {
         }
 
         private void answer(URI uri, HttpClientResponse resp, int redirectsLeft) {
+            resp.exceptionHandler(e -> {
+                if (current == resp.request()) fail(new Refused("the download broke off: " + e.getMessage()));
+            });
             int status = resp.statusCode();
             String location = resp.getHeader("location");
             if (status >= 300 && status < 400 && location != null) {
-                current.reset();
+                abandon();
                 if (redirectsLeft == 0) {
                     fail(new Refused("more than " + policy.maxRedirects() + " redirects"));
                     return;
@@ -181,13 +188,11 @@ public final class MediaFetcher {
                 return;
             }
             if (status != 200) {
-                current.reset();
                 fail(new Refused("the server answered HTTP " + status));
                 return;
             }
             String length = resp.getHeader("content-length");
             if (length != null && parseOr(length, -1) > policy.maxBytes()) {
-                current.reset();
                 fail(tooLarge());
                 return;
             }
@@ -200,7 +205,6 @@ public final class MediaFetcher {
                 }
                 body.appendBuffer(chunk);
             });
-            resp.exceptionHandler(e -> fail(new Refused("the download broke off: " + e.getMessage())));
             resp.endHandler(v -> {
                 if (result.future().isComplete()) return;
                 byte[] bytes = body.getBytes();
@@ -214,8 +218,13 @@ public final class MediaFetcher {
         }
 
         void fail(Refused reason) {
-            if (!result.tryFail(reason)) return;
-            if (current != null) current.reset();
+            if (result.tryFail(reason)) abandon();
+        }
+
+        private void abandon() {
+            HttpClientRequest r = current;
+            current = null;
+            if (r != null) r.reset();
         }
     }
 
