@@ -74,6 +74,10 @@ class MessagesToOtherVendorsTest {
     }
 
     static Message run(MessageCreateParams.Builder params, boolean stream) {
+        return run(client, params, stream);
+    }
+
+    static Message run(AnthropicClient client, MessageCreateParams.Builder params, boolean stream) {
         if (!stream) return client.messages().create(params.build());
         MessageAccumulator acc = MessageAccumulator.create();
         try (StreamResponse<RawMessageStreamEvent> s = client.messages().createStreaming(params.build())) {
