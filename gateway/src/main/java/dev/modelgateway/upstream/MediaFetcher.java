@@ -119,12 +119,11 @@ public final class MediaFetcher {
                         }
                     }
                 }
-                connect(uri, scheme.equals("https"), host, bareHost, port, addresses[0], redirectsLeft);
+                connect(uri, scheme.equals("https"), bareHost, port, addresses[0], redirectsLeft);
             });
         }
 
-        private void connect(URI uri, boolean tls, String host, String bareHost, int port, InetAddress checked,
-                             int redirectsLeft) {
+        private void connect(URI uri, boolean tls, String bareHost, int port, InetAddress checked, int redirectsLeft) {
             InetAddress pinned;
             try {
                 // the checked address, labelled with the host name so that TLS verifies the name, not the IP
