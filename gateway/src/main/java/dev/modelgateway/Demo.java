@@ -32,7 +32,9 @@ final class Demo {
                         Vendor.OPENAI, new VendorEndpoint(Vendor.OPENAI, s + "/openai/v1", keys.openai()),
                         Vendor.GEMINI, new VendorEndpoint(Vendor.GEMINI, s + "/gemini", keys.gemini()),
                         Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, s + "/dashscope/compatible-mode/v1", keys.dashscope())),
-                base.upstreamOverrides(), base.databaseUrl(), base.redisUrl());
+                base.upstreamOverrides(), base.databaseUrl(), base.redisUrl(),
+                // the simulator, which serves the demo's image URLs, is on loopback
+                base.media().withAllowPrivate(true));
         Gateway gateway = Gateway.start(vertx, config, Main.eventLoops()).await();
         String url = "http://localhost:" + gateway.port();
         System.out.println("""

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.api.messages.ThinkingRules;
 import dev.modelgateway.canonical.CanonicalRequest;
 import dev.modelgateway.canonical.CanonicalResponse;
+import dev.modelgateway.canonical.ContentBlock;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
@@ -21,6 +22,7 @@ import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -36,12 +38,16 @@ final class TranslatedAttempt {
 
     static Future<RelayOutcome> run(Platform platform, Call call, ModelEntry model, long timeoutMs) {
         VendorCodec vendor = VendorCodecs.of(model.vendor());
-        InboundCodec inbound = call.inbound().codec();
         CanonicalRequest request = ThinkingRules.adapt(call.canonical(), model);
-        if (!request.urlMediaNeedingBytes(vendor::canForwardUrl).isEmpty()) {
-            return Future.failedFuture(GatewayException.invalid("messages", "Model '" + model.id() + "' needs images "
-                    + "as inline data; this gateway does not fetch image URLs for it. Send the image as base64 data."));
-        }
+        List<ContentBlock.Media> needed = request.urlMediaNeedingBytes(vendor::canForwardUrl);
+        if (needed.isEmpty()) return send(platform, call, model, vendor, request, timeoutMs);
+        return MediaInlining.inline(call, request, needed, platform.media())
+                .compose(inlined -> send(platform, call, model, vendor, inlined, timeoutMs));
+    }
+
+    private static Future<RelayOutcome> send(Platform platform, Call call, ModelEntry model, VendorCodec vendor,
+                                             CanonicalRequest request, long timeoutMs) {
+        InboundCodec inbound = call.inbound().codec();
         UpstreamCall upstream = vendor.encodeRequest(request, model.upstreamId(), call.stream());
         if (!upstream.warnings().isEmpty() && !call.ctx().response().headWritten()) {
             call.ctx().response().putHeader(WARNINGS_HEADER, String.join("; ", upstream.warnings()));

@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * Reads the YAML configuration, substitutes {@code ${VAR}} and {@code ${VAR:-default}} from the
  * environment, then lets the documented environment variables override the file
  * ({@code GATEWAY_PORT}, {@code GATEWAY_MASTER_KEY}, {@code <VENDOR>_API_KEY}, {@code <VENDOR>_BASE_URL},
- * {@code GATEWAY_DATABASE_URL}, {@code GATEWAY_REDIS_URL}). See docs/configuration.md.
+ * {@code GATEWAY_DATABASE_URL}, {@code GATEWAY_REDIS_URL}, {@code GATEWAY_MEDIA_ALLOW_PRIVATE},
+ * {@code GATEWAY_MEDIA_MAX_BYTES}, {@code GATEWAY_MEDIA_TIMEOUT_MS}). See docs/configuration.md.
  */
 public final class ConfigLoader {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
@@ -62,7 +63,26 @@ public final class ConfigLoader {
         String databaseUrl = override("GATEWAY_DATABASE_URL",
                 accounts.path("database_url").asText("jdbc:sqlite:./data/gateway.db"));
         String redisUrl = blankToNull(override("GATEWAY_REDIS_URL", accounts.path("redis_url").asText(null)));
-        return new GatewayConfig(host, port, masterKey, vendors, overrides, databaseUrl, redisUrl);
+        return new GatewayConfig(host, port, masterKey, vendors, overrides, databaseUrl, redisUrl, media(root.path("media")));
+    }
+
+    private MediaPolicy media(JsonNode node) {
+        MediaPolicy d = MediaPolicy.DEFAULT;
+        return new MediaPolicy(
+                Boolean.parseBoolean(override("GATEWAY_MEDIA_ALLOW_PRIVATE", node.path("allow_private").asText("false")).trim()),
+                parseLong("GATEWAY_MEDIA_MAX_BYTES / media.max_bytes",
+                        override("GATEWAY_MEDIA_MAX_BYTES", node.path("max_bytes").asText(Long.toString(d.maxBytes())))),
+                parseLong("GATEWAY_MEDIA_TIMEOUT_MS / media.timeout_ms",
+                        override("GATEWAY_MEDIA_TIMEOUT_MS", node.path("timeout_ms").asText(Long.toString(d.timeoutMs())))),
+                (int) parseLong("media.max_redirects", node.path("max_redirects").asText(Integer.toString(d.maxRedirects()))));
+    }
+
+    private static long parseLong(String name, String value) {
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a number, got '" + value + "'");
+        }
     }
 
     String substitute(String text) {

@@ -9,9 +9,11 @@ import java.util.Map;
  * @param upstreamOverrides public model id → upstream model id chosen by the operator
  * @param databaseUrl JDBC URL of the accounts store
  * @param redisUrl shared counters for several instances; null keeps them in memory
+ * @param media how media URLs are downloaded for vendors that need the bytes
  */
 public record GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
-                            Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl) {
+                            Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl,
+                            MediaPolicy media) {
 
     public GatewayConfig {
         vendors = Map.copyOf(new EnumMap<>(vendors));
@@ -23,12 +25,16 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
     }
 
     public GatewayConfig withPort(int newPort) {
-        return new GatewayConfig(host, newPort, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl);
+        return new GatewayConfig(host, newPort, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media);
+    }
+
+    public GatewayConfig withMedia(MediaPolicy newMedia) {
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, newMedia);
     }
 
     public GatewayConfig withVendor(VendorEndpoint endpoint) {
         Map<Vendor, VendorEndpoint> copy = new EnumMap<>(vendors);
         copy.put(endpoint.vendor(), endpoint);
-        return new GatewayConfig(host, port, masterKey, copy, upstreamOverrides, databaseUrl, redisUrl);
+        return new GatewayConfig(host, port, masterKey, copy, upstreamOverrides, databaseUrl, redisUrl, media);
     }
 }

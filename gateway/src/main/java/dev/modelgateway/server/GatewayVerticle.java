@@ -6,6 +6,7 @@ import dev.modelgateway.api.Platform;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.relay.Relay;
+import dev.modelgateway.upstream.MediaFetcher;
 import dev.modelgateway.upstream.VendorClients;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -25,6 +26,7 @@ final class GatewayVerticle extends VerticleBase {
     private final Catalogue catalogue;
     private final Accounts accounts;
     private VendorClients clients;
+    private MediaFetcher media;
     private HttpServer server;
 
     GatewayVerticle(GatewayConfig config, Catalogue catalogue, Accounts accounts) {
@@ -36,7 +38,9 @@ final class GatewayVerticle extends VerticleBase {
     @Override
     public Future<?> start() {
         clients = new VendorClients(vertx);
-        Platform platform = new Platform(catalogue, config, new Relay(clients), new Metering(accounts));
+        media = new MediaFetcher(vertx, config.media());
+        Platform platform = new Platform(catalogue, config, new Relay(clients), new Metering(accounts),
+                media);
         Authenticator authenticator = token -> accounts.authenticate(token).map(Caller::new);
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(config.host())
@@ -54,6 +58,6 @@ final class GatewayVerticle extends VerticleBase {
      */
     @Override
     public Future<?> stop() {
-        return server.shutdown(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS).eventually(clients::close);
+        return server.shutdown(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS).eventually(clients::close).eventually(media::close);
     }
 }

@@ -1,6 +1,7 @@
 package dev.modelgateway.e2e;
 
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.config.MediaPolicy;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.server.Gateway;
@@ -37,6 +38,11 @@ public final class GatewayHarness implements AutoCloseable {
 
     /** @param missingKeys vendors left without an API key, to test the "not configured" error */
     public static GatewayHarness start(Map<Vendor, Boolean> missingKeys) {
+        return start(missingKeys, MediaPolicy.DEFAULT.withAllowPrivate(true));
+    }
+
+    /** @param media how media URLs are fetched (the default harness allows loopback, where the simulator is) */
+    public static GatewayHarness start(Map<Vendor, Boolean> missingKeys, MediaPolicy media) {
         Vertx vertx = Vertx.vertx();
         VendorSimulator sim = VendorSimulator.start(vertx, 0).await();
         SimKeys keys = SimKeys.defaults();
@@ -49,7 +55,7 @@ public final class GatewayHarness implements AutoCloseable {
         missingKeys.forEach((v, missing) -> {
             if (missing) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
         });
-        GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), "jdbc:sqlite:" + tempDatabase(), null);
+        GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), "jdbc:sqlite:" + tempDatabase(), null, media);
         Gateway gateway = Gateway.start(vertx, config, 2).await();
         return new GatewayHarness(vertx, sim, gateway);
     }

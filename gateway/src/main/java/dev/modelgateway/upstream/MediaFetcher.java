@@ -1,0 +1,237 @@
+package dev.modelgateway.upstream;
+
+import dev.modelgateway.config.MediaPolicy;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.SocketAddress;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.util.Base64;
+import java.util.Locale;
+
+/**
+ * Downloads a medium a caller gave by URL, for vendors that only take inline bytes, without letting the
+ * URL reach into the gateway's own network (SSRF): only http(s); the host is resolved first and every
+ * address it resolves to must be public (unless {@link MediaPolicy#allowPrivate()}); the connection goes to
+ * an address that was checked, so a second DNS answer cannot swap in another one; each redirect is checked
+ * the same way. Size and time are capped. DNS runs on a worker thread, the HTTP exchange on the caller's
+ * event loop.
+ */
+public final class MediaFetcher {
+    /** A downloaded medium; {@code mediaType} is null when neither the server nor the bytes tell. */
+    public record Fetched(String mediaType, String base64, long bytes) {
+    }
+
+    /** Why a URL was not fetched; the message is meant for the caller. */
+    public static final class Refused extends RuntimeException {
+        public Refused(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
+    private final Vertx vertx;
+    private final MediaPolicy policy;
+    private final HttpClientAgent client;
+
+    public MediaFetcher(Vertx vertx, MediaPolicy policy) {
+        this.vertx = vertx;
+        this.policy = policy;
+        HttpClientOptions options = new HttpClientOptions()
+                .setConnectTimeout((int) Math.min(policy.timeoutMs(), Integer.MAX_VALUE))
+                .setKeepAlive(false)
+                // the size cap counts bytes on the wire; inflating would let a small body grow past it
+                .setDecompressionSupported(false)
+                .setForceSni(true)
+                .setVerifyHost(true)
+                .setTrustAll(false);
+        this.client = vertx.createHttpClient(options);
+    }
+
+    public Future<Fetched> fetch(String url) {
+        Promise<Fetched> result = Promise.promise();
+        Download d = new Download(result);
+        long timer = vertx.setTimer(policy.timeoutMs(), t -> d.fail(
+                new Refused("no complete answer within " + policy.timeoutMs() + " ms")));
+        result.future().onComplete(ar -> vertx.cancelTimer(timer));
+        d.get(url, policy.maxRedirects());
+        return result.future();
+    }
+
+    public Future<Void> close() {
+        return client.close();
+    }
+
+    /** One fetch, possibly over several redirects; the first failure wins and aborts the exchange. */
+    private final class Download {
+        private final Promise<Fetched> result;
+        private HttpClientRequest current;
+
+        Download(Promise<Fetched> result) {
+            this.result = result;
+        }
+
+        void get(String url, int redirectsLeft) {
+            URI uri;
+            try {
+                uri = new URI(url);
+            } catch (Exception e) {
+                fail(new Refused("not a valid URL"));
+                return;
+            }
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if (!scheme.equals("http") && !scheme.equals("https")) {
+                fail(new Refused("only http and https URLs are fetched, got '" + (scheme.isEmpty() ? url : scheme + ":") + "'"));
+                return;
+            }
+            String host = uri.getHost();
+            if (host == null || host.isEmpty()) {
+                fail(new Refused("the URL has no host"));
+                return;
+            }
+            String bareHost = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+            int port = uri.getPort() > 0 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
+            vertx.executeBlocking(() -> InetAddress.getAllByName(bareHost), false).onComplete(ar -> {
+                if (result.future().isComplete()) return;
+                if (ar.failed()) {
+                    fail(new Refused(ar.cause() instanceof UnknownHostException
+                            ? "host '" + bareHost + "' does not resolve" : "resolving '" + bareHost + "' failed"));
+                    return;
+                }
+                InetAddress[] addresses = ar.result();
+                if (!policy.allowPrivate()) {
+                    for (InetAddress a : addresses) {
+                        String why = AddressClass.nonPublicReason(a);
+                        if (why != null) {
+                            fail(new Refused("host '" + bareHost + "' resolves to " + why + " (" + a.getHostAddress()
+                                    + "); the gateway only fetches from public addresses"));
+                            return;
+                        }
+                    }
+                }
+                connect(uri, scheme.equals("https"), bareHost, port, addresses[0], redirectsLeft);
+            });
+        }
+
+        private void connect(URI uri, boolean tls, String bareHost, int port, InetAddress checked, int redirectsLeft) {
+            InetAddress pinned;
+            try {
+                // the checked address, labelled with the host name so that TLS verifies the name, not the IP
+                pinned = InetAddress.getByAddress(bareHost, checked.getAddress());
+            } catch (UnknownHostException e) {
+                fail(new Refused("bad address for '" + bareHost + "'"));
+                return;
+            }
+            String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+            RequestOptions options = new RequestOptions()
+                    .setMethod(HttpMethod.GET)
+                    .setServer(SocketAddress.inetSocketAddress(new InetSocketAddress(pinned, port)))
+                    .setHost(bareHost)
+                    .setPort(port)
+                    .setSsl(tls)
+                    .setURI(uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery())
+                    .setFollowRedirects(false)
+                    .putHeader("accept", "image/*, application/pdf, audio/*, */*;q=0.1")
+                    .putHeader("user-agent", "model-gateway-media-fetcher");
+            client.request(options).compose(req -> {
+                if (result.future().isComplete()) {
+                    req.reset();
+                    return Future.failedFuture("abandoned");
+                }
+                current = req;
+                // an exchange this class abandoned itself (redirect, failure) reports its reset too: ignored
+                req.exceptionHandler(e -> {
+                    if (current == req) fail(new Refused("the download broke off: " + e.getMessage()));
+                });
+                return req.send();
+            }).onComplete(ar -> {
+                if (result.future().isComplete()) return;
+                if (ar.failed()) {
+                    fail(new Refused("could not download it: " + ar.cause().getMessage()));
+                    return;
+                }
+                answer(uri, ar.result(), redirectsLeft);
+            });
+        }
+
+        private void answer(URI uri, HttpClientResponse resp, int redirectsLeft) {
+            resp.exceptionHandler(e -> {
+                if (current == resp.request()) fail(new Refused("the download broke off: " + e.getMessage()));
+            });
+            int status = resp.statusCode();
+            String location = resp.getHeader("location");
+            if (status >= 300 && status < 400 && location != null) {
+                abandon();
+                if (redirectsLeft == 0) {
+                    fail(new Refused("more than " + policy.maxRedirects() + " redirects"));
+                    return;
+                }
+                String next;
+                try {
+                    next = uri.resolve(location.trim()).toString();
+                } catch (IllegalArgumentException e) {
+                    fail(new Refused("redirected to an invalid URL"));
+                    return;
+                }
+                get(next, redirectsLeft - 1);
+                return;
+            }
+            if (status != 200) {
+                fail(new Refused("the server answered HTTP " + status));
+                return;
+            }
+            String length = resp.getHeader("content-length");
+            if (length != null && parseOr(length, -1) > policy.maxBytes()) {
+                fail(tooLarge());
+                return;
+            }
+            Buffer body = Buffer.buffer();
+            resp.handler(chunk -> {
+                if (result.future().isComplete()) return;
+                if (body.length() + chunk.length() > policy.maxBytes()) {
+                    fail(tooLarge());
+                    return;
+                }
+                body.appendBuffer(chunk);
+            });
+            resp.endHandler(v -> {
+                if (result.future().isComplete()) return;
+                byte[] bytes = body.getBytes();
+                result.tryComplete(new Fetched(MediaTypes.of(resp.getHeader("content-type"), bytes),
+                        Base64.getEncoder().encodeToString(bytes), bytes.length));
+            });
+        }
+
+        private Refused tooLarge() {
+            return new Refused("larger than the gateway's limit of " + policy.maxBytes() + " bytes");
+        }
+
+        void fail(Refused reason) {
+            if (result.tryFail(reason)) abandon();
+        }
+
+        private void abandon() {
+            HttpClientRequest r = current;
+            current = null;
+            if (r != null) r.reset();
+        }
+    }
+
+    private static long parseOr(String s, long dflt) {
+        try {
+            return Long.parseLong(s.trim());
+        } catch (NumberFormatException e) {
+            return dflt;
+        }
+    }
+}
