@@ -89,9 +89,10 @@ abstract class RateLimitContract {
         Admission second = await(accounts.admit(key, MODEL, 600));
         assertThat(remainingTokens(second)).isBetween(300L, 310L);
 
-        second.settle(900); // 300 more than estimated: the bucket goes into debt
+        second.settle(900); // 300 more than estimated: the bucket is (nearly) empty, refilling at 1000/min
         GatewayException again = (GatewayException) failure(accounts.admit(key, MODEL, 50));
-        assertThat(again.headers()).containsEntry("x-ratelimit-remaining-tokens", "0");
+        // What refilled between the calls (about 17 tokens a second on a slow machine) must stay under 50.
+        assertThat(Long.parseLong(again.headers().get("x-ratelimit-remaining-tokens"))).isLessThan(50L);
     }
 
     @Test
