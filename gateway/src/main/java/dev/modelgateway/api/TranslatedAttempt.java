@@ -36,7 +36,7 @@ final class TranslatedAttempt {
 
     static Future<RelayOutcome> run(Platform platform, Call call, ModelEntry model, long timeoutMs) {
         VendorCodec vendor = VendorCodecs.of(model.vendor());
-        InboundCodec inbound = call.inbound().codec();
+        InboundCodec inbound = call.codec();
         CanonicalRequest request = ThinkingRules.adapt(call.canonical(), model);
         if (!request.urlMediaNeedingBytes(vendor::canForwardUrl).isEmpty()) {
             return Future.failedFuture(GatewayException.invalid("messages", "Model '" + model.id() + "' needs images "

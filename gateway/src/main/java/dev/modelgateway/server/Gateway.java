@@ -2,6 +2,8 @@ package dev.modelgateway.server;
 
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.AccountsConfig;
+import dev.modelgateway.api.SurfaceServices;
+import dev.modelgateway.api.responses.ResponseStore;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
 import io.vertx.core.DeploymentOptions;
@@ -31,8 +33,9 @@ public final class Gateway {
         int port = config.port() == 0 ? FreePort.pick() : config.port();
         GatewayConfig bound = config.withPort(port);
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey());
+        SurfaceServices services = new SurfaceServices(new ResponseStore());
         return Accounts.open(vertx, accountsConfig, catalogue).compose(accounts ->
-                vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts),
+                vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts, services),
                                 new DeploymentOptions().setInstances(instances))
                         .map(id -> new Gateway(vertx, id, port, accounts)));
     }

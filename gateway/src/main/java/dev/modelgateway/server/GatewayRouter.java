@@ -3,6 +3,8 @@ package dev.modelgateway.server;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.api.Dispatcher;
 import dev.modelgateway.api.Platform;
+import dev.modelgateway.api.SurfaceServices;
+import dev.modelgateway.api.responses.ResponsesEndpoint;
 import dev.modelgateway.api.chat.ChatCompletionsEndpoint;
 import dev.modelgateway.api.messages.MessagesEndpoint;
 import dev.modelgateway.api.models.ModelsEndpoint;
@@ -24,7 +26,8 @@ public final class GatewayRouter {
     private GatewayRouter() {
     }
 
-    public static Router create(Vertx vertx, Platform platform, Authenticator authenticator, Accounts accounts) {
+    public static Router create(Vertx vertx, Platform platform, Authenticator authenticator, Accounts accounts,
+                                SurfaceServices services) {
         Router router = Router.router(vertx);
         router.route().handler(GatewayRouter::begin);
         router.get("/health").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
@@ -41,6 +44,7 @@ public final class GatewayRouter {
         router.post("/api/v1/chat/completions").handler(chat::handle);
         router.post("/api/v1/messages").handler(messages::handle);
         router.get("/api/v1/models").handler(models::list);
+        router.post("/api/v1/responses").handler(new ResponsesEndpoint(platform, dispatcher, services.responses())::handle);
         router.getWithRegex("/api/v1/models/(?<id>.+)").handler(models::get);
 
         router.route().last().handler(ctx -> Exchange.fail(ctx, new GatewayException(404, ErrorKind.NOT_FOUND,

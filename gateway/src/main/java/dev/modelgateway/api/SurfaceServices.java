@@ -1,0 +1,7 @@
+package dev.modelgateway.api;
+
+import dev.modelgateway.api.responses.ResponseStore;
+
+/** State the endpoints share across event loops (one instance per gateway process). */
+public record SurfaceServices(ResponseStore responses) {
+}
