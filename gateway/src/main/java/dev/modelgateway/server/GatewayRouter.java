@@ -6,6 +6,7 @@ import dev.modelgateway.api.Platform;
 import dev.modelgateway.api.SurfaceServices;
 import dev.modelgateway.api.responses.ResponsesEndpoint;
 import dev.modelgateway.api.chat.ChatCompletionsEndpoint;
+import dev.modelgateway.api.embeddings.EmbeddingsEndpoint;
 import dev.modelgateway.api.messages.MessagesEndpoint;
 import dev.modelgateway.api.models.ModelsEndpoint;
 import dev.modelgateway.error.ErrorKind;
@@ -44,6 +45,7 @@ public final class GatewayRouter {
         router.post("/api/v1/chat/completions").handler(chat::handle);
         router.post("/api/v1/messages").handler(messages::handle);
         router.get("/api/v1/models").handler(models::list);
+        router.post("/api/v1/embeddings").handler(new EmbeddingsEndpoint(platform)::handle);
         router.post("/api/v1/responses").handler(new ResponsesEndpoint(platform, dispatcher, services.responses())::handle);
         router.getWithRegex("/api/v1/models/(?<id>.+)").handler(models::get);
 
