@@ -7,6 +7,8 @@ import dev.modelgateway.api.SurfaceServices;
 import dev.modelgateway.api.responses.ResponsesEndpoint;
 import dev.modelgateway.api.chat.ChatCompletionsEndpoint;
 import dev.modelgateway.api.embeddings.EmbeddingsEndpoint;
+import dev.modelgateway.api.tokens.CountTokensEndpoint;
+import dev.modelgateway.api.unavailable.UnavailableFeatures;
 import dev.modelgateway.api.messages.MessagesEndpoint;
 import dev.modelgateway.api.models.ModelsEndpoint;
 import dev.modelgateway.error.ErrorKind;
@@ -23,6 +25,8 @@ public final class GatewayRouter {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayRouter.class);
     /** Vendor A's documented request limit; larger bodies get 413 before any parsing. */
     static final long BODY_LIMIT = 32L * 1024 * 1024;
+    /** SPEC 4's token-counting path; it takes a messages-protocol body, so it answers in that protocol's shape. */
+    static final String COUNT_MESSAGE_TOKENS = "/api/count-message-tokens";
 
     private GatewayRouter() {
     }
@@ -45,6 +49,10 @@ public final class GatewayRouter {
         router.post("/api/v1/chat/completions").handler(chat::handle);
         router.post("/api/v1/messages").handler(messages::handle);
         router.get("/api/v1/models").handler(models::list);
+        CountTokensEndpoint countTokens = new CountTokensEndpoint(platform);
+        router.post(COUNT_MESSAGE_TOKENS).handler(countTokens::handle);
+        router.post("/api/v1/messages/count_tokens").handler(countTokens::handle);
+        UnavailableFeatures.mount(router);
         router.post("/api/v1/embeddings").handler(new EmbeddingsEndpoint(platform)::handle);
         router.post("/api/v1/responses").handler(new ResponsesEndpoint(platform, dispatcher, services.responses())::handle);
         router.getWithRegex("/api/v1/models/(?<id>.+)").handler(models::get);
@@ -56,7 +64,8 @@ public final class GatewayRouter {
     }
 
     private static void begin(RoutingContext ctx) {
-        Protocol protocol = ctx.request().path().startsWith("/api/v1/messages") ? Protocol.ANTHROPIC : Protocol.OPENAI;
+        String path = ctx.request().path();
+        Protocol protocol = path.startsWith("/api/v1/messages") || path.equals(COUNT_MESSAGE_TOKENS) ? Protocol.ANTHROPIC : Protocol.OPENAI;
         Exchange ex = Exchange.begin(ctx, protocol);
         ctx.response().putHeader(TraceId.HEADER, ex.traceId());
         ctx.addEndHandler(v -> AccessLog.write(ctx, ex));
