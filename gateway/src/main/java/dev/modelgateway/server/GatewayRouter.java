@@ -5,6 +5,7 @@ import dev.modelgateway.api.Dispatcher;
 import dev.modelgateway.api.Platform;
 import dev.modelgateway.api.SurfaceServices;
 import dev.modelgateway.api.responses.ResponsesEndpoint;
+import dev.modelgateway.api.audio.TranscriptionTasksEndpoint;
 import dev.modelgateway.api.chat.ChatCompletionsEndpoint;
 import dev.modelgateway.api.embeddings.EmbeddingsEndpoint;
 import dev.modelgateway.api.tokens.CountTokensEndpoint;
@@ -37,7 +38,11 @@ public final class GatewayRouter {
         router.route().handler(GatewayRouter::begin);
         router.get("/health").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
                 .end("{\"status\":\"ok\"}"));
-        router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT));
+        BodyHandler bodies = BodyHandler.create(false).setBodyLimit(BODY_LIMIT);
+        router.route("/api/*").handler(ctx -> {
+            if (MultipartBody.applies(ctx)) MultipartBody.collect(ctx, BODY_LIMIT);
+            else bodies.handle(ctx);
+        });
         // Accounts routes authenticate themselves (admin routes need the master key).
         accounts.mountRoutes(router);
         router.route("/api/*").handler(new BearerAuth(authenticator));
@@ -53,6 +58,9 @@ public final class GatewayRouter {
         router.post(COUNT_MESSAGE_TOKENS).handler(countTokens::handle);
         router.post("/api/v1/messages/count_tokens").handler(countTokens::handle);
         UnavailableFeatures.mount(router);
+        TranscriptionTasksEndpoint transcriptions = new TranscriptionTasksEndpoint(platform, services.transcriptions());
+        router.post("/api/v1/audio/transcriptions/tasks").handler(transcriptions::submit);
+        router.get("/api/v1/audio/transcriptions/tasks/:id").handler(transcriptions::get);
         router.post("/api/v1/embeddings").handler(new EmbeddingsEndpoint(platform)::handle);
         router.post("/api/v1/responses").handler(new ResponsesEndpoint(platform, dispatcher, services.responses())::handle);
         router.getWithRegex("/api/v1/models/(?<id>.+)").handler(models::get);
