@@ -155,6 +155,11 @@ public final class Accounts {
         }
     }
 
+    /** The accounts database, shared with other per-key records (transcription tasks); blocking, use a worker. */
+    public Database database() {
+        return db;
+    }
+
     /** Mounts the admin and usage API under {@code /api/v1}. */
     public void mountRoutes(Router router) {
         new AccountsApi(this).mount(router);

@@ -3,6 +3,7 @@ package dev.modelgateway.api;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.canonical.CanonicalRequest;
 import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.protocol.InboundCodec;
 import dev.modelgateway.routing.PlatformOptions;
 import io.vertx.ext.web.RoutingContext;
 
@@ -15,6 +16,7 @@ import io.vertx.ext.web.RoutingContext;
 public final class Call {
     private final RoutingContext ctx;
     private final InboundProtocol inbound;
+    private final InboundCodec codec;
     private final ObjectNode body;
     private final boolean stream;
     private final PlatformOptions options;
@@ -24,8 +26,15 @@ public final class Call {
 
     public Call(RoutingContext ctx, InboundProtocol inbound, ObjectNode body, boolean stream, PlatformOptions options,
                 ModelEntry primary, long maxOutputTokens) {
+        this(ctx, inbound, inbound.codec(), body, stream, options, primary, maxOutputTokens);
+    }
+
+    /** @param codec a per-call codec for the translated path, e.g. one that keeps what it produced */
+    public Call(RoutingContext ctx, InboundProtocol inbound, InboundCodec codec, ObjectNode body, boolean stream,
+                PlatformOptions options, ModelEntry primary, long maxOutputTokens) {
         this.ctx = ctx;
         this.inbound = inbound;
+        this.codec = codec;
         this.body = body;
         this.stream = stream;
         this.options = options;
@@ -35,6 +44,7 @@ public final class Call {
 
     public RoutingContext ctx() { return ctx; }
     public InboundProtocol inbound() { return inbound; }
+    public InboundCodec codec() { return codec; }
     public ObjectNode body() { return body; }
     public boolean stream() { return stream; }
     public PlatformOptions options() { return options; }
@@ -43,7 +53,7 @@ public final class Call {
 
     /** The canonical form, decoded on first use: only translated attempts need it. */
     public CanonicalRequest canonical() {
-        if (canonical == null) canonical = inbound.codec().decodeRequest(body);
+        if (canonical == null) canonical = codec.decodeRequest(body);
         return canonical;
     }
 }

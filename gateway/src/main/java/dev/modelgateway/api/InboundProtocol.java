@@ -4,11 +4,14 @@ import dev.modelgateway.config.Vendor;
 import dev.modelgateway.protocol.InboundCodec;
 import dev.modelgateway.protocol.chat.ChatInbound;
 import dev.modelgateway.protocol.messages.MessagesInbound;
+import dev.modelgateway.protocol.responses.ResponsesInbound;
 
 /** The protocol a caller speaks, and which vendors speak it natively (no translation needed). */
 public enum InboundProtocol {
     CHAT(new ChatInbound()),
-    MESSAGES(new MessagesInbound());
+    MESSAGES(new MessagesInbound()),
+    /** Calls normally carry their own {@link ResponsesInbound} (see the responses endpoint). */
+    RESPONSES(new ResponsesInbound());
 
     private final InboundCodec codec;
 
@@ -20,11 +23,12 @@ public enum InboundProtocol {
         return codec;
     }
 
-    /** Vendor B and vendor D's compatible mode speak chat completions; vendor A speaks messages. */
+    /** Vendor B and vendor D's compatible mode speak chat completions; vendor A speaks messages; only B speaks Responses. */
     public boolean nativeTo(Vendor vendor) {
         return switch (this) {
             case CHAT -> vendor == Vendor.OPENAI || vendor == Vendor.DASHSCOPE;
             case MESSAGES -> vendor == Vendor.ANTHROPIC;
+            case RESPONSES -> vendor == Vendor.OPENAI;
         };
     }
 }

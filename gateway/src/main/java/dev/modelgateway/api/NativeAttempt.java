@@ -9,10 +9,12 @@ import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.protocol.responses.ResponsesUsage;
 import dev.modelgateway.relay.AnthropicNativeTap;
 import dev.modelgateway.relay.JsonAnswer;
 import dev.modelgateway.relay.OpenAiNativeTap;
 import dev.modelgateway.relay.RelayOutcome;
+import dev.modelgateway.relay.ResponsesNativeTap;
 import dev.modelgateway.relay.UpstreamErrorMapper;
 import dev.modelgateway.server.Exchange;
 import dev.modelgateway.upstream.UpstreamRequest;
@@ -64,6 +66,14 @@ final class NativeAttempt {
                 yield call.stream()
                         ? platform.relay().stream(call.ctx(), req, new AnthropicNativeTap(traceId), UpstreamErrorMapper.NATIVE)
                         : platform.relay().json(call.ctx(), req, unchanged(json -> AnthropicUsage.toCanonical(json.get("usage"))),
+                        UpstreamErrorMapper.NATIVE);
+            }
+            case RESPONSES -> {
+                UpstreamRequest req = new UpstreamRequest(platform.config().vendor(model.vendor()), "/responses",
+                        headers, Json.toBuffer(body), timeoutMs);
+                yield call.stream()
+                        ? platform.relay().stream(call.ctx(), req, new ResponsesNativeTap(traceId), UpstreamErrorMapper.NATIVE)
+                        : platform.relay().json(call.ctx(), req, unchanged(json -> ResponsesUsage.toCanonical(json.get("usage"))),
                         UpstreamErrorMapper.NATIVE);
             }
         };

@@ -47,7 +47,7 @@ final class TranslatedAttempt {
 
     private static Future<RelayOutcome> send(Platform platform, Call call, ModelEntry model, VendorCodec vendor,
                                              CanonicalRequest request, long timeoutMs) {
-        InboundCodec inbound = call.inbound().codec();
+        InboundCodec inbound = call.codec();
         UpstreamCall upstream = vendor.encodeRequest(request, model.upstreamId(), call.stream());
         if (!upstream.warnings().isEmpty() && !call.ctx().response().headWritten()) {
             call.ctx().response().putHeader(WARNINGS_HEADER, String.join("; ", upstream.warnings()));

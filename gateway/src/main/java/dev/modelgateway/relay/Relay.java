@@ -63,6 +63,30 @@ public final class Relay {
                 });
     }
 
+    /**
+     * Relays a binary answer (audio) chunk by chunk as the vendor sends it, with backpressure and the vendor's
+     * content type; {@code usage} is known before the call (the body carries none).
+     */
+    public Future<RelayOutcome> bytes(RoutingContext ctx, UpstreamRequest req, dev.modelgateway.canonical.Usage usage,
+                                      UpstreamErrorMapper errors) {
+        String vendor = req.endpoint().vendor().id();
+        return clients.send(req, upstream -> cancelWhenCallerLeaves(ctx, upstream))
+                .recover(t -> Future.failedFuture(UpstreamFailures.classify(t, vendor)))
+                .compose(resp -> {
+                    if (resp.statusCode() / 100 != 2) {
+                        return resp.body()
+                                .recover(t -> Future.succeededFuture(Buffer.buffer()))
+                                .compose(body -> Future.failedFuture(errors.map(new UpstreamError(resp.statusCode(), resp.headers(), body))));
+                    }
+                    HttpServerResponse out = ctx.response().setChunked(true);
+                    String type = resp.getHeader("content-type");
+                    out.putHeader("content-type", type != null ? type : "application/octet-stream");
+                    Long ttft = elapsedMs(ctx);
+                    return resp.pipeTo(out).transform(ar -> Future.succeededFuture(
+                            ar.succeeded() ? new RelayOutcome(200, usage, ttft, false) : new RelayOutcome(502, usage, ttft, true)));
+                });
+    }
+
     private static void cancelWhenCallerLeaves(RoutingContext ctx, HttpClientRequest upstream) {
         ctx.response().closeHandler(v -> upstream.reset());
         if (ctx.response().closed()) upstream.reset();

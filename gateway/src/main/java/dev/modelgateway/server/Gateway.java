@@ -2,6 +2,9 @@ package dev.modelgateway.server;
 
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.AccountsConfig;
+import dev.modelgateway.api.SurfaceServices;
+import dev.modelgateway.api.audio.TranscriptionTasks;
+import dev.modelgateway.api.responses.ResponseStore;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
 import io.vertx.core.DeploymentOptions;
@@ -14,12 +17,14 @@ public final class Gateway {
     private final String deploymentId;
     private final int port;
     private final Accounts accounts;
+    private final SurfaceServices services;
 
-    private Gateway(Vertx vertx, String deploymentId, int port, Accounts accounts) {
+    private Gateway(Vertx vertx, String deploymentId, int port, Accounts accounts, SurfaceServices services) {
         this.vertx = vertx;
         this.deploymentId = deploymentId;
         this.port = port;
         this.accounts = accounts;
+        this.services = services;
     }
 
     /**
@@ -32,9 +37,12 @@ public final class Gateway {
         GatewayConfig bound = config.withPort(port);
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey());
         return Accounts.open(vertx, accountsConfig, catalogue).compose(accounts ->
-                vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts),
-                                new DeploymentOptions().setInstances(instances))
-                        .map(id -> new Gateway(vertx, id, port, accounts)));
+                TranscriptionTasks.start(vertx, bound, catalogue, accounts).compose(tasks -> {
+                    SurfaceServices services = new SurfaceServices(new ResponseStore(), tasks);
+                    return vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts, services),
+                                    new DeploymentOptions().setInstances(instances))
+                            .map(id -> new Gateway(vertx, id, port, accounts, services));
+                }));
     }
 
     public int port() {
@@ -47,6 +55,6 @@ public final class Gateway {
 
     /** Stops serving, then flushes the usage ledger: a graceful stop loses no usage record. */
     public Future<Void> stop() {
-        return vertx.undeploy(deploymentId).eventually(accounts::close);
+        return vertx.undeploy(deploymentId).eventually(services.transcriptions()::close).eventually(accounts::close);
     }
 }

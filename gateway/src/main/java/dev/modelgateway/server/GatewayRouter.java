@@ -3,7 +3,15 @@ package dev.modelgateway.server;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.api.Dispatcher;
 import dev.modelgateway.api.Platform;
+import dev.modelgateway.api.SurfaceServices;
+import dev.modelgateway.api.responses.ResponsesEndpoint;
+import dev.modelgateway.api.audio.SpeechEndpoint;
+import dev.modelgateway.api.audio.TranscriptionTasksEndpoint;
+import dev.modelgateway.api.images.ImagesEndpoint;
 import dev.modelgateway.api.chat.ChatCompletionsEndpoint;
+import dev.modelgateway.api.embeddings.EmbeddingsEndpoint;
+import dev.modelgateway.api.tokens.CountTokensEndpoint;
+import dev.modelgateway.api.unavailable.UnavailableFeatures;
 import dev.modelgateway.api.messages.MessagesEndpoint;
 import dev.modelgateway.api.models.ModelsEndpoint;
 import dev.modelgateway.error.ErrorKind;
@@ -20,16 +28,23 @@ public final class GatewayRouter {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayRouter.class);
     /** Vendor A's documented request limit; larger bodies get 413 before any parsing. */
     static final long BODY_LIMIT = 32L * 1024 * 1024;
+    /** SPEC 4's token-counting path; it takes a messages-protocol body, so it answers in that protocol's shape. */
+    static final String COUNT_MESSAGE_TOKENS = "/api/count-message-tokens";
 
     private GatewayRouter() {
     }
 
-    public static Router create(Vertx vertx, Platform platform, Authenticator authenticator, Accounts accounts) {
+    public static Router create(Vertx vertx, Platform platform, Authenticator authenticator, Accounts accounts,
+                                SurfaceServices services) {
         Router router = Router.router(vertx);
         router.route().handler(GatewayRouter::begin);
         router.get("/health").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
                 .end("{\"status\":\"ok\"}"));
-        router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(BODY_LIMIT));
+        BodyHandler bodies = BodyHandler.create(false).setBodyLimit(BODY_LIMIT);
+        router.route("/api/*").handler(ctx -> {
+            if (MultipartBody.applies(ctx)) MultipartBody.collect(ctx, BODY_LIMIT);
+            else bodies.handle(ctx);
+        });
         // Accounts routes authenticate themselves (admin routes need the master key).
         accounts.mountRoutes(router);
         router.route("/api/*").handler(new BearerAuth(authenticator));
@@ -41,6 +56,19 @@ public final class GatewayRouter {
         router.post("/api/v1/chat/completions").handler(chat::handle);
         router.post("/api/v1/messages").handler(messages::handle);
         router.get("/api/v1/models").handler(models::list);
+        CountTokensEndpoint countTokens = new CountTokensEndpoint(platform);
+        router.post(COUNT_MESSAGE_TOKENS).handler(countTokens::handle);
+        router.post("/api/v1/messages/count_tokens").handler(countTokens::handle);
+        UnavailableFeatures.mount(router);
+        TranscriptionTasksEndpoint transcriptions = new TranscriptionTasksEndpoint(platform, services.transcriptions());
+        router.post("/api/v1/audio/transcriptions/tasks").handler(transcriptions::submit);
+        router.get("/api/v1/audio/transcriptions/tasks/:id").handler(transcriptions::get);
+        router.post("/api/v1/audio/speech").handler(new SpeechEndpoint(platform)::handle);
+        ImagesEndpoint images = new ImagesEndpoint(platform);
+        router.post("/api/v1/images/generations").handler(images::generations);
+        router.post("/api/v1/images/edits").handler(images::edits);
+        router.post("/api/v1/embeddings").handler(new EmbeddingsEndpoint(platform)::handle);
+        router.post("/api/v1/responses").handler(new ResponsesEndpoint(platform, dispatcher, services.responses())::handle);
         router.getWithRegex("/api/v1/models/(?<id>.+)").handler(models::get);
 
         router.route().last().handler(ctx -> Exchange.fail(ctx, new GatewayException(404, ErrorKind.NOT_FOUND,
@@ -50,7 +78,8 @@ public final class GatewayRouter {
     }
 
     private static void begin(RoutingContext ctx) {
-        Protocol protocol = ctx.request().path().startsWith("/api/v1/messages") ? Protocol.ANTHROPIC : Protocol.OPENAI;
+        String path = ctx.request().path();
+        Protocol protocol = path.startsWith("/api/v1/messages") || path.equals(COUNT_MESSAGE_TOKENS) ? Protocol.ANTHROPIC : Protocol.OPENAI;
         Exchange ex = Exchange.begin(ctx, protocol);
         ctx.response().putHeader(TraceId.HEADER, ex.traceId());
         ctx.addEndHandler(v -> AccessLog.write(ctx, ex));

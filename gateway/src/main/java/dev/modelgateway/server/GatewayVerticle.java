@@ -3,6 +3,7 @@ package dev.modelgateway.server;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.api.Metering;
 import dev.modelgateway.api.Platform;
+import dev.modelgateway.api.SurfaceServices;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.relay.Relay;
@@ -25,14 +26,16 @@ final class GatewayVerticle extends VerticleBase {
     private final GatewayConfig config;
     private final Catalogue catalogue;
     private final Accounts accounts;
+    private final SurfaceServices services;
     private VendorClients clients;
     private MediaFetcher media;
     private HttpServer server;
 
-    GatewayVerticle(GatewayConfig config, Catalogue catalogue, Accounts accounts) {
+    GatewayVerticle(GatewayConfig config, Catalogue catalogue, Accounts accounts, SurfaceServices services) {
         this.config = config;
         this.catalogue = catalogue;
         this.accounts = accounts;
+        this.services = services;
     }
 
     @Override
@@ -48,7 +51,7 @@ final class GatewayVerticle extends VerticleBase {
                 .setTcpNoDelay(true)
                 .setCompressionSupported(false);
         server = vertx.createHttpServer(options)
-                .requestHandler(GatewayRouter.create(vertx, platform, authenticator, accounts));
+                .requestHandler(GatewayRouter.create(vertx, platform, authenticator, accounts, services));
         return server.listen();
     }
 

@@ -24,12 +24,15 @@ public final class GatewayHarness implements AutoCloseable {
     public final Vertx vertx;
     public final VendorSimulator sim;
     public final Gateway gateway;
+    /** The accounts database (temporary SQLite file unless given). */
+    public final String databaseUrl;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private GatewayHarness(Vertx vertx, VendorSimulator sim, Gateway gateway) {
+    private GatewayHarness(Vertx vertx, VendorSimulator sim, Gateway gateway, String databaseUrl) {
         this.vertx = vertx;
         this.sim = sim;
         this.gateway = gateway;
+        this.databaseUrl = databaseUrl;
     }
 
     public static GatewayHarness start() {
@@ -38,11 +41,20 @@ public final class GatewayHarness implements AutoCloseable {
 
     /** @param missingKeys vendors left without an API key, to test the "not configured" error */
     public static GatewayHarness start(Map<Vendor, Boolean> missingKeys) {
-        return start(missingKeys, MediaPolicy.DEFAULT.withAllowPrivate(true));
+        return start(missingKeys, "jdbc:sqlite:" + tempDatabase());
+    }
+
+    /** A gateway on a given accounts database, e.g. a second one on the first one's file (restarts). */
+    public static GatewayHarness start(Map<Vendor, Boolean> missingKeys, String databaseUrl) {
+        return start(missingKeys, MediaPolicy.DEFAULT.withAllowPrivate(true), databaseUrl);
     }
 
     /** @param media how media URLs are fetched (the default harness allows loopback, where the simulator is) */
     public static GatewayHarness start(Map<Vendor, Boolean> missingKeys, MediaPolicy media) {
+        return start(missingKeys, media, "jdbc:sqlite:" + tempDatabase());
+    }
+
+    public static GatewayHarness start(Map<Vendor, Boolean> missingKeys, MediaPolicy media, String databaseUrl) {
         Vertx vertx = Vertx.vertx();
         VendorSimulator sim = VendorSimulator.start(vertx, 0).await();
         SimKeys keys = SimKeys.defaults();
@@ -55,9 +67,48 @@ public final class GatewayHarness implements AutoCloseable {
         missingKeys.forEach((v, missing) -> {
             if (missing) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
         });
-        GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), "jdbc:sqlite:" + tempDatabase(), null, media);
+        GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), databaseUrl, null, media);
         Gateway gateway = Gateway.start(vertx, config, 2).await();
-        return new GatewayHarness(vertx, sim, gateway);
+        return new GatewayHarness(vertx, sim, gateway, databaseUrl);
+    }
+
+    /** A fresh temporary SQLite database URL. */
+    public static String tempDatabaseUrl() {
+        return "jdbc:sqlite:" + tempDatabase();
+    }
+
+    /**
+     * The ledger rows written for a public model, waiting up to five seconds for the asynchronous ledger
+     * writer to have stored at least {@code atLeast} of them.
+     */
+    public java.util.List<Map<String, Object>> ledger(String publicModel, int atLeast) {
+        long deadline = System.currentTimeMillis() + 5000;
+        while (true) {
+            java.util.List<Map<String, Object>> rows = new java.util.ArrayList<>();
+            try (java.sql.Connection c = java.sql.DriverManager.getConnection(databaseUrl);
+                 java.sql.PreparedStatement ps = c.prepareStatement(
+                         "SELECT * FROM usage_ledger WHERE public_model = ? ORDER BY at_ms")) {
+                ps.setString(1, publicModel);
+                try (java.sql.ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        Map<String, Object> row = new java.util.LinkedHashMap<>();
+                        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                            row.put(rs.getMetaData().getColumnName(i), rs.getObject(i));
+                        }
+                        rows.add(row);
+                    }
+                }
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException(e);
+            }
+            if (rows.size() >= atLeast || System.currentTimeMillis() > deadline) return rows;
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return rows;
+            }
+        }
     }
 
     private static String tempDatabase() {

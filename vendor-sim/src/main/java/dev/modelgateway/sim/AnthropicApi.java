@@ -15,7 +15,7 @@ final class AnthropicApi {
     }
 
     /** Everything parsed from one request. */
-    private record Parsed(Conversation conversation, PromptMeter meter, boolean stream, boolean redacted) {
+    private record Parsed(Conversation conversation, PromptMeter meter, boolean stream, boolean redacted, boolean webSearch) {
     }
 
     void handle(Exchange ex, String path, String body) {
@@ -67,7 +67,9 @@ final class AnthropicApi {
 
         PromptMeter m = new PromptMeter(model);
         List<Conversation.Tool> tools = new ArrayList<>();
+        boolean webSearch = false;
         for (JsonNode t : root.path("tools")) {
+            if (String.valueOf(Json.text(t, "type")).startsWith(WebSearch.TOOL_TYPE_PREFIX)) webSearch = true;
             String name = Json.text(t, "name");
             m.text(name);
             m.text(Json.text(t, "description"));
@@ -166,7 +168,7 @@ final class AnthropicApi {
         if (fmt != null && "json_schema".equals(Json.text(fmt, "type"))) format = new Conversation.OutputFormat(fmt.get("schema"));
 
         Conversation c = new Conversation(model, lastUserText, toolResult, tools, choice, maxTokens, images, thinking, format);
-        return new Parsed(c, m, root.path("stream").asBoolean(false), ex.directive.redacted());
+        return new Parsed(c, m, root.path("stream").asBoolean(false), ex.directive.redacted(), webSearch && toolResult == null);
     }
 
     private static void marker(PromptMeter m, JsonNode block) {
@@ -219,6 +221,12 @@ final class AnthropicApi {
             if (p.redacted) content.addObject().put("type", "redacted_thinking").put("data", Signatures.redact(a.thinking()));
             else content.addObject().put("type", "thinking").put("thinking", a.thinking()).put("signature", Signatures.sign(a.thinking()));
         }
+        boolean searched = p.webSearch && a.calls().isEmpty();
+        if (searched) {
+            String toolUseId = WebSearch.toolUseId(id);
+            content.add(WebSearch.toolUse(toolUseId, p.conversation.lastUserText()));
+            content.add(WebSearch.result(toolUseId, p.conversation.lastUserText()));
+        }
         if (a.calls().isEmpty()) content.addObject().put("type", "text").put("text", a.text());
         for (Answer.ToolCall call : a.calls()) {
             ObjectNode b = content.addObject().put("type", "tool_use").put("id", call.id()).put("name", call.name());
@@ -226,7 +234,9 @@ final class AnthropicApi {
             b.putObject("caller").put("type", "direct");
         }
         msg.put("stop_reason", stopReason(a.stop())).putNull("stop_sequence");
-        msg.set("usage", usage(u, a.outputTokens()));
+        ObjectNode usage = usage(u, a.outputTokens());
+        if (searched) WebSearch.count(usage);
+        msg.set("usage", usage);
         return msg;
     }
 
@@ -250,6 +260,18 @@ final class AnthropicApi {
                 for (String piece : a.thinkingPieces()) ev.add(delta(index, Json.obj().put("type", "thinking_delta").put("thinking", piece)));
                 ev.add(delta(index, Json.obj().put("type", "signature_delta").put("signature", Signatures.sign(a.thinking()))));
             }
+            ev.add(blockStop(index++));
+        }
+        boolean searched = p.webSearch && a.calls().isEmpty();
+        if (searched) {
+            String toolUseId = WebSearch.toolUseId(id);
+            ObjectNode use = WebSearch.toolUse(toolUseId, p.conversation.lastUserText());
+            use.putObject("input");
+            ev.add(blockStart(index, use));
+            ev.add(delta(index, Json.obj().put("type", "input_json_delta")
+                    .put("partial_json", Json.write(Json.obj().put("query", p.conversation.lastUserText())))));
+            ev.add(blockStop(index++));
+            ev.add(blockStart(index, WebSearch.result(toolUseId, p.conversation.lastUserText())));
             ev.add(blockStop(index++));
         }
         if (a.calls().isEmpty()) {
@@ -277,6 +299,7 @@ final class AnthropicApi {
                 .put("cache_creation_input_tokens", u.write5m() + u.write1h())
                 .put("cache_read_input_tokens", u.cacheRead())
                 .put("output_tokens", a.outputTokens());
+        if (searched) WebSearch.count((ObjectNode) md.get("usage"));
         ev.add(event("message_delta", Json.write(md)));
         ev.add(event("message_stop", "{\"type\":\"message_stop\"}"));
         return ev;

@@ -38,6 +38,7 @@ public final class VendorSimulator {
     private final ChatCompletionsApi openaiChat = new ChatCompletionsApi(this, ChatCompletionsApi.Flavor.OPENAI);
     private final ChatCompletionsApi dashscopeChat = new ChatCompletionsApi(this, ChatCompletionsApi.Flavor.DASHSCOPE);
     private final GeminiApi gemini = new GeminiApi(this);
+    private final EmbeddingsApi dashscopeEmbeddings = new EmbeddingsApi(this);
     private final OpenAiExtrasApi openaiExtras = new OpenAiExtrasApi(this);
     private final RealtimeApi realtime = new RealtimeApi(this);
     private HttpServer server;
@@ -139,6 +140,7 @@ public final class VendorSimulator {
             case "gemini" -> gemini.handle(ex, path, body);
             case "dashscope" -> {
                 if (path.equals("/dashscope/compatible-mode/v1/chat/completions")) dashscopeChat.handle(ex, body);
+                else if (path.equals("/dashscope/compatible-mode/v1/embeddings")) dashscopeEmbeddings.handle(ex, body);
                 else ex.fail(404, "Not found: " + path, "NotFound");
             }
             default -> {
