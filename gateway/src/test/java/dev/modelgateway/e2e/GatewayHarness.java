@@ -23,12 +23,15 @@ public final class GatewayHarness implements AutoCloseable {
     public final Vertx vertx;
     public final VendorSimulator sim;
     public final Gateway gateway;
+    /** JDBC URL of the accounts store, for tests that read the ledger directly. */
+    public final String databaseUrl;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private GatewayHarness(Vertx vertx, VendorSimulator sim, Gateway gateway) {
+    private GatewayHarness(Vertx vertx, VendorSimulator sim, Gateway gateway, String databaseUrl) {
         this.vertx = vertx;
         this.sim = sim;
         this.gateway = gateway;
+        this.databaseUrl = databaseUrl;
     }
 
     public static GatewayHarness start() {
@@ -38,7 +41,25 @@ public final class GatewayHarness implements AutoCloseable {
     /** @param missingKeys vendors left without an API key, to test the "not configured" error */
     public static GatewayHarness start(Map<Vendor, Boolean> missingKeys) {
         Vertx vertx = Vertx.vertx();
-        VendorSimulator sim = VendorSimulator.start(vertx, 0).await();
+        return start(vertx, VendorSimulator.start(vertx, 0).await(), missingKeys, "jdbc:sqlite:" + tempDatabase(), null);
+    }
+
+    /** A gateway with its own simulator on the given accounts stores (Redis may be null). */
+    public static GatewayHarness start(String databaseUrl, String redisUrl) {
+        Vertx vertx = Vertx.vertx();
+        return start(vertx, VendorSimulator.start(vertx, 0).await(), Map.of(), databaseUrl, redisUrl);
+    }
+
+    /**
+     * Another gateway instance, on its own Vert.x, in front of an existing simulator (another harness's):
+     * close it before the harness that owns the simulator.
+     */
+    public static GatewayHarness startOn(VendorSimulator sim, String databaseUrl, String redisUrl) {
+        return start(Vertx.vertx(), sim, Map.of(), databaseUrl, redisUrl);
+    }
+
+    private static GatewayHarness start(Vertx vertx, VendorSimulator sim, Map<Vendor, Boolean> missingKeys,
+                                        String databaseUrl, String redisUrl) {
         SimKeys keys = SimKeys.defaults();
         String s = sim.baseUrl();
         Map<Vendor, VendorEndpoint> vendors = new EnumMap<>(Vendor.class);
@@ -49,9 +70,14 @@ public final class GatewayHarness implements AutoCloseable {
         missingKeys.forEach((v, missing) -> {
             if (missing) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
         });
-        GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), "jdbc:sqlite:" + tempDatabase(), null);
+        GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), databaseUrl, redisUrl);
         Gateway gateway = Gateway.start(vertx, config, 2).await();
-        return new GatewayHarness(vertx, sim, gateway);
+        return new GatewayHarness(vertx, sim, gateway, databaseUrl);
+    }
+
+    /** A SQLite file in a fresh temporary directory. */
+    public static String tempSqliteUrl() {
+        return "jdbc:sqlite:" + tempDatabase();
     }
 
     private static String tempDatabase() {
@@ -94,6 +120,16 @@ public final class GatewayHarness implements AutoCloseable {
     public HttpResponse<String> get(String path, String... headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
                 .timeout(Duration.ofSeconds(20)).GET();
+        for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
+        return send(b.build());
+    }
+
+    /** Any method with an optional JSON body, e.g. the admin API. */
+    public HttpResponse<String> send(String method, String path, String body, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+                .timeout(Duration.ofSeconds(20))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) b.header("content-type", "application/json");
         for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
         return send(b.build());
     }
