@@ -26,6 +26,8 @@ public final class GatewayHarness implements AutoCloseable {
     /** JDBC URL of the accounts store, for tests that read the ledger directly. */
     public final String databaseUrl;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http1 = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+            .version(HttpClient.Version.HTTP_1_1).build();
 
     private GatewayHarness(Vertx vertx, VendorSimulator sim, Gateway gateway, String databaseUrl) {
         this.vertx = vertx;
@@ -122,6 +124,23 @@ public final class GatewayHarness implements AutoCloseable {
                 .timeout(Duration.ofSeconds(20)).GET();
         for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
         return send(b.build());
+    }
+
+    /**
+     * A POST over HTTP/1.1, as the official SDKs (OkHttp) and curl send it; {@link #post} lets the JDK
+     * client upgrade to HTTP/2 (h2c), which Vert.x accepts.
+     */
+    public HttpResponse<String> postHttp1(String path, String body, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+                .timeout(Duration.ofSeconds(20))
+                .header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
+        try {
+            return http1.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Any method with an optional JSON body, e.g. the admin API. */
