@@ -3,6 +3,7 @@ package dev.modelgateway.accounts;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.store.Database;
 import io.vertx.core.json.JsonObject;
+import org.slf4j.LoggerFactory;
 
 import java.io.PrintStream;
 import java.sql.SQLException;
@@ -37,6 +38,7 @@ public final class KeysCommand {
         if (a.isEmpty()) return usage(out, null);
         String command = a.getFirst();
         List<String> rest = a.subList(1, a.size());
+        quietStoreLogs();
         try (Database db = Database.open(cfg.databaseUrl(), "accounts")) {
             KeyStore keys = new KeyStore(db);
             return switch (command) {
@@ -96,6 +98,15 @@ public final class KeysCommand {
         }
         out.println(command + "d " + id);
         return OK;
+    }
+
+    /** The command's output is its answer (a key to copy), not the pool's and the migrator's progress reports. */
+    private static void quietStoreLogs() {
+        for (String name : List.of("com.zaxxer.hikari", "org.flywaydb")) {
+            if (LoggerFactory.getLogger(name) instanceof ch.qos.logback.classic.Logger logger) {
+                logger.setLevel(ch.qos.logback.classic.Level.WARN);
+            }
+        }
     }
 
     private static String orDash(Object v) {
