@@ -23,11 +23,13 @@ public final class KeysCommand {
     static final int USAGE = 2;
 
     private static final String HELP = """
-            usage: keys create --name NAME [--models GLOB,GLOB] [--rpm N] [--tpm N] [--budget USD] [--expires ISO-8601]
+            usage: keys create --name NAME [--models GLOB,GLOB] [--rpm N] [--tpm N] [--model-limits JSON]
+                               [--budget USD] [--expires ISO-8601|DATE|EPOCH_SECONDS]
+                     --model-limits '{"platform/vendorA-*": {"rpm": 10, "tpm": 50000}}': limits per model glob, on top of --rpm/--tpm
                    keys list
                    keys disable ID | keys enable ID | keys delete ID""";
     private static final Map<String, String> CREATE_FLAGS = Map.of("--name", "name", "--models", "models",
-            "--rpm", "rpm", "--tpm", "tpm", "--budget", "budget_usd", "--expires", "expires_at");
+            "--rpm", "rpm", "--tpm", "tpm", "--model-limits", "model_limits", "--budget", "budget_usd", "--expires", "expires_at");
 
     private KeysCommand() {}
 

@@ -130,6 +130,31 @@ abstract class RateLimitsThroughGatewayContract {
         assertThat(body.at("/error/message").asText()).contains("2 requests per minute");
     }
 
+    @Test
+    void perModelLimitOnTopOfTheKeysOwn() {
+        AdminApi.CreatedKey key = admin.create("{\"name\":\"per-model\",\"rpm\":10,"
+                + "\"model_limits\":{\"platform/vendorA-*\":{\"rpm\":1}}}");
+        HttpResponse<String> first = messages(key.secret(), "hi", 64);
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(header(first, "x-ratelimit-limit-requests")).as("the tighter, per-model scope").isEqualTo("1");
+        assertThat(header(first, "x-ratelimit-remaining-requests")).isEqualTo("0");
+
+        HttpResponse<String> refused = messages(key.secret(), "hi", 64);
+        assertThat(retryAfter(refused)).isBetween(59L, 60L);
+        JsonNode body = Json.parseOrNull(refused.body());
+        assertThat(body.at("/error/type").asText()).isEqualTo("rate_limit_error");
+        assertThat(body.at("/error/message").asText()).contains("on models 'platform/vendorA-*'");
+
+        // Other models only draw on the key's own 10 per minute (the refusal took nothing).
+        HttpResponse<String> other = chat(key.secret(), "hi", 64);
+        assertThat(other.statusCode()).isEqualTo(200);
+        assertThat(header(other, "x-ratelimit-limit-requests")).isEqualTo("10");
+        assertThat(header(other, "x-ratelimit-remaining-requests")).isEqualTo("8");
+        JsonNode view = rateLimitView(key.id());
+        assertThat(view.at("/model_limits/0/models").asText()).isEqualTo("platform/vendorA-*");
+        assertThat(view.at("/model_limits/0/requests/used").asLong()).isEqualTo(1);
+    }
+
     /** About {@code tokens} tokens of prompt (the simulator counts a token per 4 characters). */
     static String prompt(int tokens) {
         return "word ".repeat(tokens * 4 / 5);
