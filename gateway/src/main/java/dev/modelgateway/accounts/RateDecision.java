@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The buckets' levels after an admission attempt (or a peek). Levels may be negative: a request
+ * One scope's bucket levels after an admission attempt (or a peek). Levels may be negative: a request
  * whose real usage exceeded its estimate leaves a debt that refills first.
  *
  * @param allowed      whether the request was admitted (by every scope it drew on)
