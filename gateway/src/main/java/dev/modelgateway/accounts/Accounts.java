@@ -126,12 +126,12 @@ public final class Accounts {
                         + spent.toPlainString() + ").", null, "insufficient_quota", Map.of("x-should-retry", "false")));
             }
         }
-        RateLimits limits = RateLimits.of(key);
-        if (limits.none()) return Future.succeededFuture(Admission.UNLIMITED);
-        return limiter.acquire(key.id(), limits, estimatedTokens)
-                .<Admission>compose(d -> d.allowed()
-                        ? Future.succeededFuture(new LimitedAdmission(d.headers(), limiter, key.id(), limits, estimatedTokens))
-                        : Future.failedFuture(rateLimited(key, d)))
+        List<RateScope> scopes = RateScope.of(key, publicModel);
+        if (scopes.isEmpty()) return Future.succeededFuture(Admission.UNLIMITED);
+        return limiter.acquire(scopes, estimatedTokens)
+                .<Admission>compose(d -> d.getFirst().allowed()
+                        ? Future.succeededFuture(new LimitedAdmission(RateDecision.headers(d), limiter, scopes, estimatedTokens))
+                        : Future.failedFuture(rateLimited(key, scopes, d)))
                 .recover(e -> {
                     if (e instanceof GatewayException) return Future.failedFuture(e);
                     // Rate limiting protects upstreams; an unreachable Redis should not take the gateway down with it.
@@ -222,8 +222,8 @@ public final class Accounts {
         return spend.spentE10(keyId);
     }
 
-    Future<RateDecision> currentRate(String keyId, RateLimits limits) {
-        return limiter.peek(keyId, limits);
+    Future<List<RateDecision>> currentRates(List<RateScope> scopes) {
+        return scopes.isEmpty() ? Future.succeededFuture(List.of()) : limiter.peek(scopes);
     }
 
     private <T> Future<T> blocking(Callable<T> work) {
@@ -241,12 +241,18 @@ public final class Accounts {
         return new GatewayException(401, ErrorKind.AUTHENTICATION, message, null, code, null);
     }
 
-    private static GatewayException rateLimited(ApiKey key, RateDecision d) {
+    /** Names the scope and limit that made the request wait longest. */
+    private static GatewayException rateLimited(ApiKey key, List<RateScope> scopes, List<RateDecision> decisions) {
+        int worst = 0;
+        for (int i = 1; i < decisions.size(); i++) {
+            if (decisions.get(i).retryAfterMs() > decisions.get(worst).retryAfterMs()) worst = i;
+        }
+        RateDecision d = decisions.get(worst);
         RateLimits l = d.limits();
         boolean requests = l.rpm() > 0 && d.remainingRequests() < 1;
         String limit = requests ? l.rpm() + " requests per minute" : l.tpm() + " tokens per minute";
-        return new GatewayException(429, ErrorKind.RATE_LIMIT, "Rate limit reached for API key '" + key.name() + "': "
-                + limit + ". Retry in " + GoDuration.format(d.retryAfterMs()) + ".", null, "rate_limit_exceeded",
-                d.refusalHeaders());
+        return new GatewayException(429, ErrorKind.RATE_LIMIT, "Rate limit reached for " + scopes.get(worst).describe(key.name())
+                + ": " + limit + ". Retry in " + GoDuration.format(d.retryAfterMs()) + ".", null, "rate_limit_exceeded",
+                RateDecision.refusalHeaders(decisions));
     }
 }

@@ -103,17 +103,37 @@ final class AccountsApi {
     }
 
     private Future<JsonObject> rateLimits() {
-        return accounts.listKeys().compose(keys -> Future.all(keys.stream().map(key -> {
-            RateLimits limits = RateLimits.of(key.toApiKey());
-            JsonObject item = new JsonObject().put("key_id", key.id()).put("name", key.settings().name())
-                    .put("disabled", key.disabled()).put("rpm", key.settings().rpm()).put("tpm", key.settings().tpm())
-                    .put("budget_usd", key.budgetUsd() == null ? null : key.budgetUsd().toPlainString())
-                    .put("spent_usd", Money.text(accounts.spentE10(key.id())));
-            if (limits.none()) return Future.succeededFuture(item.putNull("requests").putNull("tokens"));
-            return accounts.currentRate(key.id(), limits).map(d -> item
-                    .put("requests", limits.rpm() > 0 ? window(limits.rpm(), d.requestLevel(), d.requestsResetMs()) : null)
-                    .put("tokens", limits.tpm() > 0 ? window(limits.tpm(), d.tokenLevel(), d.tokensResetMs()) : null));
-        }).toList()).map(all -> list(all.<JsonObject>list())));
+        return accounts.listKeys().compose(keys -> Future.all(keys.stream().map(this::rateLimitView).toList())
+                .map(all -> list(all.<JsonObject>list())));
+    }
+
+    /** A key's limits and current consumption: its own buckets, then those of each model limit. */
+    private Future<JsonObject> rateLimitView(StoredKey key) {
+        ApiKey apiKey = key.toApiKey();
+        RateLimits own = RateLimits.of(apiKey);
+        List<RateScope> scopes = new ArrayList<>();
+        if (!own.none()) scopes.add(new RateScope(key.id(), null, own));
+        apiKey.modelLimits().forEach(m -> scopes.add(new RateScope(key.id(), m.models(), m.limits())));
+        JsonObject item = new JsonObject().put("key_id", key.id()).put("name", key.settings().name())
+                .put("disabled", key.disabled()).put("rpm", key.settings().rpm()).put("tpm", key.settings().tpm())
+                .put("budget_usd", key.budgetUsd() == null ? null : key.budgetUsd().toPlainString())
+                .put("spent_usd", Money.text(accounts.spentE10(key.id())));
+        return accounts.currentRates(scopes).map(levels -> {
+            int next = 0;
+            if (own.none()) item.putNull("requests").putNull("tokens");
+            else windows(item, own, levels.get(next++));
+            JsonArray models = new JsonArray();
+            for (ModelLimit m : apiKey.modelLimits()) {
+                models.add(windows(new JsonObject().put("models", m.models()).put("rpm", m.rpm()).put("tpm", m.tpm()),
+                        m.limits(), levels.get(next++)));
+            }
+            return item.put("model_limits", models);
+        });
+    }
+
+    private static JsonObject windows(JsonObject into, RateLimits limits, RateDecision d) {
+        return into.put("requests", limits.rpm() > 0 ? window(limits.rpm(), d.requestLevel(), d.requestsResetMs()) : null)
+                .put("tokens", limits.tpm() > 0 ? window(limits.tpm(), d.tokenLevel(), d.tokensResetMs()) : null);
     }
 
     /** A bucket seen as a window: what was used recently (more than the limit while in debt) and what is left. */
@@ -126,7 +146,7 @@ final class AccountsApi {
         KeySettings s = key.settings();
         return new JsonObject().put("id", key.id()).put("object", "api_key").put("name", s.name())
                 .put("prefix", key.prefix()).put("models", new JsonArray(s.allowedModels()))
-                .put("rpm", s.rpm()).put("tpm", s.tpm())
+                .put("rpm", s.rpm()).put("tpm", s.tpm()).put("model_limits", ModelLimit.toJson(s.modelLimits()))
                 .put("budget_usd", s.budgetUsd() == null ? null : s.budgetUsd().toPlainString())
                 .put("spent_usd", Money.text(accounts.spentE10(key.id())))
                 .put("expires_at", s.expiresAt() == null ? null : s.expiresAt().toString())

@@ -1,22 +1,38 @@
 package dev.modelgateway.accounts;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Where accounts live.
  *
  * @param databaseUrl    {@code jdbc:sqlite:./data/gateway.db} (the default) or {@code jdbc:postgresql://host:port/db?user=...}
  * @param redisUrl       e.g. {@code redis://127.0.0.1:6379}; null keeps rate-limit counters in this process
  * @param masterKey      the admin bearer token; null disables the admin API (the CLI still works)
- * @param redisKeyPrefix namespace of this deployment's Redis keys, so deployments can share a Redis
+ * @param redisKeyPrefix namespace of this deployment's Redis keys, so deployments can share a Redis; when
+ *                       not given, the Redis URL's {@code key_prefix} query parameter, else {@code mg:}
  */
 public record AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix) {
 
     public static final String DEFAULT_DATABASE_URL = "jdbc:sqlite:./data/gateway.db";
+    static final String DEFAULT_REDIS_KEY_PREFIX = "mg:";
+    private static final String PREFIX_PARAM = "key_prefix=";
 
     public AccountsConfig {
         if (databaseUrl == null || databaseUrl.isBlank()) databaseUrl = DEFAULT_DATABASE_URL;
         if (redisUrl != null && redisUrl.isBlank()) redisUrl = null;
         if (masterKey != null && masterKey.isBlank()) masterKey = null;
-        if (redisKeyPrefix == null) redisKeyPrefix = "mg:";
+        if (redisUrl != null && redisUrl.indexOf('?') >= 0) {
+            // key_prefix is ours, not the Redis client's: take it out of the connection string.
+            int q = redisUrl.indexOf('?');
+            List<String> kept = new ArrayList<>();
+            for (String param : redisUrl.substring(q + 1).split("&")) {
+                if (!param.startsWith(PREFIX_PARAM)) kept.add(param);
+                else if (redisKeyPrefix == null) redisKeyPrefix = param.substring(PREFIX_PARAM.length());
+            }
+            redisUrl = redisUrl.substring(0, q) + (kept.isEmpty() ? "" : "?" + String.join("&", kept));
+        }
+        if (redisKeyPrefix == null || redisKeyPrefix.isEmpty()) redisKeyPrefix = DEFAULT_REDIS_KEY_PREFIX;
     }
 
     public AccountsConfig(String databaseUrl, String redisUrl, String masterKey) {

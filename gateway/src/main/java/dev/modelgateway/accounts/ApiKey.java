@@ -9,15 +9,22 @@ import java.util.List;
  * {@code allowedModels} allows every model.
  *
  * @param allowedModels glob patterns such as {@code platform/vendorA-*}
+ * @param modelLimits   per-model limits on top of {@code rpm}/{@code tpm}; the first matching glob applies
  * @param master        the synthetic key behind the configured master key: unlimited, admin rights
  */
-public record ApiKey(String id, String name, List<String> allowedModels, Long rpm, Long tpm, BigDecimal budgetUsd,
-                     Instant expiresAt, boolean disabled, boolean master) {
+public record ApiKey(String id, String name, List<String> allowedModels, Long rpm, Long tpm, List<ModelLimit> modelLimits,
+                     BigDecimal budgetUsd, Instant expiresAt, boolean disabled, boolean master) {
 
-    static final ApiKey MASTER = new ApiKey("master", "master", List.of(), null, null, null, null, false, true);
+    static final ApiKey MASTER = new ApiKey("master", "master", List.of(), null, null, List.of(), null, null, false, true);
 
     public ApiKey {
         allowedModels = allowedModels == null ? List.of() : List.copyOf(allowedModels);
+        modelLimits = modelLimits == null ? List.of() : List.copyOf(modelLimits);
+    }
+
+    /** The first model limit whose glob matches, or null. */
+    public ModelLimit modelLimit(String publicModel) {
+        return modelLimits.stream().filter(l -> l.matches(publicModel)).findFirst().orElse(null);
     }
 
     public boolean allows(String publicModel) {

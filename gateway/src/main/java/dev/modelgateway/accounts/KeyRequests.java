@@ -1,6 +1,7 @@
 package dev.modelgateway.accounts;
 
 import dev.modelgateway.error.GatewayException;
+import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -11,6 +12,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Validation of key settings from JSON bodies and CLI flags alike. Failures are 400s naming the
@@ -33,7 +35,8 @@ final class KeyRequests {
                 body.containsKey("rpm") ? limit("rpm", body.getValue("rpm")) : current.rpm(),
                 body.containsKey("tpm") ? limit("tpm", body.getValue("tpm")) : current.tpm(),
                 body.containsKey("budget_usd") ? budget(body.getValue("budget_usd")) : current.budgetUsd(),
-                body.containsKey("expires_at") ? instant("expires_at", body.getValue("expires_at")) : current.expiresAt());
+                body.containsKey("expires_at") ? instant("expires_at", body.getValue("expires_at")) : current.expiresAt(),
+                body.containsKey("model_limits") ? modelLimits(body.getValue("model_limits")) : current.modelLimits());
     }
 
     static String name(Object v) {
@@ -67,6 +70,33 @@ final class KeyRequests {
             // falls through to the 400 below
         }
         throw GatewayException.invalid(field, "'" + field + "' must be a positive whole number or null.");
+    }
+
+    /** {@code {"<glob>": {"rpm": N, "tpm": N}}} in matching order; a string (from the CLI) is read as that JSON. */
+    static List<ModelLimit> modelLimits(Object v) {
+        if (v == null) return List.of();
+        String example = " such as {\"platform/vendorA-*\": {\"rpm\": 60, \"tpm\": 100000}}";
+        try {
+            if (v instanceof String s) v = new JsonObject(s);
+        } catch (DecodeException e) {
+            throw GatewayException.invalid("model_limits", "'model_limits' must be a JSON object" + example + ".");
+        }
+        if (!(v instanceof JsonObject byGlob)) {
+            throw GatewayException.invalid("model_limits", "'model_limits' must be an object" + example + ".");
+        }
+        List<ModelLimit> limits = new ArrayList<>();
+        for (var entry : byGlob) {
+            String field = "model_limits." + entry.getKey();
+            if (entry.getKey().isBlank() || !(entry.getValue() instanceof JsonObject l)
+                    || !Set.of("rpm", "tpm").containsAll(l.fieldNames())) {
+                throw GatewayException.invalid(field, "'" + field + "' must be an object with rpm, tpm or both.");
+            }
+            Long rpm = limit(field + ".rpm", l.getValue("rpm"));
+            Long tpm = limit(field + ".tpm", l.getValue("tpm"));
+            if (rpm == null && tpm == null) throw GatewayException.invalid(field, "'" + field + "' needs rpm, tpm or both.");
+            limits.add(new ModelLimit(entry.getKey().strip(), rpm, tpm));
+        }
+        return limits;
     }
 
     static BigDecimal budget(Object v) {

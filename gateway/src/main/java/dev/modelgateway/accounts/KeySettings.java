@@ -5,9 +5,16 @@ import java.time.Instant;
 import java.util.List;
 
 /** What an administrator chooses for a key; null limits mean none. */
-record KeySettings(String name, List<String> allowedModels, Long rpm, Long tpm, BigDecimal budgetUsd, Instant expiresAt) {
+record KeySettings(String name, List<String> allowedModels, Long rpm, Long tpm, BigDecimal budgetUsd, Instant expiresAt,
+                   List<ModelLimit> modelLimits) {
 
     KeySettings {
         allowedModels = allowedModels == null ? List.of() : List.copyOf(allowedModels);
+        modelLimits = modelLimits == null ? List.of() : List.copyOf(modelLimits);
+    }
+
+    /** Settings without per-model limits. */
+    KeySettings(String name, List<String> allowedModels, Long rpm, Long tpm, BigDecimal budgetUsd, Instant expiresAt) {
+        this(name, allowedModels, rpm, tpm, budgetUsd, expiresAt, List.of());
     }
 }

@@ -2,6 +2,7 @@ package dev.modelgateway.accounts;
 
 import dev.modelgateway.store.Database;
 import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -16,7 +17,7 @@ import java.util.Optional;
 
 /** The {@code api_keys} table. Blocking: call it from a worker thread or the CLI. */
 final class KeyStore {
-    private static final String SETTINGS = "name, allowed_models, rpm, tpm, budget_usd, expires_at_ms";
+    private static final String SETTINGS = "name, allowed_models, rpm, tpm, budget_usd, expires_at_ms, model_limits";
     private static final String COLUMNS = "id, key_prefix, disabled, created_at_ms, " + SETTINGS;
 
     private final Database db;
@@ -32,7 +33,7 @@ final class KeyStore {
                 Instant.ofEpochMilli(System.currentTimeMillis()));
         db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO api_keys (id, key_hash, key_prefix, disabled,"
-                    + " created_at_ms, " + SETTINGS + ") VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + " created_at_ms, " + SETTINGS + ") VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 ps.setString(1, key.id());
                 ps.setString(2, KeyToken.hash(secret));
                 ps.setString(3, key.prefix());
@@ -67,10 +68,10 @@ final class KeyStore {
     boolean update(String id, KeySettings settings, boolean disabled) throws SQLException {
         return db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE api_keys SET name = ?, allowed_models = ?, rpm = ?,"
-                    + " tpm = ?, budget_usd = ?, expires_at_ms = ?, disabled = ? WHERE id = ?")) {
+                    + " tpm = ?, budget_usd = ?, expires_at_ms = ?, model_limits = ?, disabled = ? WHERE id = ?")) {
                 bindSettings(ps, 1, settings);
-                ps.setInt(7, disabled ? 1 : 0);
-                ps.setString(8, id);
+                ps.setInt(8, disabled ? 1 : 0);
+                ps.setString(9, id);
                 return ps.executeUpdate() > 0;
             }
         });
@@ -93,6 +94,7 @@ final class KeyStore {
         setNullableLong(ps, first + 3, s.tpm());
         ps.setString(first + 4, s.budgetUsd() == null ? null : s.budgetUsd().toPlainString());
         setNullableLong(ps, first + 5, s.expiresAt() == null ? null : s.expiresAt().toEpochMilli());
+        ps.setString(first + 6, s.modelLimits().isEmpty() ? null : ModelLimit.toJson(s.modelLimits()).encode());
     }
 
     private static Optional<StoredKey> one(Connection c, String sql, String arg) throws SQLException {
@@ -107,12 +109,14 @@ final class KeyStore {
     private static StoredKey read(ResultSet rs) throws SQLException {
         String models = rs.getString("allowed_models");
         String budget = rs.getString("budget_usd");
+        String modelLimits = rs.getString("model_limits");
         long expires = rs.getLong("expires_at_ms");
         Instant expiresAt = rs.wasNull() ? null : Instant.ofEpochMilli(expires);
         KeySettings settings = new KeySettings(rs.getString("name"),
                 models == null ? List.of() : new JsonArray(models).stream().map(String::valueOf).toList(),
                 nullableLong(rs, "rpm"), nullableLong(rs, "tpm"),
-                budget == null ? null : new BigDecimal(budget), expiresAt);
+                budget == null ? null : new BigDecimal(budget), expiresAt,
+                modelLimits == null ? List.of() : ModelLimit.fromJson(new JsonObject(modelLimits)));
         return new StoredKey(rs.getString("id"), rs.getString("key_prefix"), settings, rs.getInt("disabled") != 0,
                 Instant.ofEpochMilli(rs.getLong("created_at_ms")));
     }

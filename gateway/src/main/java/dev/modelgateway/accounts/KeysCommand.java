@@ -3,6 +3,7 @@ package dev.modelgateway.accounts;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.store.Database;
 import io.vertx.core.json.JsonObject;
+import org.slf4j.LoggerFactory;
 
 import java.io.PrintStream;
 import java.sql.SQLException;
@@ -22,11 +23,13 @@ public final class KeysCommand {
     static final int USAGE = 2;
 
     private static final String HELP = """
-            usage: keys create --name NAME [--models GLOB,GLOB] [--rpm N] [--tpm N] [--budget USD] [--expires ISO-8601]
+            usage: keys create --name NAME [--models GLOB,GLOB] [--rpm N] [--tpm N] [--model-limits JSON]
+                               [--budget USD] [--expires ISO-8601|DATE|EPOCH_SECONDS]
+                     --model-limits '{"platform/vendorA-*": {"rpm": 10, "tpm": 50000}}': limits per model glob, on top of --rpm/--tpm
                    keys list
                    keys disable ID | keys enable ID | keys delete ID""";
     private static final Map<String, String> CREATE_FLAGS = Map.of("--name", "name", "--models", "models",
-            "--rpm", "rpm", "--tpm", "tpm", "--budget", "budget_usd", "--expires", "expires_at");
+            "--rpm", "rpm", "--tpm", "tpm", "--model-limits", "model_limits", "--budget", "budget_usd", "--expires", "expires_at");
 
     private KeysCommand() {}
 
@@ -37,6 +40,7 @@ public final class KeysCommand {
         if (a.isEmpty()) return usage(out, null);
         String command = a.getFirst();
         List<String> rest = a.subList(1, a.size());
+        quietStoreLogs();
         try (Database db = Database.open(cfg.databaseUrl(), "accounts")) {
             KeyStore keys = new KeyStore(db);
             return switch (command) {
@@ -96,6 +100,15 @@ public final class KeysCommand {
         }
         out.println(command + "d " + id);
         return OK;
+    }
+
+    /** The command's output is its answer (a key to copy), not the pool's and the migrator's progress reports. */
+    private static void quietStoreLogs() {
+        for (String name : List.of("com.zaxxer.hikari", "org.flywaydb")) {
+            if (LoggerFactory.getLogger(name) instanceof ch.qos.logback.classic.Logger logger) {
+                logger.setLevel(ch.qos.logback.classic.Level.WARN);
+            }
+        }
     }
 
     private static String orDash(Object v) {

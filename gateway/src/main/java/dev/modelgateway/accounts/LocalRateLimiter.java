@@ -6,12 +6,16 @@ import io.vertx.core.Future;
 
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /** Buckets in this process, for a single instance without Redis. */
 final class LocalRateLimiter implements RateLimiter {
 
-    /** A bucket pair untouched for a while is full again, so forgetting it changes nothing. */
-    private final Cache<String, Buckets> buckets = Caffeine.newBuilder()
+    /** A key's buckets untouched for a while are full again, so forgetting them changes nothing. */
+    private final Cache<String, KeyBuckets> keys = Caffeine.newBuilder()
             .expireAfterAccess(Duration.ofMinutes(10))
             .build();
     private final InstantSource clock;
@@ -21,22 +25,19 @@ final class LocalRateLimiter implements RateLimiter {
     }
 
     @Override
-    public Future<RateDecision> acquire(String keyId, RateLimits limits, long estimatedTokens) {
-        return Future.succeededFuture(bucketsOf(keyId, limits).acquire(limits, estimatedTokens, clock.millis()));
+    public Future<List<RateDecision>> acquire(List<RateScope> scopes, long estimatedTokens) {
+        return Future.succeededFuture(bucketsOf(scopes).acquire(scopes, estimatedTokens, clock.millis()));
     }
 
     @Override
-    public Future<Void> adjust(String keyId, RateLimits limits, long tokenDelta) {
-        bucketsOf(keyId, limits).adjust(limits, tokenDelta, clock.millis());
+    public Future<Void> adjust(List<RateScope> scopes, long tokenDelta) {
+        bucketsOf(scopes).adjust(scopes, tokenDelta, clock.millis());
         return Future.succeededFuture();
     }
 
     @Override
-    public Future<RateDecision> peek(String keyId, RateLimits limits) {
-        Buckets b = buckets.getIfPresent(keyId);
-        return Future.succeededFuture(b == null
-                ? new RateDecision(true, limits, limits.rpm(), limits.tpm(), 0)
-                : b.peek(limits, clock.millis()));
+    public Future<List<RateDecision>> peek(List<RateScope> scopes) {
+        return Future.succeededFuture(bucketsOf(scopes).peek(scopes, clock.millis()));
     }
 
     @Override
@@ -44,47 +45,81 @@ final class LocalRateLimiter implements RateLimiter {
         return Future.succeededFuture();
     }
 
-    private Buckets bucketsOf(String keyId, RateLimits limits) {
-        return buckets.get(keyId, id -> new Buckets(limits.rpm(), limits.tpm(), clock.millis()));
+    /** Every scope of one request belongs to the same API key. */
+    private KeyBuckets bucketsOf(List<RateScope> scopes) {
+        return keys.get(scopes.getFirst().keyId(), id -> new KeyBuckets());
     }
 
-    /** Mirrors the Redis script, so both limiters behave alike. */
+    /** One API key's bucket pairs by scope; its lock makes a multi-scope acquire atomic. */
+    private static final class KeyBuckets {
+        private final Map<String, Buckets> byScope = new HashMap<>();
+
+        synchronized List<RateDecision> acquire(List<RateScope> scopes, long estimatedTokens, long now) {
+            long[] waits = new long[scopes.size()];
+            boolean allowed = true;
+            for (int i = 0; i < scopes.size(); i++) {
+                waits[i] = buckets(scopes.get(i), now).wait(scopes.get(i).limits(), estimatedTokens);
+                allowed &= waits[i] == 0;
+            }
+            List<RateDecision> decisions = new ArrayList<>(scopes.size());
+            for (int i = 0; i < scopes.size(); i++) {
+                Buckets b = byScope.get(scopes.get(i).bucket());
+                if (allowed) b.take(scopes.get(i).limits(), estimatedTokens);
+                decisions.add(b.decision(allowed, scopes.get(i).limits(), waits[i]));
+            }
+            return decisions;
+        }
+
+        synchronized void adjust(List<RateScope> scopes, long tokenDelta, long now) {
+            for (RateScope s : scopes) buckets(s, now).adjust(s.limits(), tokenDelta);
+        }
+
+        synchronized List<RateDecision> peek(List<RateScope> scopes, long now) {
+            return scopes.stream().map(s -> buckets(s, now).decision(true, s.limits(), 0)).toList();
+        }
+
+        /** The scope's buckets, refilled up to {@code now}. */
+        private Buckets buckets(RateScope scope, long now) {
+            Buckets b = byScope.computeIfAbsent(scope.bucket(), k -> new Buckets(scope.limits(), now));
+            b.refill(scope.limits(), now);
+            return b;
+        }
+    }
+
+    /** A request bucket and a token bucket; mirrors the Redis script, so both limiters behave alike. */
     private static final class Buckets {
         private double requests;
         private double tokens;
         private long at;
 
-        Buckets(double requests, double tokens, long at) {
-            this.requests = requests;
-            this.tokens = tokens;
+        Buckets(RateLimits limits, long at) {
+            this.requests = limits.rpm();
+            this.tokens = limits.tpm();
             this.at = at;
         }
 
-        synchronized RateDecision acquire(RateLimits limits, long estimatedTokens, long now) {
-            refill(limits, now);
-            long wait = 0;
-            if (limits.rpm() > 0) wait = RateLimits.msUntil(requests, 1, limits.rpm());
+        long wait(RateLimits limits, long estimatedTokens) {
+            long wait = limits.rpm() > 0 ? RateLimits.msUntil(requests, 1, limits.rpm()) : 0;
             if (limits.tpm() > 0) {
                 wait = Math.max(wait, RateLimits.msUntil(tokens, limits.tokensNeeded(estimatedTokens), limits.tpm()));
             }
-            if (wait == 0) {
-                if (limits.rpm() > 0) requests -= 1;
-                if (limits.tpm() > 0) tokens -= Math.max(estimatedTokens, 0);
-            }
-            return new RateDecision(wait == 0, limits, requests, tokens, wait);
+            return wait;
         }
 
-        synchronized void adjust(RateLimits limits, long tokenDelta, long now) {
-            refill(limits, now);
+        void take(RateLimits limits, long estimatedTokens) {
+            if (limits.rpm() > 0) requests -= 1;
+            if (limits.tpm() > 0) tokens -= Math.max(estimatedTokens, 0);
+        }
+
+        void adjust(RateLimits limits, long tokenDelta) {
             if (limits.tpm() > 0) tokens = Math.min(limits.tpm(), tokens - tokenDelta);
         }
 
-        synchronized RateDecision peek(RateLimits limits, long now) {
-            refill(limits, now);
-            return new RateDecision(true, limits, requests, tokens, 0);
+        RateDecision decision(boolean allowed, RateLimits limits, long wait) {
+            return new RateDecision(allowed, limits, requests, tokens, wait);
         }
 
-        private void refill(RateLimits limits, long now) {
+        void refill(RateLimits limits, long now) {
             long elapsed = now - at;
             requests = RateLimits.refill(requests, limits.rpm(), elapsed);
             tokens = RateLimits.refill(tokens, limits.tpm(), elapsed);

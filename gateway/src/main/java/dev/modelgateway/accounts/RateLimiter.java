@@ -2,17 +2,25 @@ package dev.modelgateway.accounts;
 
 import io.vertx.core.Future;
 
-/** Per-key request and token buckets, either in this process or shared by every instance through Redis. */
+import java.util.List;
+
+/**
+ * Request and token buckets per key (and per key and model glob), either in this process or shared by
+ * every instance through Redis. A request draws on several scopes at once: all of them or none.
+ */
 sealed interface RateLimiter permits LocalRateLimiter, RedisRateLimiter {
 
-    /** Takes one request and {@code estimatedTokens} if both fit; takes nothing otherwise. */
-    Future<RateDecision> acquire(String keyId, RateLimits limits, long estimatedTokens);
+    /**
+     * Takes one request and {@code estimatedTokens} from every scope if all have room, else nothing.
+     * One decision per scope, in order; each carries its own wait.
+     */
+    Future<List<RateDecision>> acquire(List<RateScope> scopes, long estimatedTokens);
 
-    /** Gives back (negative) or takes (positive) tokens once the real usage is known. */
-    Future<Void> adjust(String keyId, RateLimits limits, long tokenDelta);
+    /** Gives back (negative) or takes (positive) tokens in every scope once the real usage is known. */
+    Future<Void> adjust(List<RateScope> scopes, long tokenDelta);
 
     /** The current levels, taking nothing. */
-    Future<RateDecision> peek(String keyId, RateLimits limits);
+    Future<List<RateDecision>> peek(List<RateScope> scopes);
 
     Future<Void> close();
 }

@@ -103,6 +103,28 @@ class KeyLifecycleTest {
     }
 
     @Test
+    void modelLimitsAreStoredInOrderAndReplacedOrClearedByPatch() {
+        JsonObject limits = new JsonObject()
+                .put("platform/vendorA-opus-*", new JsonObject().put("rpm", 5).put("tpm", 20000))
+                .put("platform/vendorA-*", new JsonObject().putNull("rpm").put("tpm", 100000));
+        var created = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "m").put("model_limits", limits));
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(created.json().getJsonObject("model_limits").fieldNames())
+                .containsExactly("platform/vendorA-opus-*", "platform/vendorA-*");
+        String id = created.json().getString("id");
+        ApiKey key = await(accounts.authenticate(created.json().getString("key")));
+        assertThat(key.modelLimit("platform/vendorA-opus-4.8")).isEqualTo(new ModelLimit("platform/vendorA-opus-*", 5L, 20000L));
+        assertThat(key.modelLimit("platform/vendorA-sonnet-5")).isEqualTo(new ModelLimit("platform/vendorA-*", null, 100000L));
+        assertThat(key.modelLimit("platform/vendorB-5.5")).isNull();
+
+        var fetched = http.get("/api/v1/admin/keys/" + id, MASTER);
+        assertThat(fetched.json().getJsonObject("model_limits")).isEqualTo(limits);
+        var cleared = http.call("PATCH", "/api/v1/admin/keys/" + id, MASTER, new JsonObject().putNull("model_limits"));
+        assertThat(cleared.json().getJsonObject("model_limits").isEmpty()).isTrue();
+        assertThat(http.get("/api/v1/admin/keys/" + id, MASTER).json().getJsonObject("model_limits").isEmpty()).isTrue();
+    }
+
+    @Test
     void expiredKeyIsRefusedSayingSo() {
         var created = http.call("POST", "/api/v1/admin/keys", MASTER,
                 new JsonObject().put("name", "old").put("expires_at", 1_000_000_000L));
@@ -135,6 +157,12 @@ class KeyLifecycleTest {
         assertThat(badExpiry.error().getString("param")).isEqualTo("expires_at");
         var badModels = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x").put("models", 7));
         assertThat(badModels.error().getString("param")).isEqualTo("models");
+        var badModelLimit = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x")
+                .put("model_limits", new JsonObject().put("platform/vendorA-*", new JsonObject().put("rpm", 0))));
+        assertThat(badModelLimit.error().getString("param")).isEqualTo("model_limits.platform/vendorA-*.rpm");
+        var emptyModelLimit = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x")
+                .put("model_limits", new JsonObject().put("platform/vendorA-*", new JsonObject().put("rps", 3))));
+        assertThat(emptyModelLimit.error().getString("param")).isEqualTo("model_limits.platform/vendorA-*");
         var badUsage = http.get("/api/v1/admin/usage?group_by=week", MASTER);
         assertThat(badUsage.status()).isEqualTo(400);
         assertThat(badUsage.error().getString("param")).isEqualTo("group_by");
@@ -181,7 +209,8 @@ class KeyLifecycleTest {
     @Test
     void keyLifecycleOverTheCli() {
         var create = cli("keys", "create", "--name", "batch-job", "--models", "platform/vendorA-small,platform/other",
-                "--rpm", "10", "--tpm", "5000", "--budget", "3.5", "--expires", "2099-06-01T00:00:00Z");
+                "--rpm", "10", "--tpm", "5000", "--budget", "3.5", "--expires", "2099-06-01T00:00:00Z",
+                "--model-limits", "{\"platform/vendorA-*\": {\"rpm\": 2}}");
         assertThat(create.code()).isZero();
         Matcher m = Pattern.compile("id: +(key_\\w+)[\\s\\S]*key: +(pk-\\S+)").matcher(create.out());
         assertThat(m.find()).as(create.out()).isTrue();
@@ -193,6 +222,7 @@ class KeyLifecycleTest {
         assertThat(key.allowedModels()).containsExactly("platform/vendorA-small", "platform/other");
         assertThat(key.tpm()).isEqualTo(5000);
         assertThat(key.budgetUsd()).isEqualByComparingTo("3.5");
+        assertThat(key.modelLimits()).containsExactly(new ModelLimit("platform/vendorA-*", 2L, null));
 
         var list = cli("keys", "list");
         assertThat(list.code()).isZero();

@@ -136,6 +136,49 @@ abstract class RateLimitContract {
         assertThat(http.get("/api/v1/admin/rate-limits", null).status()).isEqualTo(401);
     }
 
+    @Test
+    void modelLimitsAddBucketsTakenTogetherWithTheKeys() {
+        var created = await(accounts.createKey(new KeySettings("per-model", List.of(), 10L, null, null, null,
+                List.of(new ModelLimit("platform/vendorA-*", 2L, null), new ModelLimit("platform/*", null, 5000L)))));
+        ApiKey key = await(accounts.authenticate(created.secret()));
+        String other = "platform/vendorB-any";
+
+        // The tighter scope (2 per minute for vendorA models) shows in the headers.
+        assertThat(await(accounts.admit(key, MODEL, 10)).headers()).containsEntry("x-ratelimit-limit-requests", "2")
+                .containsEntry("x-ratelimit-remaining-requests", "1");
+        await(accounts.admit(key, MODEL, 10));
+        GatewayException e = (GatewayException) failure(accounts.admit(key, MODEL, 10));
+        assertThat(e.status()).isEqualTo(429);
+        assertThat(e.getMessage()).contains("on models 'platform/vendorA-*'").contains("2 requests per minute");
+        assertThat(Long.parseLong(e.headers().get("retry-after"))).isBetween(29L, 30L);
+
+        // Only the first matching glob applies: vendorB models draw on the key (8 left: the refusal took nothing)
+        // and on the platform/* token bucket.
+        Map<String, String> b = await(accounts.admit(key, other, 2500)).headers();
+        assertThat(b).containsEntry("x-ratelimit-limit-requests", "10").containsEntry("x-ratelimit-remaining-requests", "7")
+                .containsEntry("x-ratelimit-limit-tokens", "5000").containsEntry("x-ratelimit-remaining-tokens", "2500");
+
+        var view = Fixtures.Server.start(vertx, accounts).get("/api/v1/admin/rate-limits", MASTER);
+        JsonObject mine = view.json().getJsonArray("data").stream().map(o -> (JsonObject) o)
+                .filter(o -> o.getString("key_id").equals(key.id())).findFirst().orElseThrow();
+        assertThat(mine.getJsonObject("requests").getLong("used")).isEqualTo(3);
+        var models = mine.getJsonArray("model_limits");
+        assertThat(models.getJsonObject(0).getString("models")).isEqualTo("platform/vendorA-*");
+        assertThat(models.getJsonObject(0).getJsonObject("requests").getLong("used")).isEqualTo(2);
+        assertThat(models.getJsonObject(0).getValue("tokens")).isNull();
+        assertThat(models.getJsonObject(1).getJsonObject("tokens").getLong("used")).as("refills at 83 a second").isBetween(1500L, 2500L);
+    }
+
+    @Test
+    void modelLimitsAloneLimitOnlyTheirModels() {
+        var created = await(accounts.createKey(new KeySettings("model-only", List.of(), null, null, null, null,
+                List.of(new ModelLimit("platform/vendorA-*", 1L, null)))));
+        ApiKey key = await(accounts.authenticate(created.secret()));
+        await(accounts.admit(key, MODEL, 10));
+        assertThat(((GatewayException) failure(accounts.admit(key, MODEL, 10))).status()).isEqualTo(429);
+        assertThat(await(accounts.admit(key, "platform/vendorB-any", 10)).headers()).isEmpty();
+    }
+
     static long remainingTokens(Admission a) {
         return Long.parseLong(a.headers().get("x-ratelimit-remaining-tokens"));
     }

@@ -24,9 +24,13 @@ public final class GatewayHarness implements AutoCloseable {
     public final Vertx vertx;
     public final VendorSimulator sim;
     public final Gateway gateway;
-    /** The accounts database (temporary SQLite file unless given). */
+    /** JDBC URL of the accounts store (a temporary SQLite file unless given), for tests that read the ledger. */
     public final String databaseUrl;
+    /** The simulator is on loopback, so the harness lets the gateway fetch media URLs there. */
+    static final MediaPolicy LOOPBACK_MEDIA = MediaPolicy.DEFAULT.withAllowPrivate(true);
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http1 = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+            .version(HttpClient.Version.HTTP_1_1).build();
 
     private GatewayHarness(Vertx vertx, VendorSimulator sim, Gateway gateway, String databaseUrl) {
         this.vertx = vertx;
@@ -46,7 +50,7 @@ public final class GatewayHarness implements AutoCloseable {
 
     /** A gateway on a given accounts database, e.g. a second one on the first one's file (restarts). */
     public static GatewayHarness start(Map<Vendor, Boolean> missingKeys, String databaseUrl) {
-        return start(missingKeys, MediaPolicy.DEFAULT.withAllowPrivate(true), databaseUrl);
+        return start(missingKeys, LOOPBACK_MEDIA, databaseUrl);
     }
 
     /** @param media how media URLs are fetched (the default harness allows loopback, where the simulator is) */
@@ -56,7 +60,25 @@ public final class GatewayHarness implements AutoCloseable {
 
     public static GatewayHarness start(Map<Vendor, Boolean> missingKeys, MediaPolicy media, String databaseUrl) {
         Vertx vertx = Vertx.vertx();
-        VendorSimulator sim = VendorSimulator.start(vertx, 0).await();
+        return start(vertx, VendorSimulator.start(vertx, 0).await(), missingKeys, media, databaseUrl, null);
+    }
+
+    /** A gateway with its own simulator on the given accounts stores (Redis may be null). */
+    public static GatewayHarness start(String databaseUrl, String redisUrl) {
+        Vertx vertx = Vertx.vertx();
+        return start(vertx, VendorSimulator.start(vertx, 0).await(), Map.of(), LOOPBACK_MEDIA, databaseUrl, redisUrl);
+    }
+
+    /**
+     * Another gateway instance, on its own Vert.x, in front of an existing simulator (another harness's):
+     * close it before the harness that owns the simulator.
+     */
+    public static GatewayHarness startOn(VendorSimulator sim, String databaseUrl, String redisUrl) {
+        return start(Vertx.vertx(), sim, Map.of(), LOOPBACK_MEDIA, databaseUrl, redisUrl);
+    }
+
+    private static GatewayHarness start(Vertx vertx, VendorSimulator sim, Map<Vendor, Boolean> missingKeys,
+                                        MediaPolicy media, String databaseUrl, String redisUrl) {
         SimKeys keys = SimKeys.defaults();
         String s = sim.baseUrl();
         Map<Vendor, VendorEndpoint> vendors = new EnumMap<>(Vendor.class);
@@ -67,7 +89,7 @@ public final class GatewayHarness implements AutoCloseable {
         missingKeys.forEach((v, missing) -> {
             if (missing) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
         });
-        GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), databaseUrl, null, media);
+        GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), databaseUrl, redisUrl, media);
         Gateway gateway = Gateway.start(vertx, config, 2).await();
         return new GatewayHarness(vertx, sim, gateway, databaseUrl);
     }
@@ -111,6 +133,7 @@ public final class GatewayHarness implements AutoCloseable {
         }
     }
 
+
     private static String tempDatabase() {
         try {
             java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("gateway-test");
@@ -151,6 +174,33 @@ public final class GatewayHarness implements AutoCloseable {
     public HttpResponse<String> get(String path, String... headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
                 .timeout(Duration.ofSeconds(20)).GET();
+        for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
+        return send(b.build());
+    }
+
+    /**
+     * A POST over HTTP/1.1, as the official SDKs (OkHttp) and curl send it; {@link #post} lets the JDK
+     * client upgrade to HTTP/2 (h2c), which Vert.x accepts.
+     */
+    public HttpResponse<String> postHttp1(String path, String body, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+                .timeout(Duration.ofSeconds(20))
+                .header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
+        try {
+            return http1.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Any method with an optional JSON body, e.g. the admin API. */
+    public HttpResponse<String> send(String method, String path, String body, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+                .timeout(Duration.ofSeconds(20))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) b.header("content-type", "application/json");
         for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
         return send(b.build());
     }

@@ -1,0 +1,64 @@
+package dev.modelgateway.e2e;
+
+import dev.modelgateway.canonical.Usage;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reads the usage ledger straight from the accounts database, as an auditor would. */
+final class LedgerRows {
+    /** One {@code usage_ledger} row. */
+    record Row(String traceId, String keyId, String publicModel, String answeredModel, String vendor, Usage usage,
+               int attempts, int status, long latencyMs, Long ttftMs, long costE10) {}
+
+    private LedgerRows() {}
+
+    /** The key's rows in time order, waiting up to 5 s for the batch writer to bring {@code expected} of them. */
+    static List<Row> await(String databaseUrl, String keyId, int expected) {
+        long deadline = System.currentTimeMillis() + 5_000;
+        List<Row> rows = read(databaseUrl, keyId);
+        while (rows.size() < expected && System.currentTimeMillis() < deadline) {
+            sleep(50);
+            rows = read(databaseUrl, keyId);
+        }
+        return rows;
+    }
+
+    static List<Row> read(String databaseUrl, String keyId) {
+        try (Connection c = DriverManager.getConnection(databaseUrl);
+             PreparedStatement ps = c.prepareStatement("SELECT * FROM usage_ledger WHERE key_id = ? ORDER BY at_ms, id")) {
+            ps.setString(1, keyId);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<Row> rows = new ArrayList<>();
+                while (rs.next()) {
+                    long ttft = rs.getLong("ttft_ms");
+                    Long ttftMs = rs.wasNull() ? null : ttft;
+                    rows.add(new Row(rs.getString("trace_id"), rs.getString("key_id"), rs.getString("public_model"),
+                            rs.getString("answered_model"), rs.getString("vendor"),
+                            new Usage(rs.getLong("input_tokens"), rs.getLong("cache_read_tokens"),
+                                    rs.getLong("cache_write_5m_tokens"), rs.getLong("cache_write_1h_tokens"),
+                                    rs.getLong("output_tokens"), rs.getLong("reasoning_tokens")),
+                            rs.getInt("attempts"), rs.getInt("status"), rs.getLong("latency_ms"), ttftMs,
+                            rs.getLong("cost_usd_e10")));
+                }
+                return rows;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package dev.modelgateway.e2e;
+
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The stores several gateway instances share: a fresh schema in the local PostgreSQL and a key prefix
+ * of its own in the local Redis ({@code .ci/run} starts both). Both are removed on close.
+ */
+final class SharedStores implements AutoCloseable {
+    static final String PG_BASE = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+    static final String REDIS = "redis://127.0.0.1:6379";
+
+    private final String schema = random("e2e_");
+    private final String prefix = random("mge2e-") + ":";
+
+    SharedStores() throws SQLException {
+        exec("CREATE SCHEMA " + schema);
+    }
+
+    String databaseUrl() {
+        return PG_BASE + "&currentSchema=" + schema;
+    }
+
+    /** The Redis URL with this test's key prefix ({@code key_prefix} is read by the gateway, not sent to Redis). */
+    String redisUrl() {
+        return REDIS + "?key_prefix=" + prefix;
+    }
+
+    int redisKeyCount() {
+        Vertx vertx = Vertx.vertx();
+        Redis redis = Redis.createClient(vertx, REDIS);
+        try {
+            return redis.send(Request.cmd(Command.KEYS).arg(prefix + "*")).await().size();
+        } finally {
+            redis.close().await();
+            vertx.close().await();
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        exec("DROP SCHEMA " + schema + " CASCADE");
+        Vertx vertx = Vertx.vertx();
+        Redis redis = Redis.createClient(vertx, REDIS);
+        try {
+            for (Response k : redis.send(Request.cmd(Command.KEYS).arg(prefix + "*")).await()) {
+                redis.send(Request.cmd(Command.DEL).arg(k.toString())).await();
+            }
+        } finally {
+            redis.close().await();
+            vertx.close().await();
+        }
+    }
+
+    private static void exec(String sql) throws SQLException {
+        try (Connection c = DriverManager.getConnection(PG_BASE); Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private static String random(String prefix) {
+        return prefix + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+    }
+}
