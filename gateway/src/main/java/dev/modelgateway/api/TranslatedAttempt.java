@@ -14,6 +14,7 @@ import dev.modelgateway.relay.RelayOutcome;
 import dev.modelgateway.relay.TranslatingTap;
 import dev.modelgateway.relay.UpstreamError;
 import dev.modelgateway.relay.UpstreamErrorMapper;
+import dev.modelgateway.routing.Deadline;
 import dev.modelgateway.upstream.UpstreamRequest;
 import dev.modelgateway.vendor.UpstreamCall;
 import dev.modelgateway.vendor.VendorCodec;
@@ -34,7 +35,7 @@ final class TranslatedAttempt {
     private TranslatedAttempt() {
     }
 
-    static Future<RelayOutcome> run(Platform platform, Call call, ModelEntry model, long timeoutMs) {
+    static Future<RelayOutcome> run(Platform platform, Call call, ModelEntry model, Deadline deadline) {
         VendorCodec vendor = VendorCodecs.of(model.vendor());
         InboundCodec inbound = call.inbound().codec();
         CanonicalRequest request = ThinkingRules.adapt(call.canonical(), model);
@@ -49,7 +50,7 @@ final class TranslatedAttempt {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
         upstream.headers().forEach(headers::set);
         UpstreamRequest req = new UpstreamRequest(platform.config().vendor(model.vendor()), upstream.path(), headers,
-                Json.toBuffer(upstream.body()), timeoutMs);
+                Json.toBuffer(upstream.body()), deadline);
         UpstreamErrorMapper errors = e -> vendorError(vendor, e, model);
         if (call.stream()) {
             TranslatingTap tap = new TranslatingTap(vendor.newStreamDecoder(), inbound.newStreamEncoder(model.id(), request));

@@ -6,6 +6,7 @@ import dev.modelgateway.api.Platform;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.relay.Relay;
+import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.upstream.VendorClients;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -16,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One event loop's share of the gateway: its own HTTP server (the port is shared across instances by
- * Vert.x) and its own upstream connection pools. Catalogue and accounts are shared.
+ * Vert.x) and its own upstream connection pools. Catalogue, accounts and circuit breakers are shared.
  */
 final class GatewayVerticle extends VerticleBase {
     static final long SHUTDOWN_GRACE_SECONDS = 5;
@@ -24,19 +25,21 @@ final class GatewayVerticle extends VerticleBase {
     private final GatewayConfig config;
     private final Catalogue catalogue;
     private final Accounts accounts;
+    private final CircuitBreakers breakers;
     private VendorClients clients;
     private HttpServer server;
 
-    GatewayVerticle(GatewayConfig config, Catalogue catalogue, Accounts accounts) {
+    GatewayVerticle(GatewayConfig config, Catalogue catalogue, Accounts accounts, CircuitBreakers breakers) {
         this.config = config;
         this.catalogue = catalogue;
         this.accounts = accounts;
+        this.breakers = breakers;
     }
 
     @Override
     public Future<?> start() {
         clients = new VendorClients(vertx);
-        Platform platform = new Platform(catalogue, config, new Relay(clients), new Metering(accounts));
+        Platform platform = new Platform(catalogue, config, new Relay(clients, breakers), new Metering(accounts));
         Authenticator authenticator = token -> accounts.authenticate(token).map(Caller::new);
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(config.host())
