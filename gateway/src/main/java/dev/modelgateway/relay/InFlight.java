@@ -58,6 +58,10 @@ final class InFlight {
         return expired ? timeout() : UpstreamFailures.classify(t, vendor);
     }
 
+    long idleMs() {
+        return req.deadline().idleMs();
+    }
+
     boolean expired() {
         return expired;
     }

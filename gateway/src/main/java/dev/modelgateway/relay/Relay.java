@@ -119,6 +119,7 @@ public final class Relay {
         private final Promise<RelayOutcome> done = Promise.promise();
         private Buffer pending = Buffer.buffer(512);
         private Long ttftMs;
+        private long silenceTimer = -1;
 
         StreamPump(RoutingContext ctx, HttpClientResponse upstream, StreamTap tap, String vendor, InFlight call) {
             this.ctx = ctx;
@@ -131,7 +132,9 @@ public final class Relay {
 
         Future<RelayOutcome> run() {
             SseParser parser = new SseParser(event -> tap.onEvent(event, pending));
+            watchSilence();
             upstream.handler(chunk -> {
+                watchSilence();
                 parser.feed(chunk);
                 if (ttftMs == null && tap.failed()) {
                     // The vendor's first words were an error event: nothing is lost by trying again.
@@ -143,6 +146,7 @@ public final class Relay {
                 flush();
             });
             upstream.endHandler(v -> {
+                if (done.future().isComplete()) return;
                 parser.end();
                 tap.onUpstreamEnd(pending);
                 if (!tap.complete()) {
@@ -169,7 +173,28 @@ public final class Relay {
                 upstream.request().reset();
                 done.tryComplete(new RelayOutcome(499, tap.usage(), ttftMs, true));
             });
-            return done.future();
+            return done.future().andThen(ar -> ctx.vertx().cancelTimer(silenceTimer));
+        }
+
+        /**
+         * Vert.x's idle timeout stops at the response head, so the silence between two upstream events is
+         * watched here: past the limit, the upstream call is reset and the stream fails.
+         */
+        private void watchSilence() {
+            ctx.vertx().cancelTimer(silenceTimer);
+            long idleMs = call.idleMs();
+            silenceTimer = ctx.vertx().setTimer(idleMs, id -> {
+                if (done.future().isComplete()) return;
+                upstream.request().reset();
+                GatewayException silent = new GatewayException(504, ErrorKind.TIMEOUT, "Vendor '" + vendor
+                        + "' sent nothing for " + idleMs + " ms.", null, "idle_timeout", null);
+                if (ttftMs == null) {
+                    done.tryFail(silent);
+                    return;
+                }
+                if (!tap.complete()) tap.appendError(silent, pending);
+                finish();
+            });
         }
 
         private void flush() {

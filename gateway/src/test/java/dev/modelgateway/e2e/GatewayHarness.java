@@ -3,6 +3,7 @@ package dev.modelgateway.e2e;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
+import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.server.Gateway;
 import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
@@ -37,6 +38,10 @@ public final class GatewayHarness implements AutoCloseable {
 
     /** @param missingKeys vendors left without an API key, to test the "not configured" error */
     public static GatewayHarness start(Map<Vendor, Boolean> missingKeys) {
+        return start(missingKeys, CircuitBreaker.Thresholds.DEFAULT);
+    }
+
+    public static GatewayHarness start(Map<Vendor, Boolean> missingKeys, CircuitBreaker.Thresholds breaker) {
         Vertx vertx = Vertx.vertx();
         VendorSimulator sim = VendorSimulator.start(vertx, 0).await();
         SimKeys keys = SimKeys.defaults();
@@ -50,7 +55,7 @@ public final class GatewayHarness implements AutoCloseable {
             if (missing) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
         });
         GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), "jdbc:sqlite:" + tempDatabase(), null);
-        Gateway gateway = Gateway.start(vertx, config, 2).await();
+        Gateway gateway = Gateway.start(vertx, config, 2, breaker).await();
         return new GatewayHarness(vertx, sim, gateway);
     }
 
