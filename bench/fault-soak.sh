@@ -44,7 +44,11 @@ snapshot() {
   rss=$(ps -o rss= -p "$GW_PID" | tr -d ' ')
   callers=$(ss -tnH state established "( sport = :$GW_PORT )" | wc -l)
   upstream=$(ss -tnH state established "( dport = :$SIM_PORT )" | wc -l)
-  printf '%-6s gateway RSS %6d MiB   caller connections %4d   upstream connections %4d\n' "$1" $((rss / 1024)) "$callers" "$upstream"
+  # Live heap after a full GC: unlike RSS, it does not grow merely because the heap may use up to -Xmx.
+  "$JAVA_HOME/bin/jcmd" "$GW_PID" GC.run >/dev/null
+  live=$("$JAVA_HOME/bin/jcmd" "$GW_PID" GC.heap_info | sed -n 's/.*used \([0-9]*\)M.*/\1/p' | head -n1)
+  printf '%-6s gateway RSS %6d MiB   live heap %4s MiB   caller connections %4d   upstream connections %4d\n' \
+    "$1" $((rss / 1024)) "${live:-?}" "$callers" "$upstream"
 }
 
 echo "warm-up 20 s"
