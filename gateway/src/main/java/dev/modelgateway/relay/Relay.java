@@ -137,10 +137,11 @@ public final class Relay {
                 watchSilence();
                 parser.feed(chunk);
                 if (ttftMs == null && tap.failed()) {
-                    // The vendor's first words were an error event: nothing is lost by trying again.
-                    upstream.request().reset();
+                    // The vendor failed before anything reached the caller: nothing is lost by trying again.
+                    // Failing before the reset keeps this reason rather than the reset's own.
                     done.tryFail(GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + vendor
-                            + "' sent an error event before any output."));
+                            + "' sent an error event before any output reached the caller."));
+                    upstream.request().reset();
                     return;
                 }
                 flush();
@@ -185,15 +186,15 @@ public final class Relay {
             long idleMs = call.idleMs();
             silenceTimer = ctx.vertx().setTimer(idleMs, id -> {
                 if (done.future().isComplete()) return;
-                upstream.request().reset();
                 GatewayException silent = new GatewayException(504, ErrorKind.TIMEOUT, "Vendor '" + vendor
                         + "' sent nothing for " + idleMs + " ms.", null, "idle_timeout", null);
                 if (ttftMs == null) {
                     done.tryFail(silent);
-                    return;
+                } else {
+                    if (!tap.complete()) tap.appendError(silent, pending);
+                    finish();
                 }
-                if (!tap.complete()) tap.appendError(silent, pending);
-                finish();
+                upstream.request().reset();
             });
         }
 
