@@ -1,14 +1,18 @@
 package dev.modelgateway.api;
 
 import dev.modelgateway.accounts.Admission;
+import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.relay.ErrorRelay;
+import dev.modelgateway.relay.FailedAttempt;
 import dev.modelgateway.relay.RelayOutcome;
-import dev.modelgateway.relay.UpstreamError;
 import dev.modelgateway.relay.UpstreamFailures;
+import dev.modelgateway.routing.AttemptPlan;
+import dev.modelgateway.routing.Deadline;
 import dev.modelgateway.server.Exchange;
 import io.vertx.core.Future;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.ArrayList;
@@ -16,13 +20,14 @@ import java.util.List;
 
 /**
  * Runs a call: admission, then the attempt plan (the primary model, then each fallback, each tried
- * 1 + max_retries times on retryable failures while nothing has been sent to the caller), choosing the
- * native or the translated path per model, and finally one ledger record.
+ * 1 + max_retries times on retryable failures, with backoff, while nothing has been sent to the caller and
+ * the deadline allows), choosing the native or the translated path per model, and finally one ledger record.
  */
 public final class Dispatcher {
-    /** Response headers telling the caller how it was served (docs/platform-options.md). */
+    /** Response headers telling the caller how it was served (docs/platform-options.md, "Headers"). */
     public static final String MODEL_HEADER = "x-platform-model";
     public static final String ATTEMPTS_HEADER = "x-platform-attempts";
+    public static final String FALLBACK_HEADER = "x-platform-fallback";
 
     private final Platform platform;
 
@@ -40,53 +45,75 @@ public final class Dispatcher {
                 platform.metering().record(ctx, null, call.primary(), null, null, 0, refused.status(), null);
                 return;
             }
-            run(call, plan(call), 0, ar.result());
+            new Run(call, ar.result()).attempt();
         });
     }
 
-    static List<ModelEntry> plan(Call call) {
-        List<ModelEntry> plan = new ArrayList<>();
-        List<ModelEntry> models = new ArrayList<>();
-        models.add(call.primary());
-        models.addAll(call.options().fallbacks());
-        for (ModelEntry m : models) {
-            for (int i = 0; i <= call.options().maxRetries(); i++) plan.add(m);
-        }
-        return plan;
-    }
+    /** One call's way through its attempt plan. */
+    private final class Run {
+        private final Call call;
+        private final Admission admission;
+        private final AttemptPlan plan;
+        private final Deadline deadline;
+        private final HttpServerResponse out;
+        private final List<FailedAttempt> failures = new ArrayList<>();
 
-    private void run(Call call, List<ModelEntry> plan, int index, Admission admission) {
-        RoutingContext ctx = call.ctx();
-        ModelEntry model = plan.get(index);
-        if (!ctx.response().headWritten()) {
-            ctx.response().putHeader(MODEL_HEADER, model.id()).putHeader(ATTEMPTS_HEADER, Integer.toString(index + 1));
+        Run(Call call, Admission admission) {
+            this.call = call;
+            this.admission = admission;
+            this.plan = new AttemptPlan(call.primary(), call.options());
+            this.deadline = Deadline.of(call.options(), Exchange.of(call.ctx()).startNanos());
+            this.out = call.ctx().response();
         }
-        attempt(call, model).onComplete(ar -> {
-            if (ar.succeeded()) {
-                RelayOutcome o = ar.result();
-                platform.metering().record(ctx, admission, call.primary(), model, o.usage(), index + 1, o.status(), o.ttftMs());
+
+        void attempt() {
+            ModelEntry model = plan.model();
+            out.putHeader(MODEL_HEADER, model.id()).putHeader(ATTEMPTS_HEADER, Integer.toString(plan.attempts()));
+            if (plan.fallback() > 0) out.putHeader(FALLBACK_HEADER, Integer.toString(plan.fallback()));
+            start(model).onComplete(ar -> {
+                if (ar.succeeded()) {
+                    RelayOutcome o = ar.result();
+                    record(model, o.usage(), o.status(), o.ttftMs());
+                } else {
+                    failed(model, ar.cause());
+                }
+            });
+        }
+
+        private void failed(ModelEntry model, Throwable failure) {
+            failures.add(FailedAttempt.of(model.id(), failure));
+            if (out.closed()) {
+                record(model, null, 499, null);
                 return;
             }
-            Throwable failure = ar.cause();
-            boolean more = index + 1 < plan.size();
-            if (more && UpstreamFailures.retryable(failure) && !ctx.response().headWritten() && !ctx.response().closed()) {
-                run(call, plan, index + 1, admission);
-                return;
+            AttemptPlan.Verdict verdict = UpstreamFailures.verdict(failure);
+            long waitMs = out.headWritten() ? -1
+                    : plan.afterFailure(verdict, UpstreamFailures.retryAfterMs(failure), deadline.remainingMs());
+            if (waitMs < 0) {
+                int status = ErrorRelay.renderFinal(call.ctx(), failures, failure, verdict, model.vendor().id(), deadline.expired());
+                record(model, null, status, null);
+            } else if (waitMs == 0) {
+                attempt();
+            } else {
+                call.ctx().vertx().setTimer(waitMs, id -> {
+                    if (out.closed()) record(model, null, 499, null);
+                    else attempt();
+                });
             }
-            int status = failure instanceof UpstreamError e ? e.status() : UpstreamFailures.classify(failure, model.vendor().id()).status();
-            ErrorRelay.renderNative(ctx, failure, model.vendor().id());
-            platform.metering().record(ctx, admission, call.primary(), model, null, index + 1, status, null);
-        });
-    }
+        }
 
-    private Future<RelayOutcome> attempt(Call call, ModelEntry model) {
-        long timeoutMs = Deadlines.idleTimeoutMs(call.options());
-        try {
-            return call.inbound().nativeTo(model.vendor())
-                    ? NativeAttempt.run(platform, call, model, timeoutMs)
-                    : TranslatedAttempt.run(platform, call, model, timeoutMs);
-        } catch (GatewayException e) {
-            return Future.failedFuture(e);
+        private Future<RelayOutcome> start(ModelEntry model) {
+            try {
+                return call.inbound().nativeTo(model.vendor())
+                        ? NativeAttempt.run(platform, call, model, deadline)
+                        : TranslatedAttempt.run(platform, call, model, deadline);
+            } catch (GatewayException e) {
+                return Future.failedFuture(e);
+            }
+        }
+
+        private void record(ModelEntry model, Usage usage, int status, Long ttftMs) {
+            platform.metering().record(call.ctx(), admission, call.primary(), model, usage, plan.attempts(), status, ttftMs);
         }
     }
 }

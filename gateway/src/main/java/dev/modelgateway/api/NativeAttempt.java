@@ -16,6 +16,7 @@ import dev.modelgateway.relay.OpenAiNativeTap;
 import dev.modelgateway.relay.RelayOutcome;
 import dev.modelgateway.relay.ResponsesNativeTap;
 import dev.modelgateway.relay.UpstreamErrorMapper;
+import dev.modelgateway.routing.Deadline;
 import dev.modelgateway.server.Exchange;
 import dev.modelgateway.upstream.UpstreamRequest;
 import dev.modelgateway.vendor.anthropic.AnthropicUsage;
@@ -35,7 +36,7 @@ final class NativeAttempt {
     private NativeAttempt() {
     }
 
-    static Future<RelayOutcome> run(Platform platform, Call call, ModelEntry model, long timeoutMs) {
+    static Future<RelayOutcome> run(Platform platform, Call call, ModelEntry model, Deadline deadline) {
         ObjectNode body = call.body().deepCopy();
         body.put("model", model.upstreamId());
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
@@ -51,7 +52,7 @@ final class NativeAttempt {
                     so.put("include_usage", true);
                 }
                 UpstreamRequest req = new UpstreamRequest(platform.config().vendor(model.vendor()), "/chat/completions",
-                        headers, Json.toBuffer(body), timeoutMs);
+                        headers, Json.toBuffer(body), deadline);
                 yield call.stream()
                         ? platform.relay().stream(call.ctx(), req, new OpenAiNativeTap(traceId, callerWantsUsage), UpstreamErrorMapper.NATIVE)
                         : platform.relay().json(call.ctx(), req, unchanged(json -> OpenAiUsage.toCanonical(json.get("usage"))),
@@ -62,7 +63,7 @@ final class NativeAttempt {
                 String beta = call.ctx().request().getHeader("anthropic-beta");
                 if (beta != null) headers.set("anthropic-beta", beta);
                 UpstreamRequest req = new UpstreamRequest(platform.config().vendor(model.vendor()), "/v1/messages",
-                        headers, Json.toBuffer(body), timeoutMs);
+                        headers, Json.toBuffer(body), deadline);
                 yield call.stream()
                         ? platform.relay().stream(call.ctx(), req, new AnthropicNativeTap(traceId), UpstreamErrorMapper.NATIVE)
                         : platform.relay().json(call.ctx(), req, unchanged(json -> AnthropicUsage.toCanonical(json.get("usage"))),
@@ -70,7 +71,7 @@ final class NativeAttempt {
             }
             case RESPONSES -> {
                 UpstreamRequest req = new UpstreamRequest(platform.config().vendor(model.vendor()), "/responses",
-                        headers, Json.toBuffer(body), timeoutMs);
+                        headers, Json.toBuffer(body), deadline);
                 yield call.stream()
                         ? platform.relay().stream(call.ctx(), req, new ResponsesNativeTap(traceId), UpstreamErrorMapper.NATIVE)
                         : platform.relay().json(call.ctx(), req, unchanged(json -> ResponsesUsage.toCanonical(json.get("usage"))),

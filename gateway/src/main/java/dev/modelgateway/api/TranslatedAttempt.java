@@ -15,6 +15,7 @@ import dev.modelgateway.relay.RelayOutcome;
 import dev.modelgateway.relay.TranslatingTap;
 import dev.modelgateway.relay.UpstreamError;
 import dev.modelgateway.relay.UpstreamErrorMapper;
+import dev.modelgateway.routing.Deadline;
 import dev.modelgateway.upstream.UpstreamRequest;
 import dev.modelgateway.vendor.UpstreamCall;
 import dev.modelgateway.vendor.VendorCodec;
@@ -36,17 +37,17 @@ final class TranslatedAttempt {
     private TranslatedAttempt() {
     }
 
-    static Future<RelayOutcome> run(Platform platform, Call call, ModelEntry model, long timeoutMs) {
+    static Future<RelayOutcome> run(Platform platform, Call call, ModelEntry model, Deadline deadline) {
         VendorCodec vendor = VendorCodecs.of(model.vendor());
         CanonicalRequest request = ThinkingRules.adapt(call.canonical(), model);
         List<ContentBlock.Media> needed = request.urlMediaNeedingBytes(vendor::canForwardUrl);
-        if (needed.isEmpty()) return send(platform, call, model, vendor, request, timeoutMs);
+        if (needed.isEmpty()) return send(platform, call, model, vendor, request, deadline);
         return MediaInlining.inline(call, request, needed, platform.media())
-                .compose(inlined -> send(platform, call, model, vendor, inlined, timeoutMs));
+                .compose(inlined -> send(platform, call, model, vendor, inlined, deadline));
     }
 
     private static Future<RelayOutcome> send(Platform platform, Call call, ModelEntry model, VendorCodec vendor,
-                                             CanonicalRequest request, long timeoutMs) {
+                                             CanonicalRequest request, Deadline deadline) {
         InboundCodec inbound = call.codec();
         UpstreamCall upstream = vendor.encodeRequest(request, model.upstreamId(), call.stream());
         if (!upstream.warnings().isEmpty() && !call.ctx().response().headWritten()) {
@@ -55,7 +56,7 @@ final class TranslatedAttempt {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
         upstream.headers().forEach(headers::set);
         UpstreamRequest req = new UpstreamRequest(platform.config().vendor(model.vendor()), upstream.path(), headers,
-                Json.toBuffer(upstream.body()), timeoutMs);
+                Json.toBuffer(upstream.body()), deadline);
         UpstreamErrorMapper errors = e -> vendorError(vendor, e, model);
         if (call.stream()) {
             TranslatingTap tap = new TranslatingTap(vendor.newStreamDecoder(), inbound.newStreamEncoder(model.id(), request));

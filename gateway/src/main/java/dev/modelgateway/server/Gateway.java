@@ -7,6 +7,8 @@ import dev.modelgateway.api.audio.TranscriptionTasks;
 import dev.modelgateway.api.responses.ResponseStore;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.routing.CircuitBreaker;
+import dev.modelgateway.routing.CircuitBreakers;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -32,14 +34,20 @@ public final class Gateway {
      *                  instances share it
      */
     public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances) {
+        return start(vertx, config, instances, CircuitBreaker.Thresholds.DEFAULT);
+    }
+
+    /** @param breaker when the circuit breaker of a vendor deployment opens, and for how long */
+    public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, CircuitBreaker.Thresholds breaker) {
         Catalogue catalogue = Catalogue.loadDefault(config.upstreamOverrides());
         int port = config.port() == 0 ? FreePort.pick() : config.port();
         GatewayConfig bound = config.withPort(port);
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey());
+        CircuitBreakers breakers = new CircuitBreakers(breaker);
         return Accounts.open(vertx, accountsConfig, catalogue).compose(accounts ->
                 TranscriptionTasks.start(vertx, bound, catalogue, accounts).compose(tasks -> {
                     SurfaceServices services = new SurfaceServices(new ResponseStore(), tasks);
-                    return vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts, services),
+                    return vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts, services, breakers),
                                     new DeploymentOptions().setInstances(instances))
                             .map(id -> new Gateway(vertx, id, port, accounts, services));
                 }));

@@ -8,6 +8,7 @@ import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.relay.Relay;
 import dev.modelgateway.upstream.MediaFetcher;
+import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.upstream.VendorClients;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -18,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One event loop's share of the gateway: its own HTTP server (the port is shared across instances by
- * Vert.x) and its own upstream connection pools. Catalogue and accounts are shared.
+ * Vert.x) and its own upstream connection pools. Catalogue, accounts and circuit breakers are shared.
  */
 final class GatewayVerticle extends VerticleBase {
     static final long SHUTDOWN_GRACE_SECONDS = 5;
@@ -27,23 +28,25 @@ final class GatewayVerticle extends VerticleBase {
     private final Catalogue catalogue;
     private final Accounts accounts;
     private final SurfaceServices services;
+    private final CircuitBreakers breakers;
     private VendorClients clients;
     private MediaFetcher media;
     private HttpServer server;
 
-    GatewayVerticle(GatewayConfig config, Catalogue catalogue, Accounts accounts, SurfaceServices services) {
+    GatewayVerticle(GatewayConfig config, Catalogue catalogue, Accounts accounts, SurfaceServices services,
+                    CircuitBreakers breakers) {
         this.config = config;
         this.catalogue = catalogue;
         this.accounts = accounts;
         this.services = services;
+        this.breakers = breakers;
     }
 
     @Override
     public Future<?> start() {
         clients = new VendorClients(vertx);
         media = new MediaFetcher(vertx, config.media());
-        Platform platform = new Platform(catalogue, config, new Relay(clients), new Metering(accounts),
-                media);
+        Platform platform = new Platform(catalogue, config, new Relay(clients, breakers), new Metering(accounts), media);
         Authenticator authenticator = token -> accounts.authenticate(token).map(Caller::new);
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(config.host())

@@ -1,6 +1,7 @@
 package dev.modelgateway.upstream;
 
 import dev.modelgateway.config.VendorEndpoint;
+import dev.modelgateway.routing.Deadline;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 
@@ -8,7 +9,7 @@ import io.vertx.core.buffer.Buffer;
  * One HTTP call to a vendor. {@code path} is appended to the vendor's base URL, e.g.
  * {@code /chat/completions} for OpenAI, {@code /v1/messages} for Anthropic.
  *
- * @param idleTimeoutMs the longest silence tolerated from the vendor before the call is abandoned
+ * @param deadline the call's time budget: when the attempt must be over, and the longest silence tolerated
  */
-public record UpstreamRequest(VendorEndpoint endpoint, String path, MultiMap headers, Buffer body, long idleTimeoutMs) {
+public record UpstreamRequest(VendorEndpoint endpoint, String path, MultiMap headers, Buffer body, Deadline deadline) {
 }

@@ -50,7 +50,8 @@ public final class VendorClients {
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.POST)
                 .setAbsoluteURI(r.endpoint().baseUrl() + r.path())
-                .setIdleTimeout(r.idleTimeoutMs());
+                .setConnectTimeout(Math.max(1, Math.min(CONNECT_TIMEOUT_MS, r.deadline().remainingMs())))
+                .setIdleTimeout(r.deadline().idleMs());
         return client.request(options).compose(req -> {
             req.headers().addAll(r.headers());
             VendorAuth.apply(r.endpoint(), req.headers());

@@ -4,6 +4,7 @@ import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.MediaPolicy;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
+import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.server.Gateway;
 import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
@@ -48,6 +49,13 @@ public final class GatewayHarness implements AutoCloseable {
         return start(missingKeys, "jdbc:sqlite:" + tempDatabase());
     }
 
+    /** @param breaker circuit-breaker thresholds (tests of the breaker use small ones) */
+    public static GatewayHarness start(Map<Vendor, Boolean> missingKeys, CircuitBreaker.Thresholds breaker) {
+        Vertx vertx = Vertx.vertx();
+        return start(vertx, VendorSimulator.start(vertx, 0).await(), missingKeys, LOOPBACK_MEDIA,
+                "jdbc:sqlite:" + tempDatabase(), null, breaker);
+    }
+
     /** A gateway on a given accounts database, e.g. a second one on the first one's file (restarts). */
     public static GatewayHarness start(Map<Vendor, Boolean> missingKeys, String databaseUrl) {
         return start(missingKeys, LOOPBACK_MEDIA, databaseUrl);
@@ -79,6 +87,12 @@ public final class GatewayHarness implements AutoCloseable {
 
     private static GatewayHarness start(Vertx vertx, VendorSimulator sim, Map<Vendor, Boolean> missingKeys,
                                         MediaPolicy media, String databaseUrl, String redisUrl) {
+        return start(vertx, sim, missingKeys, media, databaseUrl, redisUrl, CircuitBreaker.Thresholds.DEFAULT);
+    }
+
+    private static GatewayHarness start(Vertx vertx, VendorSimulator sim, Map<Vendor, Boolean> missingKeys,
+                                        MediaPolicy media, String databaseUrl, String redisUrl,
+                                        CircuitBreaker.Thresholds breaker) {
         SimKeys keys = SimKeys.defaults();
         String s = sim.baseUrl();
         Map<Vendor, VendorEndpoint> vendors = new EnumMap<>(Vendor.class);
@@ -90,7 +104,7 @@ public final class GatewayHarness implements AutoCloseable {
             if (missing) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
         });
         GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), databaseUrl, redisUrl, media);
-        Gateway gateway = Gateway.start(vertx, config, 2).await();
+        Gateway gateway = Gateway.start(vertx, config, 2, breaker).await();
         return new GatewayHarness(vertx, sim, gateway, databaseUrl);
     }
 

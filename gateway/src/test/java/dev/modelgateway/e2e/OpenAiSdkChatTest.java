@@ -185,9 +185,10 @@ class OpenAiSdkChatTest {
     @Test
     void upstreamRateLimitReachesTheCallerWithRetryAfter() {
         var r = h.postAuthed("/api/v1/chat/completions", "{\"model\":\"platform/vendorB-5.5\",\"platform_options\":{\"max_retries\":1},"
-                + "\"messages\":[{\"role\":\"user\",\"content\":\"[[sim:status=429;retry_after=7]]\"}]}");
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"[[sim:status=429;retry_after=1;retry_after_ms=50]]\"}]}");
         assertThat(r.statusCode()).isEqualTo(429);
         assertThat(r.headers().firstValue("retry-after")).isPresent();
+        assertThat(r.headers().firstValue("x-platform-attempts")).hasValue("2");
         assertThat(Json.parseOrNull(r.body()).at("/error/message").asText()).isNotBlank();
     }
 }

@@ -64,7 +64,8 @@ class StreamLifecycleTest {
     @Test
     void vendorMidStreamErrorEventIsPropagated() {
         var messages = h.postAuthed("/api/v1/messages", "{\"model\":\"platform/vendorA-sonnet-4.5\",\"max_tokens\":100,\"stream\":true,"
-                + "\"messages\":[{\"role\":\"user\",\"content\":\"[[sim:error_after=3]] hi\"}]}");
-        assertThat(messages.body()).contains("event: error").contains("overloaded_error");
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"[[sim:error_after=3;chunk_delay_ms=20]] hi\"}]}");
+        // Paced, so that output has reached the caller first; an error before any output would be retried.
+        assertThat(messages.body()).contains("event: message_start").contains("event: error").contains("overloaded_error");
     }
 }

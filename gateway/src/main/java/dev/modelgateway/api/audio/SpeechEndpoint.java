@@ -44,7 +44,7 @@ public final class SpeechEndpoint {
         }
         ObjectNode upstream = body.deepCopy().put("model", model.upstreamId());
         UpstreamRequest req = new UpstreamRequest(platform.config().vendor(model.vendor()), "/audio/speech",
-                MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(upstream), TIMEOUT_MS);
+                MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(upstream), dev.modelgateway.routing.Deadline.ofMillis(TIMEOUT_MS));
         Usage usage = new Usage(LocalTokenizer.count(input), 0, 0, 0, 0, 0);
         DirectCall.run(platform, ctx, model, 0, () -> platform.relay().bytes(ctx, req, usage, UpstreamErrorMapper.NATIVE));
     }

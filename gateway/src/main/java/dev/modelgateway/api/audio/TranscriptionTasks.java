@@ -111,7 +111,7 @@ public final class TranscriptionTasks {
         parts.add(new MultipartForm.Part("file", task.fileName(), task.fileType(), task.audio()));
         MultipartForm.Encoded body = MultipartForm.encode(parts);
         UpstreamRequest req = new UpstreamRequest(config.vendor(model.vendor()), "/audio/transcriptions",
-                MultiMap.caseInsensitiveMultiMap().set("content-type", body.contentType()), body.body(), UPSTREAM_IDLE_TIMEOUT_MS);
+                MultiMap.caseInsensitiveMultiMap().set("content-type", body.contentType()), body.body(), dev.modelgateway.routing.Deadline.ofMillis(UPSTREAM_IDLE_TIMEOUT_MS));
         clients.send(req, r -> { })
                 .compose(resp -> resp.body().map(b -> new Answer(resp, b)))
                 .onComplete(ar -> {

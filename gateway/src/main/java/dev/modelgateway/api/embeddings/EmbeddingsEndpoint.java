@@ -107,7 +107,7 @@ public final class EmbeddingsEndpoint {
 
     private UpstreamRequest upstream(ModelEntry model, String path, ObjectNode body) {
         return new UpstreamRequest(platform.config().vendor(model.vendor()), path,
-                MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(body), TIMEOUT_MS);
+                MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(body), dev.modelgateway.routing.Deadline.ofMillis(TIMEOUT_MS));
     }
 
     private static ObjectNode parse(String body, ModelEntry model) {

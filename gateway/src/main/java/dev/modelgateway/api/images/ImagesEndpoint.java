@@ -70,7 +70,7 @@ public final class ImagesEndpoint {
 
     private void send(RoutingContext ctx, ModelEntry model, String path, String contentType, Buffer body) {
         UpstreamRequest req = new UpstreamRequest(platform.config().vendor(model.vendor()), path,
-                MultiMap.caseInsensitiveMultiMap().set("content-type", contentType), body, TIMEOUT_MS);
+                MultiMap.caseInsensitiveMultiMap().set("content-type", contentType), body, dev.modelgateway.routing.Deadline.ofMillis(TIMEOUT_MS));
         JsonAnswer answer = vendorBody -> {
             JsonNode parsed = Json.parseOrNull(vendorBody.toString());
             if (parsed == null) throw GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + model.vendor().id() + "' returned invalid JSON.");

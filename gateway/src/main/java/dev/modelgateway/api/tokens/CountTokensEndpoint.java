@@ -78,7 +78,7 @@ public final class CountTokensEndpoint {
         String beta = ctx.request().getHeader("anthropic-beta");
         if (beta != null) headers.set("anthropic-beta", beta);
         UpstreamRequest req = new UpstreamRequest(platform.config().vendor(Vendor.ANTHROPIC), "/v1/messages/count_tokens",
-                headers, Json.toBuffer(counted), TIMEOUT_MS);
+                headers, Json.toBuffer(counted), dev.modelgateway.routing.Deadline.ofMillis(TIMEOUT_MS));
         JsonAnswer answer = vendorBody -> new JsonAnswer.Answer(vendorBody, Usage.ZERO);
         return platform.relay().json(ctx, req, answer, UpstreamErrorMapper.NATIVE);
     }
