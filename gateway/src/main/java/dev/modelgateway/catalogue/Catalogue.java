@@ -80,7 +80,8 @@ public final class Catalogue implements dev.modelgateway.accounts.PriceBook {
         });
         Map<String, String> unavailable = new HashMap<>();
         root.path("unavailable").properties().forEach(e -> unavailable.put(e.getKey(), e.getValue().asText()));
-        return new Catalogue(Map.copyOf(models), Map.copyOf(aliases), Map.copyOf(unavailable));
+        // models keeps catalogue order: GET /models lists them as the file does.
+        return new Catalogue(java.util.Collections.unmodifiableMap(models), Map.copyOf(aliases), Map.copyOf(unavailable));
     }
 
     private static BigDecimal decimal(JsonNode node, String field) {
