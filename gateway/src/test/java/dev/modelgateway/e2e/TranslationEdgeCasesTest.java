@@ -125,15 +125,17 @@ class TranslationEdgeCasesTest {
 
     @Test
     void midStreamErrorsArriveInTheCallersProtocol() {
+        // Events are paced so that output reaches the caller before the error: an error before the first
+        // byte is retried instead (docs/platform-options.md).
         var chatStream = h.postAuthed("/api/v1/chat/completions", "{\"model\":\"vendorA-sonnet-5\",\"stream\":true,"
-                + "\"messages\":[{\"role\":\"user\",\"content\":\"[[sim:error_after=4]] Hello\"}]}");
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"[[sim:error_after=4;chunk_delay_ms=30]] Hello\"}]}");
         assertThat(chatStream.statusCode()).isEqualTo(200);
         String lastData = chatStream.body().lines().filter(l -> l.startsWith("data:")).reduce((a, b) -> b).orElseThrow();
         assertThat(Json.parseOrNull(lastData.substring(5)).at("/error/message").asText()).isNotBlank();
         assertThat(chatStream.body()).doesNotContain("[DONE]");
 
         var messagesStream = h.postAuthed("/api/v1/messages", "{\"model\":\"platform/vendorB-5.5\",\"max_tokens\":64,\"stream\":true,"
-                + "\"messages\":[{\"role\":\"user\",\"content\":\"[[sim:error_after=3]] Hello\"}]}");
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"[[sim:error_after=3;chunk_delay_ms=30]] Hello\"}]}");
         assertThat(messagesStream.statusCode()).isEqualTo(200);
         assertThat(messagesStream.body()).contains("event: error").doesNotContain("event: message_stop");
     }
