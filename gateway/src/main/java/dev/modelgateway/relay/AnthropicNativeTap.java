@@ -13,11 +13,8 @@ import io.vertx.core.buffer.Buffer;
  * Relays vendor A's named SSE events unchanged. Usage arrives in {@code message_start} (input side) and
  * cumulatively in {@code message_delta}; only those two events are parsed.
  */
-public final class AnthropicNativeTap implements StreamTap {
+public final class AnthropicNativeTap extends TapState {
     private final String traceId;
-    private Usage usage = Usage.ZERO;
-    private boolean complete;
-    private boolean failed;
 
     public AnthropicNativeTap(String traceId) {
         this.traceId = traceId;
@@ -33,34 +30,15 @@ public final class AnthropicNativeTap implements StreamTap {
             JsonNode delta = Json.parseOrNull(e.data());
             if (delta != null) usage = AnthropicUsage.merge(usage, delta.path("usage"));
         } else if ("message_stop".equals(name)) {
-            complete = true;
+            ended();
         } else if ("error".equals(name)) {
-            complete = true;
-            failed = true;
+            endedWithError();
         }
-        if (name != null) out.appendString("event: ").appendString(name).appendString("\n");
-        out.appendString("data: ").appendString(e.data()).appendString("\n\n");
+        relay(e, out);
     }
 
     @Override
-    public boolean complete() {
-        return complete;
-    }
-
-    @Override
-    public boolean failed() {
-        return failed;
-    }
-
-    @Override
-    public Usage usage() {
-        return usage;
-    }
-
-    @Override
-    public void appendError(GatewayException error, Buffer out) {
-        complete = true;
-        failed = true;
+    protected void writeError(GatewayException error, Buffer out) {
         out.appendString("event: error\ndata: ")
                 .appendBuffer(Json.toBuffer(Protocol.ANTHROPIC.errorBody(error, traceId)))
                 .appendString("\n\n");

@@ -1,7 +1,6 @@
 package dev.modelgateway.relay;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.server.Protocol;
@@ -13,13 +12,10 @@ import io.vertx.core.buffer.Buffer;
  * Relays chat-completion chunks unchanged. The gateway always asks upstream for the usage chunk (the
  * ledger needs it); when the caller did not ask for it, that one chunk is observed and not forwarded.
  */
-public final class OpenAiNativeTap implements StreamTap {
+public final class OpenAiNativeTap extends TapState {
     private static final String USAGE_MARK = "\"usage\":{";
     private final String traceId;
     private final boolean callerWantsUsage;
-    private Usage usage = Usage.ZERO;
-    private boolean complete;
-    private boolean failed;
 
     public OpenAiNativeTap(String traceId, boolean callerWantsUsage) {
         this.traceId = traceId;
@@ -30,10 +26,9 @@ public final class OpenAiNativeTap implements StreamTap {
     public void onEvent(SseEvent e, Buffer out) {
         String data = e.data();
         if ("[DONE]".equals(data)) {
-            complete = true;
+            ended();
         } else if (data.startsWith("{\"error\"")) { // a vendor's mid-stream error, relayed as it is
-            complete = true;
-            failed = true;
+            endedWithError();
         } else if (data.contains(USAGE_MARK)) { // cheap pre-check: only the final chunk carries a usage object
             JsonNode chunk = Json.parseOrNull(data);
             if (chunk != null && chunk.path("usage").isObject()) {
@@ -42,28 +37,11 @@ public final class OpenAiNativeTap implements StreamTap {
                 if (!callerWantsUsage && choices.isArray() && choices.isEmpty()) return;
             }
         }
-        out.appendString("data: ").appendString(data).appendString("\n\n");
+        relay(e, out);
     }
 
     @Override
-    public boolean complete() {
-        return complete;
-    }
-
-    @Override
-    public boolean failed() {
-        return failed;
-    }
-
-    @Override
-    public Usage usage() {
-        return usage;
-    }
-
-    @Override
-    public void appendError(GatewayException error, Buffer out) {
-        complete = true;
-        failed = true;
+    protected void writeError(GatewayException error, Buffer out) {
         out.appendString("data: ").appendBuffer(Json.toBuffer(Protocol.OPENAI.errorBody(error, traceId)))
                 .appendString("\n\n");
     }

@@ -1,7 +1,6 @@
 package dev.modelgateway.relay;
 
 import dev.modelgateway.canonical.StreamEvent;
-import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.protocol.StreamEncoder;
 import dev.modelgateway.sse.SseEvent;
@@ -12,12 +11,9 @@ import io.vertx.core.buffer.Buffer;
  * The translated stream: vendor SSE → canonical events → the caller's protocol, one upstream event at a
  * time, so nothing is buffered beyond what the encoders themselves must hold back.
  */
-public final class TranslatingTap implements StreamTap {
+public final class TranslatingTap extends TapState {
     private final StreamDecoder decoder;
     private final StreamEncoder encoder;
-    private Usage usage = Usage.ZERO;
-    private boolean complete;
-    private boolean failed;
     private Buffer out;
 
     public TranslatingTap(StreamDecoder decoder, StreamEncoder encoder) {
@@ -27,7 +23,7 @@ public final class TranslatingTap implements StreamTap {
 
     @Override
     public void onEvent(SseEvent event, Buffer out) {
-        if (complete) return;
+        if (complete()) return;
         this.out = out;
         try {
             decoder.decode(event, this::emit);
@@ -38,7 +34,7 @@ public final class TranslatingTap implements StreamTap {
 
     @Override
     public void onUpstreamEnd(Buffer out) {
-        if (complete) return;
+        if (complete()) return;
         this.out = out;
         try {
             decoder.end(this::emit);
@@ -51,31 +47,14 @@ public final class TranslatingTap implements StreamTap {
         switch (event) {
             case StreamEvent.MessageStart s -> usage = s.usage() == null ? usage : s.usage();
             case StreamEvent.MessageDelta d -> usage = d.usage() == null ? usage : d.usage();
-            case StreamEvent.MessageStop s -> complete = true;
+            case StreamEvent.MessageStop s -> ended();
             default -> { }
         }
         encoder.encode(event, out);
     }
 
     @Override
-    public boolean complete() {
-        return complete;
-    }
-
-    @Override
-    public boolean failed() {
-        return failed;
-    }
-
-    @Override
-    public Usage usage() {
-        return usage;
-    }
-
-    @Override
-    public void appendError(GatewayException error, Buffer out) {
-        complete = true;
-        failed = true;
+    protected void writeError(GatewayException error, Buffer out) {
         encoder.encodeError(error, out);
     }
 }
