@@ -7,6 +7,7 @@ import dev.modelgateway.api.SurfaceServices;
 import dev.modelgateway.api.responses.ResponsesEndpoint;
 import dev.modelgateway.api.audio.SpeechEndpoint;
 import dev.modelgateway.api.audio.TranscriptionTasksEndpoint;
+import dev.modelgateway.api.images.ImageScalesEndpoint;
 import dev.modelgateway.api.images.ImagesEndpoint;
 import dev.modelgateway.api.realtime.RealtimeEndpoint;
 import dev.modelgateway.api.chat.ChatCompletionsEndpoint;
@@ -76,6 +77,7 @@ public final class GatewayRouter {
         ImagesEndpoint images = new ImagesEndpoint(platform);
         router.post("/api/v1/images/generations").handler(images::generations);
         router.post("/api/v1/images/edits").handler(images::edits);
+        router.post("/api/v1/images/scales").handler(new ImageScalesEndpoint(platform)::handle);
         router.get("/api/v1/realtime").handler(new RealtimeEndpoint(vertx, platform)::handle);
         router.post("/api/v1/embeddings").handler(new EmbeddingsEndpoint(platform)::handle);
         router.post("/api/v1/responses").handler(new ResponsesEndpoint(platform, dispatcher, services.responses())::handle);
