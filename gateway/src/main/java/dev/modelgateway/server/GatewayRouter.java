@@ -7,6 +7,7 @@ import dev.modelgateway.api.SurfaceServices;
 import dev.modelgateway.api.responses.ResponsesEndpoint;
 import dev.modelgateway.api.audio.SpeechEndpoint;
 import dev.modelgateway.api.audio.TranscriptionTasksEndpoint;
+import dev.modelgateway.api.audio.TranscriptionsEndpoint;
 import dev.modelgateway.api.images.ImageScalesEndpoint;
 import dev.modelgateway.api.images.ImagesEndpoint;
 import dev.modelgateway.api.realtime.RealtimeEndpoint;
@@ -71,6 +72,7 @@ public final class GatewayRouter {
         router.post("/api/v1/messages/count_tokens").handler(countTokens::handle);
         UnavailableFeatures.mount(router);
         TranscriptionTasksEndpoint transcriptions = new TranscriptionTasksEndpoint(platform, services.transcriptions());
+        router.post("/api/v1/audio/transcriptions").handler(new TranscriptionsEndpoint(platform)::handle);
         router.post("/api/v1/audio/transcriptions/tasks").handler(transcriptions::submit);
         router.get("/api/v1/audio/transcriptions/tasks/:id").handler(transcriptions::get);
         router.post("/api/v1/audio/speech").handler(new SpeechEndpoint(platform)::handle);
