@@ -3,9 +3,14 @@ package dev.modelgateway.server;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import io.vertx.core.Handler;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 
-/** SPEC 5: the platform key travels only as {@code Authorization: Bearer}; {@code x-api-key} is refused with advice. */
+/**
+ * SPEC 5: the platform key travels only as {@code Authorization: Bearer}; {@code x-api-key} is refused with advice.
+ * WebSocket upgrades may carry it instead as OpenAI's browser subprotocol {@code openai-insecure-api-key.<key>},
+ * since browsers cannot set headers on a WebSocket.
+ */
 final class BearerAuth implements Handler<RoutingContext> {
     private final Authenticator authenticator;
 
@@ -13,9 +18,25 @@ final class BearerAuth implements Handler<RoutingContext> {
         this.authenticator = authenticator;
     }
 
+    private static final String KEY_SUBPROTOCOL = "openai-insecure-api-key.";
+
+    static boolean isWebSocketUpgrade(HttpServerRequest request) {
+        return "websocket".equalsIgnoreCase(request.getHeader("upgrade"));
+    }
+
+    private static String subprotocolBearer(String protocols) {
+        if (protocols == null) return null;
+        for (String p : protocols.split(",")) {
+            String s = p.trim();
+            if (s.startsWith(KEY_SUBPROTOCOL)) return "Bearer " + s.substring(KEY_SUBPROTOCOL.length());
+        }
+        return null;
+    }
+
     @Override
     public void handle(RoutingContext ctx) {
         String header = ctx.request().getHeader("authorization");
+        if (header == null && isWebSocketUpgrade(ctx.request())) header = subprotocolBearer(ctx.request().getHeader("sec-websocket-protocol"));
         if (header == null) {
             String message = ctx.request().getHeader("x-api-key") != null
                     ? "The x-api-key header is not accepted here. Send your platform API key as 'Authorization: Bearer <key>': "

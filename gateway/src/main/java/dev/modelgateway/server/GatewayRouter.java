@@ -7,7 +7,10 @@ import dev.modelgateway.api.SurfaceServices;
 import dev.modelgateway.api.responses.ResponsesEndpoint;
 import dev.modelgateway.api.audio.SpeechEndpoint;
 import dev.modelgateway.api.audio.TranscriptionTasksEndpoint;
+import dev.modelgateway.api.audio.TranscriptionsEndpoint;
+import dev.modelgateway.api.images.ImageScalesEndpoint;
 import dev.modelgateway.api.images.ImagesEndpoint;
+import dev.modelgateway.api.realtime.RealtimeEndpoint;
 import dev.modelgateway.api.chat.ChatCompletionsEndpoint;
 import dev.modelgateway.api.embeddings.EmbeddingsEndpoint;
 import dev.modelgateway.api.tokens.CountTokensEndpoint;
@@ -42,8 +45,16 @@ public final class GatewayRouter {
                 .end("{\"status\":\"ok\"}"));
         BodyHandler bodies = BodyHandler.create(false).setBodyLimit(BODY_LIMIT);
         router.route("/api/*").handler(ctx -> {
-            if (MultipartBody.applies(ctx)) MultipartBody.collect(ctx, BODY_LIMIT);
-            else bodies.handle(ctx);
+            // an upgrade has no body, but once its end is read it can no longer be upgraded: keep it paused
+            // through authentication and admission, until the handler accepts it
+            if (BearerAuth.isWebSocketUpgrade(ctx.request())) {
+                ctx.request().pause();
+                ctx.next();
+            } else if (MultipartBody.applies(ctx)) {
+                MultipartBody.collect(ctx, BODY_LIMIT);
+            } else {
+                bodies.handle(ctx);
+            }
         });
         // Accounts routes authenticate themselves (admin routes need the master key).
         accounts.mountRoutes(router);
@@ -61,12 +72,15 @@ public final class GatewayRouter {
         router.post("/api/v1/messages/count_tokens").handler(countTokens::handle);
         UnavailableFeatures.mount(router);
         TranscriptionTasksEndpoint transcriptions = new TranscriptionTasksEndpoint(platform, services.transcriptions());
+        router.post("/api/v1/audio/transcriptions").handler(new TranscriptionsEndpoint(platform)::handle);
         router.post("/api/v1/audio/transcriptions/tasks").handler(transcriptions::submit);
         router.get("/api/v1/audio/transcriptions/tasks/:id").handler(transcriptions::get);
         router.post("/api/v1/audio/speech").handler(new SpeechEndpoint(platform)::handle);
         ImagesEndpoint images = new ImagesEndpoint(platform);
         router.post("/api/v1/images/generations").handler(images::generations);
         router.post("/api/v1/images/edits").handler(images::edits);
+        router.post("/api/v1/images/scales").handler(new ImageScalesEndpoint(platform)::handle);
+        router.get("/api/v1/realtime").handler(new RealtimeEndpoint(vertx, platform)::handle);
         router.post("/api/v1/embeddings").handler(new EmbeddingsEndpoint(platform)::handle);
         router.post("/api/v1/responses").handler(new ResponsesEndpoint(platform, dispatcher, services.responses())::handle);
         router.getWithRegex("/api/v1/models/(?<id>.+)").handler(models::get);

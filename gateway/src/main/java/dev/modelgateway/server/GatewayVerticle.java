@@ -4,6 +4,7 @@ import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.api.Metering;
 import dev.modelgateway.api.Platform;
 import dev.modelgateway.api.SurfaceServices;
+import dev.modelgateway.api.realtime.RealtimeEndpoint;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.relay.Relay;
@@ -52,7 +53,10 @@ final class GatewayVerticle extends VerticleBase {
                 .setHost(config.host())
                 .setPort(config.port())
                 .setTcpNoDelay(true)
-                .setCompressionSupported(false);
+                .setCompressionSupported(false)
+                .setWebSocketSubProtocols(RealtimeEndpoint.SUBPROTOCOLS)
+                .setMaxWebSocketFrameSize(RealtimeEndpoint.MAX_FRAME_BYTES)
+                .setMaxWebSocketMessageSize(RealtimeEndpoint.MAX_FRAME_BYTES);
         server = vertx.createHttpServer(options)
                 .requestHandler(GatewayRouter.create(vertx, platform, authenticator, accounts, services));
         return server.listen();

@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * Gemini API under {@code /gemini/v1beta/models/{model}:{method}}: generateContent, streamGenerateContent
- * (SSE with {@code alt=sse}, otherwise a JSON array), countTokens, embedContent and batchEmbedContents.
+ * (SSE with {@code alt=sse}, otherwise a JSON array), countTokens, embedContent, batchEmbedContents and predict
+ * (Imagen upscaling).
  */
 final class GeminiApi {
 
@@ -50,6 +51,7 @@ final class GeminiApi {
                 for (JsonNode r : root.path("requests")) arr.add(embedding(model, r));
                 ex.ok(Json.write(out));
             }
+            case "predict" -> ImagenUpscale.handle(ex, root);
             default -> ex.fail(404, "Method not found.", null);
         }
     }

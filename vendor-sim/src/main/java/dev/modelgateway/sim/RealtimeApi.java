@@ -42,6 +42,13 @@ final class RealtimeApi {
             h.reject(401);
             return;
         }
+        // a queued fault with status=N refuses the upgrade with that status
+        Directive fault = sim.faults.resolve("openai", Directive.NONE);
+        if (fault.status() > 0) {
+            log(h.uri(), h.headers());
+            h.reject(fault.status());
+            return;
+        }
         h.accept();
     }
 
@@ -76,6 +83,8 @@ final class RealtimeApi {
         int inputChars;
         long events, items;
         boolean responding;
+        /** With {@code disconnect_after=N}: the response's events left before the socket is closed (1011); -1 = never. */
+        int eventsBeforeDisconnect = -1;
 
         Session(ServerWebSocket ws, RequestLog.Entry entry, String model) {
             this.ws = ws;
@@ -98,6 +107,11 @@ final class RealtimeApi {
 
         void send(String type, ObjectNode payload) {
             if (ws.isClosed()) return;
+            if (eventsBeforeDisconnect == 0) {
+                ws.close((short) 1011, "simulated disconnect");
+                return;
+            }
+            if (eventsBeforeDisconnect > 0) eventsBeforeDisconnect--;
             ObjectNode o = Json.obj().put("type", type).put("event_id", "event_sim_" + (++events));
             o.setAll(payload);
             ws.writeTextMessage(Json.write(o));
@@ -160,6 +174,7 @@ final class RealtimeApi {
             Conversation c = new Conversation(model, lastUserText, null, List.of(), Conversation.ToolChoice.NONE, null, 0, false, null);
             Directive d = sim.faults.resolve("openai", Directive.find(lastUserText));
             Answer a = AnswerPlanner.plan(c, d, null, sim.toolIds::incrementAndGet);
+            if (d.disconnectAfter() >= 0) eventsBeforeDisconnect = d.disconnectAfter();
             long n = sim.messageIds.incrementAndGet();
             String responseId = "resp_sim_" + n, itemId = "item_sim_" + (++items);
             ObjectNode response = Json.obj().put("object", "realtime.response").put("id", responseId).put("status", "in_progress");

@@ -7,6 +7,7 @@ import dev.modelgateway.api.Platform;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
+import dev.modelgateway.config.Vendor;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Fields;
@@ -64,6 +65,10 @@ public final class ImagesEndpoint {
         Exchange.of(ctx).model(model.id());
         if (model.kind() != ModelKind.IMAGE) {
             throw GatewayException.invalid("model", "Model '" + model.id() + "' is not an image model; use e.g. platform/vendorB-image-2.");
+        }
+        // generations and edits are vendor B's API, relayed natively; other image models only upscale
+        if (model.vendor() != Vendor.OPENAI) {
+            throw GatewayException.invalid("model", "Model '" + model.id() + "' does not generate or edit images; use e.g. platform/vendorB-image-2.");
         }
         return model;
     }

@@ -1,0 +1,63 @@
+package dev.modelgateway.e2e;
+
+import com.openai.client.OpenAIClient;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.errors.BadRequestException;
+import com.openai.models.audio.AudioResponseFormat;
+import com.openai.models.audio.transcriptions.Transcription;
+import com.openai.models.audio.transcriptions.TranscriptionCreateParams;
+import com.openai.models.audio.transcriptions.TranscriptionCreateResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Synchronous transcription through openai-java's own {@code audio().transcriptions().create()}, native to vendor B. */
+class OpenAiSdkTranscriptionsTest {
+    static final String MODEL = "platform/vendorB-transcribe";
+    static final byte[] AUDIO = "RIFF....WAVEfmt fake audio".getBytes();
+    static GatewayHarness h;
+    static OpenAIClient client;
+
+    @BeforeAll
+    static void start() {
+        h = GatewayHarness.start();
+        client = OpenAIOkHttpClient.builder().baseUrl(h.openAiBaseUrl()).apiKey(GatewayHarness.KEY).maxRetries(0).build();
+    }
+
+    @AfterAll
+    static void stop() {
+        client.close();
+        h.close();
+    }
+
+    @Test
+    void jsonTranscriptIsRelayedAndMetered() {
+        TranscriptionCreateResponse r = client.audio().transcriptions().create(TranscriptionCreateParams.builder()
+                .model(MODEL).file(AUDIO).build());
+        Transcription t = r.asTranscription();
+        assertThat(t.text()).isEqualTo("Simulated transcript of " + AUDIO.length + " bytes of audio.");
+        var upstream = h.sim.received().getLast();
+        assertThat(upstream.path()).isEqualTo("/openai/v1/audio/transcriptions");
+        assertThat(upstream.body()).contains("vendorB-transcribe").doesNotContain("platform/");
+        var rows = h.ledger(MODEL, 1);
+        assertThat(((Number) rows.getLast().get("status")).intValue()).isEqualTo(200);
+        assertThat(((Number) rows.getLast().get("output_tokens")).longValue()).isPositive();
+    }
+
+    @Test
+    void textFormatKeepsTheVendorsContentType() {
+        var r = client.audio().transcriptions().withRawResponse().create(TranscriptionCreateParams.builder()
+                .model(MODEL).file(AUDIO).responseFormat(AudioResponseFormat.TEXT).build());
+        assertThat(r.headers().values("content-type").getFirst()).startsWith("text/plain");
+    }
+
+    @Test
+    void otherModelsAreRefused() {
+        assertThatThrownBy(() -> client.audio().transcriptions().create(TranscriptionCreateParams.builder()
+                .model("platform/vendorB-tts").file(AUDIO).build()))
+                .isInstanceOf(BadRequestException.class).hasMessageContaining("does not transcribe");
+    }
+}
