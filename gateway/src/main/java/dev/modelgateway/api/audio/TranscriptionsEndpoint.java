@@ -60,7 +60,7 @@ public final class TranscriptionsEndpoint {
         MultipartForm.Encoded encoded = MultipartForm.encode(upstream);
         UpstreamRequest req = new UpstreamRequest(platform.config().vendor(model.vendor()), "/audio/transcriptions",
                 MultiMap.caseInsensitiveMultiMap().set("content-type", encoded.contentType()), encoded.body(),
-                TranscriptionTasks.UPSTREAM_IDLE_TIMEOUT_MS);
+                dev.modelgateway.routing.Deadline.ofMillis(TranscriptionTasks.UPSTREAM_IDLE_TIMEOUT_MS));
         if (JSON_FORMATS.contains(format) && !stream) {
             JsonAnswer answer = body -> new JsonAnswer.Answer(body, TranscriptionTasks.usageOf(body));
             DirectCall.run(platform, ctx, model, 0, () -> platform.relay().json(ctx, req, answer, UpstreamErrorMapper.NATIVE));

@@ -60,7 +60,7 @@ public final class ImageScalesEndpoint {
         params.putObject("outputOptions").put("mimeType", "image/" + req.outputFormat());
         UpstreamRequest upstream = new UpstreamRequest(platform.config().vendor(model.vendor()),
                 "/v1beta/models/" + model.upstreamId() + ":predict",
-                MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(body), ImagesEndpoint.TIMEOUT_MS);
+                MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(body), dev.modelgateway.routing.Deadline.ofMillis(ImagesEndpoint.TIMEOUT_MS));
         JsonAnswer answer = vendorBody -> new JsonAnswer.Answer(Json.toBuffer(openAiShape(vendorBody, model, req)), Usage.ZERO);
         UpstreamErrorMapper errors = e -> VendorCodecs.of(Vendor.GEMINI).decodeError(e.status(), e.body().toString());
         DirectCall.run(platform, ctx, model, 0, () -> platform.relay().json(ctx, upstream, answer, errors));
