@@ -54,7 +54,8 @@ class CatalogueTest {
     @Test
     void everyModelHasAVendorPriceAndContextWindow() {
         assertThat(catalogue.models()).hasSizeGreaterThan(20).allSatisfy(m -> {
-            assertThat(m.contextWindow()).as(m.id()).isPositive();
+            // image, audio and realtime models are not sized by a context window in the catalogue
+            if (m.kind() == ModelKind.CHAT) assertThat(m.contextWindow()).as(m.id()).isPositive();
             assertThat(m.price()).as(m.id()).isNotNull();
         });
     }
