@@ -142,6 +142,7 @@ public final class Relay {
         private Buffer pending = Buffer.buffer(512);
         private Long ttftMs;
         private long silenceTimer = -1;
+        private long lastEventNanos;
 
         StreamPump(RoutingContext ctx, HttpClientResponse upstream, StreamTap tap, String vendor, InFlight call) {
             this.ctx = ctx;
@@ -154,9 +155,10 @@ public final class Relay {
 
         Future<RelayOutcome> run() {
             SseParser parser = new SseParser(event -> tap.onEvent(event, pending));
+            lastEventNanos = System.nanoTime();
             watchSilence();
             upstream.handler(chunk -> {
-                watchSilence();
+                lastEventNanos = System.nanoTime();
                 parser.feed(chunk);
                 if (ttftMs == null && tap.failed()) {
                     // The vendor failed before anything reached the caller: nothing is lost by trying again.
@@ -203,13 +205,18 @@ public final class Relay {
 
         /**
          * Vert.x's idle timeout stops at the response head, so the silence between two upstream events is
-         * watched here: past the limit, the upstream call is reset and the stream fails.
+         * watched here: past the limit, the upstream call is reset and the stream fails. Events only stamp
+         * the time they arrived; one timer at a time checks the stamp, so a busy stream creates no timers.
          */
         private void watchSilence() {
-            ctx.vertx().cancelTimer(silenceTimer);
             long idleMs = call.idleMs();
-            silenceTimer = ctx.vertx().setTimer(idleMs, id -> {
+            long quietMs = (System.nanoTime() - lastEventNanos) / 1_000_000;
+            silenceTimer = ctx.vertx().setTimer(Math.max(1, idleMs - quietMs), id -> {
                 if (done.future().isComplete()) return;
+                if ((System.nanoTime() - lastEventNanos) / 1_000_000 < idleMs) {
+                    watchSilence();
+                    return;
+                }
                 GatewayException silent = new GatewayException(504, ErrorKind.TIMEOUT, "Vendor '" + vendor
                         + "' sent nothing for " + idleMs + " ms.", null, "idle_timeout", null);
                 if (ttftMs == null) {
