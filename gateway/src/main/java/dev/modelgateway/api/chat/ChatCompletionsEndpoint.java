@@ -3,17 +3,15 @@ package dev.modelgateway.api.chat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.api.Call;
+import dev.modelgateway.api.ChatModels;
 import dev.modelgateway.api.Dispatcher;
 import dev.modelgateway.api.InboundProtocol;
 import dev.modelgateway.api.MessageShape;
 import dev.modelgateway.api.Platform;
 import dev.modelgateway.catalogue.ModelEntry;
-import dev.modelgateway.catalogue.ModelKind;
-import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.PlatformOptions;
-import dev.modelgateway.server.Exchange;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.Set;
@@ -36,12 +34,7 @@ public final class ChatCompletionsEndpoint {
         MessageShape.check(Fields.requiredArray(body, "messages"), ROLES, false);
         boolean stream = Fields.optionalBoolean(body, "stream", false);
         PlatformOptions options = PlatformOptions.extract(body, platform.catalogue());
-        ModelEntry entry = platform.catalogue().resolve(model);
-        Exchange.of(ctx).model(entry.id());
-        if (entry.kind() != ModelKind.CHAT) {
-            throw GatewayException.invalid("model", "Model '" + entry.id() + "' is an " + entry.kind().name().toLowerCase()
-                    + " model and cannot be used with chat completions.");
-        }
+        ModelEntry entry = ChatModels.resolve(platform, ctx, model, "chat completions");
         SeriesSixRules.check(body, entry);
         dispatcher.dispatch(new Call(ctx, InboundProtocol.CHAT, body, stream, options, entry, maxOutputTokens(body)));
     }

@@ -2,18 +2,16 @@ package dev.modelgateway.api.messages;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.api.Call;
+import dev.modelgateway.api.ChatModels;
 import dev.modelgateway.api.Dispatcher;
 import dev.modelgateway.api.InboundProtocol;
 import dev.modelgateway.api.MessageShape;
 import dev.modelgateway.api.Platform;
 import dev.modelgateway.catalogue.ModelEntry;
-import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.config.Vendor;
-import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.PlatformOptions;
-import dev.modelgateway.server.Exchange;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.Set;
@@ -37,12 +35,7 @@ public final class MessagesEndpoint {
         MessageShape.check(Fields.requiredArray(body, "messages"), ROLES, true);
         boolean stream = Fields.optionalBoolean(body, "stream", false);
         PlatformOptions options = PlatformOptions.extract(body, platform.catalogue());
-        ModelEntry entry = platform.catalogue().resolve(model);
-        Exchange.of(ctx).model(entry.id());
-        if (entry.kind() != ModelKind.CHAT) {
-            throw GatewayException.invalid("model", "Model '" + entry.id() + "' is an " + entry.kind().name().toLowerCase()
-                    + " model and cannot be used with the messages API.");
-        }
+        ModelEntry entry = ChatModels.resolve(platform, ctx, model, "the messages API");
         // Refuse SPEC 2.3 violations up front, before any attempt, whichever vendor serves the call.
         if (entry.vendor() == Vendor.ANTHROPIC) ThinkingRules.apply(body.deepCopy(), entry);
         dispatcher.dispatch(new Call(ctx, InboundProtocol.MESSAGES, body, stream, options, entry, maxTokens));
