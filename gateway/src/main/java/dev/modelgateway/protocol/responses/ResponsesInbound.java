@@ -1,5 +1,7 @@
 package dev.modelgateway.protocol.responses;
 
+import dev.modelgateway.protocol.chat.ChatErrors;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -60,6 +62,6 @@ public final class ResponsesInbound implements InboundCodec {
 
     @Override
     public ObjectNode encodeError(GatewayException e) {
-        return ResponsesErrors.body(e);
+        return ChatErrors.body(e);
     }
 }
