@@ -1,0 +1,84 @@
+package dev.modelgateway.accounts;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One Redis connection per event loop, commands pipelined on it. The pooled client checks a connection out
+ * and back in for every command, so a connection carries one command at a time and each result crosses
+ * threads; on the request path that cost the gateway more than half its throughput (bench/results/
+ * accounts-overhead.md). Here a command from an event loop is written on that loop's own socket, behind
+ * whatever is already in flight, and its answer arrives on the same thread.
+ */
+final class EventLoopRedis {
+    private static final System.Logger LOG = System.getLogger(EventLoopRedis.class.getName());
+
+    /** Vert.x's default number of event loops, with room for connections being replaced. */
+    private static final int LOOPS = 2 * Runtime.getRuntime().availableProcessors() + 8;
+
+    /**
+     * Lends each event loop one connection, opened from that loop so its socket lives there, and never gets
+     * it back; a client of its own so a loop never picks up an idle connection opened by another thread.
+     */
+    private final Redis loops;
+    /** For callers off an event loop (start-up, shutdown, tests). */
+    private final Redis shared;
+    private final Map<Thread, Future<RedisConnection>> byLoop = new ConcurrentHashMap<>();
+
+    private EventLoopRedis(Redis loops, Redis shared) {
+        this.loops = loops;
+        this.shared = shared;
+    }
+
+    static EventLoopRedis create(Vertx vertx, String url) {
+        return new EventLoopRedis(Redis.createClient(vertx, new RedisOptions().setConnectionString(url).setMaxPoolSize(LOOPS)),
+                Redis.createClient(vertx, new RedisOptions().setConnectionString(url)));
+    }
+
+    Future<Response> send(Request request) {
+        if (!Context.isOnEventLoopThread()) return shared.send(request);
+        return connectionOfThisLoop().compose(c -> c.send(request));
+    }
+
+    Future<Void> close() {
+        List<Future<Void>> closing = new ArrayList<>();
+        byLoop.values().forEach(f -> closing.add(f.compose(RedisConnection::close).otherwiseEmpty()));
+        byLoop.clear();
+        return Future.join(closing).eventually(loops::close).eventually(shared::close).mapEmpty();
+    }
+
+    /** Only this loop's thread reads or writes its entry, so get-then-put cannot race. */
+    private Future<RedisConnection> connectionOfThisLoop() {
+        Thread loop = Thread.currentThread();
+        Future<RedisConnection> existing = byLoop.get(loop);
+        if (existing != null) return existing;
+        Future<RedisConnection> connecting = loops.connect();
+        byLoop.put(loop, connecting);
+        connecting.onComplete(ar -> {
+            if (ar.failed()) {
+                byLoop.remove(loop, connecting);
+                return;
+            }
+            // A broken connection is dropped (and given back, which frees its slot); the loop's next command opens a new one.
+            RedisConnection c = ar.result();
+            c.exceptionHandler(e -> {
+                LOG.log(Level.WARNING, "Redis connection failed, opening another: " + e);
+                if (byLoop.remove(loop, connecting)) c.close();
+            });
+            c.endHandler(v -> byLoop.remove(loop, connecting));
+        });
+        return connecting;
+    }
+}

@@ -1,0 +1,163 @@
+package dev.modelgateway.accounts;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import static dev.modelgateway.accounts.Fixtures.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What only the Redis limiter does: commands pipelined on one connection per event loop, token settlements
+ * carried by the bucket's next call or a periodic flush, a lost connection replaced. Real Redis on 127.0.0.1.
+ */
+class RedisSharedBucketsTest {
+    private final String prefix = Fixtures.random("mgtest-") + ":";
+    private Vertx vertx;
+    private Redis admin;
+    private RedisRateLimiter one;
+    private RedisRateLimiter other;
+
+    @BeforeEach
+    void open() {
+        vertx = Vertx.vertx();
+        admin = Redis.createClient(vertx, Fixtures.REDIS_URL);
+        one = await(RedisRateLimiter.connect(vertx, Fixtures.REDIS_URL, prefix));
+        other = await(RedisRateLimiter.connect(vertx, Fixtures.REDIS_URL, prefix));
+    }
+
+    @AfterEach
+    void close() {
+        await(one.close());
+        await(other.close());
+        Fixtures.deleteRedisKeys(vertx, prefix);
+        await(admin.close());
+        await(vertx.close());
+    }
+
+    @Test
+    void concurrentAcquiresFromOneEventLoopArePipelinedOnOneConnection() {
+        Context loop = vertx.getOrCreateContext();
+        onLoop(loop, () -> one.acquire(scope(100, 0), 0)).getFirst(); // opens the loop's connection
+        Set<String> before = clientIds();
+
+        List<List<RateDecision>> decisions = onLoop(loop, () -> {
+            List<Future<List<RateDecision>>> all = new ArrayList<>();
+            for (int i = 0; i < 199; i++) all.add(one.acquire(scope(100, 0), 0));
+            return Future.all(all).map(f -> f.<List<RateDecision>>list());
+        });
+
+        assertThat(decisions.stream().filter(d -> d.getFirst().allowed())).hasSize(99);
+        assertThat(decisions.stream().filter(d -> !d.getFirst().allowed())).hasSize(100);
+        // A pool would have opened connections for the concurrent commands; the loop's one connection carried them.
+        assertThat(clientIds()).isEqualTo(before);
+    }
+
+    @Test
+    void aSettlementIsCarriedByTheBucketsNextCall() {
+        RateScope scope = scopeTokens(1000);
+        assertThat(await(one.acquire(List.of(scope), 600)).getFirst().tokenLevel()).isBetween(400.0, 401.0);
+        await(one.adjust(List.of(scope), -500));
+        // The next acquire pays the debt first: 400 + 500 back - 300 taken.
+        assertThat(await(one.acquire(List.of(scope), 300)).getFirst().tokenLevel()).isBetween(600.0, 602.0);
+        await(one.adjust(List.of(scope), 700)); // used 700 more than estimated: a debt beyond the bucket
+        RateDecision refused = await(one.acquire(List.of(scope), 200)).getFirst();
+        assertThat(refused.allowed()).isFalse();
+        assertThat(refused.tokenLevel()).isBetween(-100.0, -95.0);
+    }
+
+    @Test
+    void anotherInstanceSeesASettlementWithinTheFlushInterval() {
+        RateScope scope = scopeTokens(1000);
+        await(one.acquire(List.of(scope), 600));
+        assertThat(await(other.peek(List.of(scope))).getFirst().tokenLevel()).isBetween(400.0, 402.0);
+
+        long settledAt = System.nanoTime();
+        await(one.adjust(List.of(scope), -500)); // no further request through `one`: the flush must write it
+        double seen;
+        do {
+            seen = await(other.peek(List.of(scope))).getFirst().tokenLevel();
+        } while (seen < 900 && System.nanoTime() - settledAt < 5_000_000_000L);
+        long waitedMs = (System.nanoTime() - settledAt) / 1_000_000;
+        assertThat(seen).isBetween(900.0, 905.0);
+        assertThat(waitedMs).isLessThan(RedisRateLimiter.FLUSH_MS + 1000);
+    }
+
+    @Test
+    void closingWritesWhatIsOwed() {
+        RateScope scope = scopeTokens(1000);
+        await(one.acquire(List.of(scope), 100));
+        await(one.adjust(List.of(scope), 300));
+        await(one.close());
+        one = await(RedisRateLimiter.connect(vertx, Fixtures.REDIS_URL, prefix)); // for close() in @AfterEach
+        assertThat(await(other.peek(List.of(scope))).getFirst().tokenLevel()).isBetween(600.0, 602.0);
+    }
+
+    @Test
+    void aLostConnectionIsReplacedAndTheCountsSurvive() {
+        Context loop = vertx.getOrCreateContext();
+        Set<String> before = clientIds();
+        assertThat(onLoop(loop, () -> one.acquire(scope(3, 0), 0)).getFirst().remainingRequests()).isEqualTo(2);
+        Set<String> opened = clientIds();
+        opened.removeAll(before);
+        assertThat(opened).hasSize(1);
+        await(admin.send(Request.cmd(Command.CLIENT).arg("KILL").arg("ID").arg(opened.iterator().next())));
+
+        // Until the loop notices the closed socket a command may fail (the gateway then admits unlimited);
+        // after that a new connection carries on with the same bucket.
+        List<RateDecision> next = null;
+        for (int attempt = 0; attempt < 50 && next == null; attempt++) {
+            try {
+                next = onLoop(loop, () -> one.acquire(scope(3, 0), 0));
+            } catch (RuntimeException e) {
+                sleep(20);
+            }
+        }
+        assertThat(next).isNotNull();
+        assertThat(next.getFirst().allowed()).isTrue();
+        assertThat(next.getFirst().remainingRequests()).isEqualTo(1);
+    }
+
+    private List<RateScope> scope(long rpm, long tpm) {
+        return List.of(new RateScope("key_pipelined", null, new RateLimits(rpm, tpm)));
+    }
+
+    private RateScope scopeTokens(long tpm) {
+        return new RateScope(Fixtures.random("key_"), null, new RateLimits(0, tpm));
+    }
+
+    private static <T> T onLoop(Context loop, Supplier<Future<T>> work) {
+        Promise<T> done = Promise.promise();
+        loop.runOnContext(v -> work.get().onComplete(done));
+        return await(done.future());
+    }
+
+    private Set<String> clientIds() {
+        Set<String> ids = new HashSet<>();
+        for (String line : await(admin.send(Request.cmd(Command.CLIENT).arg("LIST"))).toString().split("\n")) {
+            if (line.startsWith("id=")) ids.add(line.substring(3, line.indexOf(' ')));
+        }
+        return ids;
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
