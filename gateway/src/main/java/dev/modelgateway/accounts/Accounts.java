@@ -42,7 +42,8 @@ public final class Accounts {
     private final SpendTracker spend;
     private final LedgerWriter writer;
     private final RateLimiter limiter;
-    private final Cache<String, Optional<StoredKey>> keysByHash = Caffeine.newBuilder()
+    /** By the caller's secret, so a cached key costs no hashing; secrets stay in memory, hashes alone are stored. */
+    private final Cache<String, Optional<StoredKey>> keysBySecret = Caffeine.newBuilder()
             .expireAfterWrite(KEY_CACHE_TTL)
             .maximumSize(100_000)
             .build();
@@ -87,10 +88,9 @@ public final class Accounts {
         if (config.masterKey() != null && KeyToken.sameSecret(bearerToken, config.masterKey())) {
             return Future.succeededFuture(ApiKey.MASTER);
         }
-        String hash = KeyToken.hash(bearerToken);
-        Optional<StoredKey> cached = keysByHash.getIfPresent(hash);
+        Optional<StoredKey> cached = keysBySecret.getIfPresent(bearerToken);
         Future<Optional<StoredKey>> found = cached != null ? Future.succeededFuture(cached)
-                : blocking(() -> keys.findByHash(hash)).onSuccess(k -> keysByHash.put(hash, k));
+                : blocking(() -> keys.findByHash(KeyToken.hash(bearerToken))).onSuccess(k -> keysBySecret.put(bearerToken, k));
         return found.compose(k -> {
             if (k.isEmpty()) return Future.failedFuture(unauthorized("Invalid API key.", "invalid_api_key"));
             ApiKey key = k.get().toApiKey();
@@ -201,7 +201,7 @@ public final class Accounts {
     Future<Boolean> updateKey(String id, KeySettings settings, boolean disabled) {
         return blocking(() -> {
             boolean updated = keys.update(id, settings, disabled);
-            keysByHash.invalidateAll();
+            keysBySecret.invalidateAll();
             return updated;
         });
     }
@@ -209,7 +209,7 @@ public final class Accounts {
     Future<Boolean> deleteKey(String id) {
         return blocking(() -> {
             boolean deleted = keys.delete(id);
-            keysByHash.invalidateAll();
+            keysBySecret.invalidateAll();
             return deleted;
         });
     }

@@ -24,7 +24,8 @@ public record ApiKey(String id, String name, List<String> allowedModels, Long rp
 
     /** The first model limit whose glob matches, or null. */
     public ModelLimit modelLimit(String publicModel) {
-        return modelLimits.stream().filter(l -> l.matches(publicModel)).findFirst().orElse(null);
+        for (ModelLimit l : modelLimits) if (l.matches(publicModel)) return l;
+        return null;
     }
 
     public boolean allows(String publicModel) {

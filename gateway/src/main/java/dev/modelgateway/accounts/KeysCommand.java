@@ -83,6 +83,9 @@ public final class KeysCommand {
             out.printf(format, k.id(), s.name(), k.prefix(), s.allowedModels().isEmpty() ? "*" : String.join(",", s.allowedModels()),
                     orDash(s.rpm()), orDash(s.tpm()), s.budgetUsd() == null ? "-" : s.budgetUsd().toPlainString(),
                     Money.text(spent.getOrDefault(k.id(), 0L)), orDash(s.expiresAt()), k.disabled() ? "disabled" : "active");
+            for (ModelLimit l : s.modelLimits()) {
+                out.printf("%-20s   models %s: rpm %s, tpm %s%n", "", l.models(), orDash(l.rpm()), orDash(l.tpm()));
+            }
         }
         return OK;
     }

@@ -1,6 +1,8 @@
 package dev.modelgateway.accounts;
 
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,9 +18,9 @@ final class LimitedAdmission implements Admission {
     private final AtomicBoolean settled = new AtomicBoolean();
 
     LimitedAdmission(Map<String, String> headers, RateLimiter limiter, List<RateScope> scopes, long estimatedTokens) {
-        this.headers = Map.copyOf(headers);
+        this.headers = Collections.unmodifiableMap(headers);
         this.limiter = limiter;
-        this.scopes = List.copyOf(scopes);
+        this.scopes = scopes;
         this.estimatedTokens = estimatedTokens;
     }
 
@@ -31,8 +33,10 @@ final class LimitedAdmission implements Admission {
     public void settle(long actualTokens) {
         if (!settled.compareAndSet(false, true)) return;
         long delta = Math.max(actualTokens, 0) - Math.max(estimatedTokens, 0);
-        List<RateScope> counted = scopes.stream().filter(s -> s.limits().tpm() > 0).toList();
-        if (counted.isEmpty() || delta == 0) return;
+        if (delta == 0) return;
+        List<RateScope> counted = new ArrayList<>(scopes.size());
+        for (RateScope s : scopes) if (s.limits().tpm() > 0) counted.add(s);
+        if (counted.isEmpty()) return;
         limiter.adjust(counted, delta)
                 .onFailure(e -> LOG.log(Level.WARNING, "token settlement for " + counted.getFirst().keyId() + " lost: " + e));
     }

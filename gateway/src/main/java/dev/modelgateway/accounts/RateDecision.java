@@ -1,6 +1,5 @@
 package dev.modelgateway.accounts;
 
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,21 +34,25 @@ record RateDecision(boolean allowed, RateLimits limits, double requestLevel, dou
      * scope with the least room left (the one that refuses first). Reset is the time until that bucket is full.
      */
     static Map<String, String> headers(List<RateDecision> scopes) {
+        RateDecision requests = null;
+        RateDecision tokens = null;
+        for (RateDecision d : scopes) {
+            if (d.limits.rpm() > 0 && (requests == null || d.requestLevel < requests.requestLevel
+                    || d.requestLevel == requests.requestLevel && d.limits.rpm() < requests.limits.rpm())) requests = d;
+            if (d.limits.tpm() > 0 && (tokens == null || d.tokenLevel < tokens.tokenLevel
+                    || d.tokenLevel == tokens.tokenLevel && d.limits.tpm() < tokens.limits.tpm())) tokens = d;
+        }
         Map<String, String> h = new LinkedHashMap<>();
-        scopes.stream().filter(d -> d.limits.rpm() > 0)
-                .min(Comparator.comparingDouble(RateDecision::requestLevel).thenComparingLong(d -> d.limits.rpm()))
-                .ifPresent(d -> {
-                    h.put("x-ratelimit-limit-requests", Long.toString(d.limits.rpm()));
-                    h.put("x-ratelimit-remaining-requests", Long.toString(d.remainingRequests()));
-                    h.put("x-ratelimit-reset-requests", GoDuration.format(d.requestsResetMs()));
-                });
-        scopes.stream().filter(d -> d.limits.tpm() > 0)
-                .min(Comparator.comparingDouble(RateDecision::tokenLevel).thenComparingLong(d -> d.limits.tpm()))
-                .ifPresent(d -> {
-                    h.put("x-ratelimit-limit-tokens", Long.toString(d.limits.tpm()));
-                    h.put("x-ratelimit-remaining-tokens", Long.toString(d.remainingTokens()));
-                    h.put("x-ratelimit-reset-tokens", GoDuration.format(d.tokensResetMs()));
-                });
+        if (requests != null) {
+            h.put("x-ratelimit-limit-requests", Long.toString(requests.limits.rpm()));
+            h.put("x-ratelimit-remaining-requests", Long.toString(requests.remainingRequests()));
+            h.put("x-ratelimit-reset-requests", GoDuration.format(requests.requestsResetMs()));
+        }
+        if (tokens != null) {
+            h.put("x-ratelimit-limit-tokens", Long.toString(tokens.limits.tpm()));
+            h.put("x-ratelimit-remaining-tokens", Long.toString(tokens.remainingTokens()));
+            h.put("x-ratelimit-reset-tokens", GoDuration.format(tokens.tokensResetMs()));
+        }
         return h;
     }
 

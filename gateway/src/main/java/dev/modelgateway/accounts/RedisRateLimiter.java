@@ -12,14 +12,17 @@ import java.util.List;
 /**
  * Buckets in Redis, shared by every gateway instance. One Lua script reads, refills and updates all the
  * bucket pairs of a request atomically on Redis's clock, so instances with skewed clocks still agree.
+ * Requests far from their limits are admitted on this instance's recent knowledge of the buckets
+ * ({@link BucketShares}) and written in batches; near the limits each admission waits for the script.
  */
 final class RedisRateLimiter implements RateLimiter {
 
     /**
      * KEYS: one bucket hash per scope. ARGV: op (acquire|settle), tokens to take on acquire, then per scope
-     * rpm, tpm (0 = unlimited) and the tokens owed to it by finished requests (see {@link OwedTokens}), applied
-     * before anything is taken. Returns level of requests, level of tokens and wait in ms per scope; an
-     * acquire takes from every scope only if none has to wait. A settle takes nothing and writes only debts.
+     * rpm, tpm (0 = unlimited) and the requests and tokens this instance owes it (taken on local admissions,
+     * or token corrections), applied before anything else. Returns level of requests, level of tokens and
+     * wait in ms per scope, then Redis's clock in ms; an acquire takes from every scope only if none has to
+     * wait. A settle takes nothing and writes only what is owed.
      */
     private static final String SCRIPT = """
             local t = redis.call('TIME')
@@ -31,7 +34,9 @@ final class RedisRateLimiter implements RateLimiter {
             end
             local scopes, allowed = {}, true
             for i = 1, #KEYS do
-              local rpm, tpm, owed = tonumber(ARGV[3 * i]), tonumber(ARGV[3 * i + 1]), tonumber(ARGV[3 * i + 2])
+              local a = 4 * i - 2
+              local rpm, tpm = tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+              local owedR, owedT = tonumber(ARGV[a + 3]), tonumber(ARGV[a + 4])
               local s = redis.call('HMGET', KEYS[i], 'r', 'k', 't')
               local elapsed = math.max(0, now - (tonumber(s[3]) or now))
               local function refill(level, cap)
@@ -39,10 +44,11 @@ final class RedisRateLimiter implements RateLimiter {
                 return math.min(cap, level + elapsed * cap / 60000)
               end
               local r, k, w = refill(tonumber(s[1]), rpm), refill(tonumber(s[2]), tpm), 0
-              if tpm > 0 and owed ~= 0 then k = math.min(tpm, k - owed) end
+              if rpm > 0 then r = r - owedR end
+              if tpm > 0 then k = math.min(tpm, k - owedT) end
               if op == 'acquire' then w = math.max(wait(r, 1, rpm), wait(k, math.min(n, tpm), tpm)) end
               if w > 0 then allowed = false end
-              scopes[i] = {r = r, k = k, w = w, rpm = rpm, tpm = tpm, write = op == 'acquire' or owed ~= 0}
+              scopes[i] = {r = r, k = k, w = w, rpm = rpm, tpm = tpm, write = op == 'acquire' or owedR ~= 0 or owedT ~= 0}
             end
             local out = {}
             for i = 1, #KEYS do
@@ -64,17 +70,18 @@ final class RedisRateLimiter implements RateLimiter {
               out[#out + 1] = tostring(s.k)
               out[#out + 1] = s.w
             end
+            out[#out + 1] = now
             return out
             """;
 
-    /** How stale another instance's view of this one's token corrections may get when no request carries them. */
-    static final long FLUSH_MS = 100;
+    /** How often what local admissions took (and token corrections) is written, and the shared levels re-read. */
+    static final long FLUSH_MS = 50;
 
     private final Vertx vertx;
     private final EventLoopRedis redis;
     private final String prefix;
     private final String sha;
-    private final OwedTokens owed = new OwedTokens();
+    private final BucketShares shares = new BucketShares();
     private final long flushTimer;
 
     private RedisRateLimiter(Vertx vertx, EventLoopRedis redis, String prefix, String sha) {
@@ -94,19 +101,22 @@ final class RedisRateLimiter implements RateLimiter {
 
     @Override
     public Future<List<RateDecision>> acquire(List<RateScope> scopes, long estimatedTokens) {
-        return run("acquire", scopes, Math.max(estimatedTokens, 0)).map(r -> decisions(r, scopes));
+        long tokens = Math.max(estimatedTokens, 0);
+        List<RateDecision> local = shares.tryTake(scopes, bucketKeys(scopes), tokens, nowMs());
+        if (local != null) return Future.succeededFuture(local);
+        return write("acquire", owedBy(scopes), tokens).map(r -> decisions(r, scopes));
     }
 
-    /** Owed until the bucket's next call or the next flush, at most {@link #FLUSH_MS} away. */
+    /** Owed until the next flush, at most {@link #FLUSH_MS} away, or the bucket's next call to Redis. */
     @Override
     public Future<Void> adjust(List<RateScope> scopes, long tokenDelta) {
-        for (RateScope s : scopes) owed.add(bucketKey(s), s, tokenDelta);
+        for (RateScope s : scopes) shares.owe(s, bucketKey(s), tokenDelta);
         return Future.succeededFuture();
     }
 
     @Override
     public Future<List<RateDecision>> peek(List<RateScope> scopes) {
-        return run("settle", scopes, 0).map(r -> decisions(r, scopes));
+        return write("settle", owedBy(scopes), 0).map(r -> decisions(r, scopes));
     }
 
     /** Writes what is still owed, then closes the connections. */
@@ -121,47 +131,66 @@ final class RedisRateLimiter implements RateLimiter {
         return prefix + "rl:{" + scope.keyId() + "}" + (scope.models() == null ? "" : ":m:" + scope.models());
     }
 
+    private List<String> bucketKeys(List<RateScope> scopes) {
+        List<String> keys = new ArrayList<>(scopes.size());
+        for (RateScope s : scopes) keys.add(bucketKey(s));
+        return keys;
+    }
+
+    private List<BucketShares.Owed> owedBy(List<RateScope> scopes) {
+        List<BucketShares.Owed> owed = new ArrayList<>(scopes.size());
+        for (RateScope s : scopes) owed.add(shares.send(s, bucketKey(s)));
+        return owed;
+    }
+
     private Future<Void> flush() {
         List<Future<Response>> writes = new ArrayList<>();
-        for (OwedTokens.Owed o : owed.takeAll()) writes.add(run("settle", List.of(o.scope()), 0, new long[] {o.tokens()}));
+        for (BucketShares.Owed o : shares.sendAll(nowMs())) writes.add(write("settle", List.of(o), 0));
         return Future.join(writes).mapEmpty();
     }
 
-    private Future<Response> run(String op, List<RateScope> scopes, long tokens) {
-        long[] debts = new long[scopes.size()];
-        for (int i = 0; i < debts.length; i++) debts[i] = owed.take(bucketKey(scopes.get(i)));
-        return run(op, scopes, tokens, debts);
-    }
-
-    /** A failed call gives the debts back to be carried by a later one. */
-    private Future<Response> run(String op, List<RateScope> scopes, long tokens, long[] debts) {
-        return redis.send(script(Command.EVALSHA, sha, op, scopes, tokens, debts))
+    /** Runs the script carrying {@code owed}; its answer updates what this instance knows of the buckets. */
+    private Future<Response> write(String op, List<BucketShares.Owed> owed, long tokens) {
+        return redis.send(script(Command.EVALSHA, sha, op, owed, tokens))
                 .recover(e -> e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT")
                         // Redis restarted or was flushed since we loaded the script.
-                        ? redis.send(script(Command.EVAL, SCRIPT, op, scopes, tokens, debts))
+                        ? redis.send(script(Command.EVAL, SCRIPT, op, owed, tokens))
                         : Future.failedFuture(e))
-                .onFailure(e -> {
-                    for (int i = 0; i < debts.length; i++) owed.add(bucketKey(scopes.get(i)), scopes.get(i), debts[i]);
-                });
+                .onSuccess(r -> {
+                    long redisMs = r.get(3 * owed.size()).toLong();
+                    for (int i = 0; i < owed.size(); i++) {
+                        shares.reported(owed.get(i), level(r, 3 * i), level(r, 3 * i + 1), redisMs, nowMs());
+                    }
+                })
+                .onFailure(e -> owed.forEach(shares::failed));
     }
 
-    private Request script(Command command, String script, String op, List<RateScope> scopes, long tokens, long[] debts) {
-        Request r = Request.cmd(command).arg(script).arg(scopes.size());
-        for (RateScope s : scopes) r.arg(bucketKey(s));
+    private Request script(Command command, String script, String op, List<BucketShares.Owed> owed, long tokens) {
+        Request r = Request.cmd(command).arg(script).arg(owed.size());
+        for (BucketShares.Owed o : owed) r.arg(o.bucket());
         r.arg(op).arg(tokens);
-        for (int i = 0; i < debts.length; i++) {
-            RateLimits l = scopes.get(i).limits();
-            r.arg(l.rpm()).arg(l.tpm()).arg(debts[i]);
+        for (BucketShares.Owed o : owed) {
+            RateLimits l = o.scope().limits();
+            r.arg(l.rpm()).arg(l.tpm()).arg(o.requests()).arg(o.tokens());
         }
         return r;
     }
+
+    private static long nowMs() {
+        return System.nanoTime() / 1_000_000;
+    }
+
+    private static double level(Response r, int index) {
+        return Double.parseDouble(r.get(index).toString());
+    }
+
     private static List<RateDecision> decisions(Response r, List<RateScope> scopes) {
         boolean allowed = true;
         for (int i = 0; i < scopes.size(); i++) allowed &= r.get(3 * i + 2).toLong() == 0;
         List<RateDecision> decisions = new ArrayList<>(scopes.size());
         for (int i = 0; i < scopes.size(); i++) {
-            decisions.add(new RateDecision(allowed, scopes.get(i).limits(), Double.parseDouble(r.get(3 * i).toString()),
-                    Double.parseDouble(r.get(3 * i + 1).toString()), r.get(3 * i + 2).toLong()));
+            decisions.add(new RateDecision(allowed, scopes.get(i).limits(), level(r, 3 * i), level(r, 3 * i + 1),
+                    r.get(3 * i + 2).toLong()));
         }
         return decisions;
     }

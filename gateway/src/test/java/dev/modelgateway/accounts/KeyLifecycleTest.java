@@ -226,7 +226,8 @@ class KeyLifecycleTest {
 
         var list = cli("keys", "list");
         assertThat(list.code()).isZero();
-        assertThat(list.out()).contains(id, "batch-job", secret.substring(0, 9), "active").doesNotContain(secret);
+        assertThat(list.out()).contains(id, "batch-job", secret.substring(0, 9), "active").doesNotContain(secret)
+                .contains("models platform/vendorA-*: rpm 2, tpm -");
 
         assertThat(cli("keys", "disable", id).code()).isZero();
         assertThat(cli("keys", "list").out()).contains("disabled");

@@ -21,8 +21,9 @@ import static dev.modelgateway.accounts.Fixtures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What only the Redis limiter does: commands pipelined on one connection per event loop, token settlements
- * carried by the bucket's next call or a periodic flush, a lost connection replaced. Real Redis on 127.0.0.1.
+ * What only the Redis limiter does: local admissions far from the limit written in batches, exact decisions
+ * near it even with two instances bursting, commands pipelined on one connection per event loop, token
+ * settlements carried by the bucket's next call or the flush, a lost connection replaced. Real Redis on 127.0.0.1.
  */
 class RedisSharedBucketsTest {
     private final String prefix = Fixtures.random("mgtest-") + ":";
@@ -49,19 +50,54 @@ class RedisSharedBucketsTest {
     }
 
     @Test
+    void farFromTheLimitAdmissionsAreLocalAndWrittenInBatches() {
+        List<RateScope> scope = List.of(scopeRequests(1000));
+        assertThat(await(one.acquire(scope, 0)).getFirst().remainingRequests()).isEqualTo(999); // asks Redis: nothing known yet
+        long callsBefore = scriptCalls();
+        RateDecision last = null;
+        for (int i = 0; i < 60; i++) last = await(one.acquire(scope, 0)).getFirst();
+        // At most a tenth of the room above the floor (999 - 250) between two reports: 60 fit.
+        assertThat(scriptCalls() - callsBefore).isLessThan(10); // only flushes, no call per request
+        assertThat(last.allowed()).isTrue();
+        assertThat(last.remainingRequests()).isBetween(939L, 942L);
+
+        // The flush writes the 60 local takes: another instance sees them.
+        long start = System.nanoTime();
+        double seen;
+        do {
+            seen = await(other.peek(scope)).getFirst().requestLevel();
+        } while (seen > 945 && System.nanoTime() - start < 5_000_000_000L);
+        assertThat(seen).isBetween(939.0, 945.0);
+    }
+
+    @Test
+    void twoInstancesBurstingOnOneKeyGetExactlyTheLimit() {
+        List<RateScope> scope = List.of(scopeRequests(200));
+        long callsBefore = scriptCalls();
+        int admitted = 0;
+        for (int i = 0; i < 400; i++) {
+            if (await((i % 2 == 0 ? one : other).acquire(scope, 0)).getFirst().allowed()) admitted++;
+        }
+        // 200 a minute refill 3.3 a second while the loop runs.
+        assertThat(admitted).isBetween(200, 202);
+        assertThat(scriptCalls() - callsBefore).as("some admissions were local").isLessThan(400);
+    }
+
+    @Test
     void concurrentAcquiresFromOneEventLoopArePipelinedOnOneConnection() {
         Context loop = vertx.getOrCreateContext();
-        onLoop(loop, () -> one.acquire(scope(100, 0), 0)).getFirst(); // opens the loop's connection
+        // 40 a minute is under the floor for local admissions: every acquire asks Redis.
+        onLoop(loop, () -> one.acquire(scope(40, 0), 0)).getFirst(); // opens the loop's connection
         Set<String> before = clientIds();
 
         List<List<RateDecision>> decisions = onLoop(loop, () -> {
             List<Future<List<RateDecision>>> all = new ArrayList<>();
-            for (int i = 0; i < 199; i++) all.add(one.acquire(scope(100, 0), 0));
+            for (int i = 0; i < 99; i++) all.add(one.acquire(scope(40, 0), 0));
             return Future.all(all).map(f -> f.<List<RateDecision>>list());
         });
 
-        assertThat(decisions.stream().filter(d -> d.getFirst().allowed())).hasSize(99);
-        assertThat(decisions.stream().filter(d -> !d.getFirst().allowed())).hasSize(100);
+        assertThat(decisions.stream().filter(d -> d.getFirst().allowed())).hasSize(39);
+        assertThat(decisions.stream().filter(d -> !d.getFirst().allowed())).hasSize(60);
         // A pool would have opened connections for the concurrent commands; the loop's one connection carried them.
         assertThat(clientIds()).isEqualTo(before);
     }
@@ -135,6 +171,10 @@ class RedisSharedBucketsTest {
         return List.of(new RateScope("key_pipelined", null, new RateLimits(rpm, tpm)));
     }
 
+    private RateScope scopeRequests(long rpm) {
+        return new RateScope(Fixtures.random("key_"), null, new RateLimits(rpm, 0));
+    }
+
     private RateScope scopeTokens(long tpm) {
         return new RateScope(Fixtures.random("key_"), null, new RateLimits(0, tpm));
     }
@@ -143,6 +183,17 @@ class RedisSharedBucketsTest {
         Promise<T> done = Promise.promise();
         loop.runOnContext(v -> work.get().onComplete(done));
         return await(done.future());
+    }
+
+    /** Script runs Redis has served so far (EVALSHA, and EVAL after a NOSCRIPT). */
+    private long scriptCalls() {
+        long calls = 0;
+        for (String line : await(admin.send(Request.cmd(Command.INFO).arg("commandstats"))).toString().split("\r?\n")) {
+            if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+                calls += Long.parseLong(line.replaceAll(".*calls=(\\d+).*", "$1"));
+            }
+        }
+        return calls;
     }
 
     private Set<String> clientIds() {
