@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Platform accounts: API keys, admission (model allow-list, budget, rate limits) and the usage ledger.
@@ -32,6 +33,7 @@ public final class Accounts {
     /** How often other instances' spend is read back from the database. */
     static final Duration SPEND_REFRESH = Duration.ofSeconds(1);
     private static final System.Logger LOG = System.getLogger(Accounts.class.getName());
+    private static final long WARN_EVERY_NANOS = 10_000_000_000L;
 
     private final Vertx vertx;
     private final AccountsConfig config;
@@ -42,6 +44,7 @@ public final class Accounts {
     private final SpendTracker spend;
     private final LedgerWriter writer;
     private final RateLimiter limiter;
+    private final AtomicLong limiterWarnedAt = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
     /** By the caller's secret, so a cached key costs no hashing; secrets stay in memory, hashes alone are stored. */
     private final Cache<String, Optional<StoredKey>> keysBySecret = Caffeine.newBuilder()
             .expireAfterWrite(KEY_CACHE_TTL)
@@ -135,7 +138,12 @@ public final class Accounts {
                 .recover(e -> {
                     if (e instanceof GatewayException) return Future.failedFuture(e);
                     // Rate limiting protects upstreams; an unreachable Redis should not take the gateway down with it.
-                    LOG.log(Level.WARNING, "rate limiter unavailable, admitting without limits: " + e);
+                    long now = System.nanoTime();
+                    long last = limiterWarnedAt.get();
+                    // Once per 10 s: during an outage every request fails the same way.
+                    if (now - last > WARN_EVERY_NANOS && limiterWarnedAt.compareAndSet(last, now)) {
+                        LOG.log(Level.WARNING, "rate limiter unavailable, admitting without limits: " + e);
+                    }
                     return Future.succeededFuture(Admission.UNLIMITED);
                 });
     }
