@@ -2,6 +2,8 @@
 # Builds the JMH uber-jar and runs the micro-benchmarks with short settings suited to a shared 2-core box,
 # then writes bench/results/jmh-latest.md (the table plus the exact command).
 # Usage: bench/jmh.sh [extra JMH args, e.g. a benchmark regex: StreamTranslationBench]
+#   Without arguments it runs the streaming benchmarks (the table below is theirs); AdmissionBench has its own
+#   command in bench/README.md.
 #   JMH_OPTS overrides the default run length ("-f 1 -wi 3 -w 2s -i 5 -r 2s").
 #   SKIP_BUILD=1 reuses bench/target/benchmarks.jar; WAIT_QUIET=S waits up to S s (default 60) for load <= 1.
 set -euo pipefail
@@ -20,6 +22,7 @@ JAR="$ROOT/bench/target/benchmarks.jar"
 OPTS=${JMH_OPTS:-"-f 1 -wi 3 -w 2s -i 5 -r 2s"}
 FIXTURES=${FIXTURES_DIR:-"$ROOT/../shared/fixtures"}
 JSON="$ROOT/bench/target/jmh-result.json"
+[ $# -eq 0 ] && set -- '(SseParser|NativeTap|StreamTranslation)Bench'
 read -r l1 l5 _ < /proc/loadavg
 waited=0   # the 1-minute average lags: give a previous run up to WAIT_QUIET (60) seconds to fade
 while [ "$waited" -lt "${WAIT_QUIET:-60}" ] && awk -v l="$l1" 'BEGIN { exit !(l > 1.0) }'; do
