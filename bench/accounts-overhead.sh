@@ -156,7 +156,7 @@ CPU 0 (two event loops, ZGC, access log off); simulator, wrk and the local redis
 request is the process's user + system time over the measured run divided by the requests wrk completed.
 
 * **(a) master key**: no key lookup, no rate limiter; one ledger row per request.
-* **(b) stored key**: key resolved by hash (5 s cache), rpm 100,000,000 / tpm 100,000,000,000 (never refuses), token
+* **(b) stored key**: key found in the 5 s in-memory key cache, rpm 100,000,000 / tpm 100,000,000,000 (never refuses), token
   estimate taken at admission and settled after the answer, \`x-ratelimit-*\` headers; one ledger row per request.
 
 Medians of $REPS runs of ${DURATION}s each, (a) and (b) alternating:
