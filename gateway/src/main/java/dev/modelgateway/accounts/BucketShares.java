@@ -36,8 +36,9 @@ final class BucketShares {
         RateScope scope;
         double requests;
         double tokens;
-        long reportedAtMs = Long.MIN_VALUE;
-        long redisMs = Long.MIN_VALUE;
+        boolean reported;
+        long reportedAtMs;
+        long redisMs;
         long owedRequests;
         long owedTokens;
         /** Written, and not yet in a report. */
@@ -46,6 +47,10 @@ final class BucketShares {
         /** Taken on local admissions since the last report. */
         long localRequests;
         long localTokens;
+
+        boolean fresh(long nowMs) {
+            return reported && nowMs - reportedAtMs <= FRESH_MS;
+        }
 
         double requestsNow(long nowMs) {
             return RateLimits.refill(requests, scope.limits().rpm(), nowMs - reportedAtMs) - owedRequests - sentRequests;
@@ -78,7 +83,7 @@ final class BucketShares {
             List<Bucket> buckets = new ArrayList<>(scopes.size());
             for (int i = 0; i < scopes.size(); i++) {
                 Bucket b = key.bucket(names.get(i), scopes.get(i));
-                if (nowMs - b.reportedAtMs > FRESH_MS || !roomToSpare(b, estimatedTokens, nowMs)) return null;
+                if (!b.fresh(nowMs) || !roomToSpare(b, estimatedTokens, nowMs)) return null;
                 buckets.add(b);
             }
             List<RateDecision> decisions = new ArrayList<>(buckets.size());
@@ -119,7 +124,7 @@ final class BucketShares {
                     if (!o.none()) all.add(o);
                 });
                 key.buckets.values().removeIf(b -> b.owedRequests == 0 && b.owedTokens == 0 && b.sentRequests == 0
-                        && b.sentTokens == 0 && nowMs - b.reportedAtMs > FRESH_MS);
+                        && b.sentTokens == 0 && !b.fresh(nowMs));
                 if (key.buckets.isEmpty()) keys.remove(id, key);
             }
         });
@@ -133,7 +138,8 @@ final class BucketShares {
             b.sentRequests -= sent.requests();
             b.sentTokens -= sent.tokens();
             // Pipelined answers from different event loops may arrive out of order: keep the newest.
-            if (redisMs >= b.redisMs) {
+            if (!b.reported || redisMs >= b.redisMs) {
+                b.reported = true;
                 b.requests = requests;
                 b.tokens = tokens;
                 b.redisMs = redisMs;

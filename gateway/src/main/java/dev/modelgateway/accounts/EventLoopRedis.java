@@ -3,6 +3,7 @@ package dev.modelgateway.accounts;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
 import io.vertx.redis.client.RedisOptions;
@@ -36,15 +37,20 @@ final class EventLoopRedis {
     /** For callers off an event loop (start-up, shutdown, tests). */
     private final Redis shared;
     private final Map<Thread, Future<RedisConnection>> byLoop = new ConcurrentHashMap<>();
+    /** Shown by Redis's CLIENT LIST, so an operator can tell whose connections these are. */
+    private final String clientName;
 
-    private EventLoopRedis(Redis loops, Redis shared) {
+    private EventLoopRedis(Redis loops, Redis shared, String clientName) {
         this.loops = loops;
         this.shared = shared;
+        this.clientName = clientName;
     }
 
-    static EventLoopRedis create(Vertx vertx, String url) {
+    /** {@code clientName}: letters, digits and {@code -_:.} are kept, anything else becomes {@code _}. */
+    static EventLoopRedis create(Vertx vertx, String url, String clientName) {
         return new EventLoopRedis(Redis.createClient(vertx, new RedisOptions().setConnectionString(url).setMaxPoolSize(LOOPS)),
-                Redis.createClient(vertx, new RedisOptions().setConnectionString(url)));
+                Redis.createClient(vertx, new RedisOptions().setConnectionString(url)),
+                clientName.replaceAll("[^A-Za-z0-9_:.-]", "_"));
     }
 
     Future<Response> send(Request request) {
@@ -64,7 +70,9 @@ final class EventLoopRedis {
         Thread loop = Thread.currentThread();
         Future<RedisConnection> existing = byLoop.get(loop);
         if (existing != null) return existing;
-        Future<RedisConnection> connecting = loops.connect();
+        Future<RedisConnection> connecting = loops.connect()
+                .compose(c -> c.send(Request.cmd(Command.CLIENT).arg("SETNAME").arg(clientName)).map(c)
+                        .onFailure(e -> c.close()));
         byLoop.put(loop, connecting);
         connecting.onComplete(ar -> {
             if (ar.failed()) {

@@ -8,6 +8,7 @@ import io.vertx.redis.client.Response;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Buckets in Redis, shared by every gateway instance. One Lua script reads, refills and updates all the
@@ -82,6 +83,7 @@ final class RedisRateLimiter implements RateLimiter {
     private final String prefix;
     private final String sha;
     private final BucketShares shares = new BucketShares();
+    private final LongAdder scriptRuns = new LongAdder();
     private final long flushTimer;
 
     private RedisRateLimiter(Vertx vertx, EventLoopRedis redis, String prefix, String sha) {
@@ -93,7 +95,7 @@ final class RedisRateLimiter implements RateLimiter {
     }
 
     static Future<RedisRateLimiter> connect(Vertx vertx, String url, String prefix) {
-        EventLoopRedis redis = EventLoopRedis.create(vertx, url);
+        EventLoopRedis redis = EventLoopRedis.create(vertx, url, "model-gateway:" + prefix);
         return redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(SCRIPT))
                 .map(sha -> new RedisRateLimiter(vertx, redis, prefix, sha.toString()))
                 .onFailure(e -> redis.close());
@@ -126,6 +128,11 @@ final class RedisRateLimiter implements RateLimiter {
         return flush().eventually(redis::close);
     }
 
+    /** Script calls this instance has made: how many admissions and flushes went to Redis. */
+    long scriptRuns() {
+        return scriptRuns.sum();
+    }
+
     String bucketKey(RateScope scope) {
         // The braces are a cluster hash tag: all of one key's scopes live on one shard, as the script needs.
         return prefix + "rl:{" + scope.keyId() + "}" + (scope.models() == null ? "" : ":m:" + scope.models());
@@ -151,6 +158,7 @@ final class RedisRateLimiter implements RateLimiter {
 
     /** Runs the script carrying {@code owed}; its answer updates what this instance knows of the buckets. */
     private Future<Response> write(String op, List<BucketShares.Owed> owed, long tokens) {
+        scriptRuns.increment();
         return redis.send(script(Command.EVALSHA, sha, op, owed, tokens))
                 .recover(e -> e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT")
                         // Redis restarted or was flushed since we loaded the script.
