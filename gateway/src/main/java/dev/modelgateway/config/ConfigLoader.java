@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
@@ -48,7 +50,7 @@ public final class ConfigLoader {
         Map<Vendor, VendorEndpoint> vendors = new EnumMap<>(Vendor.class);
         for (Vendor v : Vendor.values()) {
             JsonNode node = root.path("vendors").path(v.id());
-            String baseUrl = override(v.baseUrlEnv(), node.path("base_url").asText(v.defaultBaseUrl()));
+            String baseUrl = checkedBaseUrl(v, override(v.baseUrlEnv(), node.path("base_url").asText(v.defaultBaseUrl())));
             String apiKey = blankToNull(override(v.keyEnv(), node.path("api_key").asText(null)));
             vendors.put(v, new VendorEndpoint(v, baseUrl, apiKey));
         }
@@ -100,6 +102,22 @@ public final class ConfigLoader {
     private String override(String envName, String fileValue) {
         String fromEnv = env.apply(envName);
         return fromEnv != null && !fromEnv.isBlank() ? fromEnv : fileValue;
+    }
+
+    /** An absolute http(s) URL with a host: caught here rather than on the vendor's first request. */
+    private static String checkedBaseUrl(Vendor v, String value) {
+        try {
+            URI uri = new URI(value);
+            String scheme = uri.getScheme();
+            if (("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme)) && uri.getHost() != null
+                    && uri.getRawQuery() == null && uri.getRawFragment() == null) {
+                return value;
+            }
+        } catch (URISyntaxException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(v.baseUrlEnv() + " / vendors." + v.id()
+                + ".base_url must be an http(s) URL such as https://api.example.com/v1, got '" + value + "'");
     }
 
     private static int parsePort(String value) {

@@ -12,6 +12,9 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 
+import java.net.URI;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -22,6 +25,8 @@ public final class VendorClients {
     private static final int CONNECT_TIMEOUT_MS = 10_000;
 
     private final HttpClientAgent client;
+    /** Base URLs parsed once: setAbsoluteURI would parse a java.net.URL on every request. */
+    private final Map<String, Origin> origins = new ConcurrentHashMap<>();
 
     public VendorClients(Vertx vertx) {
         HttpClientOptions options = new HttpClientOptions()
@@ -47,9 +52,13 @@ public final class VendorClients {
                             + " (or vendors." + v.id() + ".api_key in the configuration file).",
                     null, "vendor_not_configured", java.util.Map.of("x-should-retry", "false")));
         }
+        Origin origin = origins.computeIfAbsent(r.endpoint().baseUrl(), Origin::of);
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.POST)
-                .setAbsoluteURI(r.endpoint().baseUrl() + r.path())
+                .setHost(origin.host())
+                .setPort(origin.port())
+                .setSsl(origin.ssl())
+                .setURI(origin.basePath() + r.path())
                 .setConnectTimeout(Math.max(1, Math.min(CONNECT_TIMEOUT_MS, r.deadline().remainingMs())))
                 .setIdleTimeout(r.deadline().idleMs());
         return client.request(options).compose(req -> {
@@ -58,6 +67,16 @@ public final class VendorClients {
             onRequest.accept(req);
             return req.send(r.body());
         });
+    }
+
+    /** Scheme, host and port of a vendor base URL, and its path, which every request path extends. */
+    private record Origin(String host, int port, boolean ssl, String basePath) {
+        static Origin of(String baseUrl) {
+            URI uri = URI.create(baseUrl);
+            boolean ssl = "https".equalsIgnoreCase(uri.getScheme());
+            int port = uri.getPort() != -1 ? uri.getPort() : ssl ? 443 : 80;
+            return new Origin(uri.getHost(), port, ssl, uri.getRawPath() == null ? "" : uri.getRawPath());
+        }
     }
 
     /** Closes the pools; calls still running get one second before their connections are closed. */

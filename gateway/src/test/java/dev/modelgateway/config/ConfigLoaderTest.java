@@ -62,4 +62,12 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_PORT", "http")::get).load(null))
                 .hasMessageContaining("GATEWAY_PORT");
     }
+
+    @Test
+    void aBaseUrlThatIsNotAnHttpUrlIsAClearStartupError() {
+        for (String bad : new String[] {"localhost:8080/v1", "api.openai.com/v1", "ftp://x/v1", "http://", "https://x/v1?a=b"}) {
+            assertThatThrownBy(() -> new ConfigLoader(Map.of("OPENAI_BASE_URL", bad)::get).load(null))
+                    .as(bad).hasMessageContaining("OPENAI_BASE_URL").hasMessageContaining(bad);
+        }
+    }
 }
