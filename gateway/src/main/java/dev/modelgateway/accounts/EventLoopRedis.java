@@ -3,6 +3,7 @@ package dev.modelgateway.accounts;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.net.NetClientOptions;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisConnection;
@@ -15,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One Redis connection per event loop, commands pipelined on it. The pooled client checks a connection out
@@ -25,6 +28,9 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class EventLoopRedis {
     private static final System.Logger LOG = System.getLogger(EventLoopRedis.class.getName());
+
+    /** Rate limiting must not hold a request up for long: past this, the caller treats Redis as unavailable. */
+    static final long TIMEOUT_MS = 1000;
 
     /** Vert.x's default number of event loops, with room for connections being replaced. */
     private static final int LOOPS = 2 * Runtime.getRuntime().availableProcessors() + 8;
@@ -48,14 +54,22 @@ final class EventLoopRedis {
 
     /** {@code clientName}: letters, digits and {@code -_:.} are kept, anything else becomes {@code _}. */
     static EventLoopRedis create(Vertx vertx, String url, String clientName) {
-        return new EventLoopRedis(Redis.createClient(vertx, new RedisOptions().setConnectionString(url).setMaxPoolSize(LOOPS)),
-                Redis.createClient(vertx, new RedisOptions().setConnectionString(url)),
-                clientName.replaceAll("[^A-Za-z0-9_:.-]", "_"));
+        return new EventLoopRedis(Redis.createClient(vertx, options(url).setMaxPoolSize(LOOPS)),
+                Redis.createClient(vertx, options(url)), clientName.replaceAll("[^A-Za-z0-9_:.-]", "_"));
     }
 
+    /**
+     * Fails after {@link #TIMEOUT_MS} if Redis does not answer (the client itself would wait for ever on a hung
+     * server, and a minute to connect to an unreachable one).
+     */
     Future<Response> send(Request request) {
-        if (!Context.isOnEventLoopThread()) return shared.send(request);
-        return connectionOfThisLoop().compose(c -> c.send(request));
+        if (!Context.isOnEventLoopThread()) return shared.send(request).timeout(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        Thread loop = Thread.currentThread();
+        Future<RedisConnection> connection = connectionOfThisLoop();
+        return connection.compose(c -> c.send(request)).timeout(TIMEOUT_MS, TimeUnit.MILLISECONDS).onFailure(e -> {
+            // A connection that stopped answering (a half-open socket, say) is dropped; the next command opens another.
+            if (e instanceof TimeoutException && byLoop.remove(loop, connection)) connection.onSuccess(RedisConnection::close);
+        });
     }
 
     Future<Void> close() {
@@ -63,6 +77,11 @@ final class EventLoopRedis {
         byLoop.values().forEach(f -> closing.add(f.compose(RedisConnection::close).otherwiseEmpty()));
         byLoop.clear();
         return Future.join(closing).eventually(loops::close).eventually(shared::close).mapEmpty();
+    }
+
+    private static RedisOptions options(String url) {
+        return new RedisOptions().setConnectionString(url)
+                .setNetClientOptions(new NetClientOptions().setConnectTimeout((int) TIMEOUT_MS).setTcpNoDelay(true));
     }
 
     /** Only this loop's thread reads or writes its entry, so get-then-put cannot race. */
