@@ -3,13 +3,12 @@ package dev.modelgateway.accounts;
 import dev.modelgateway.canonical.Usage;
 
 import java.time.Instant;
-import java.util.UUID;
 
 /** One ledger row: a request's usage record, priced. Missing fields of a careless record get safe defaults. */
 record LedgerEntry(String id, UsageRecord record, Usage usage, String keyId, Instant at, long costE10) {
 
     static LedgerEntry of(UsageRecord r, long costE10) {
-        return new LedgerEntry(UUID.randomUUID().toString(), r, r.usage() == null ? Usage.ZERO : r.usage(),
+        return new LedgerEntry(TimeOrderedId.next(), r, r.usage() == null ? Usage.ZERO : r.usage(),
                 r.keyId() == null ? "unknown" : r.keyId(), r.at() == null ? Instant.now() : r.at(), costE10);
     }
 }
