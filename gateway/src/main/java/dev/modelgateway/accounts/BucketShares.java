@@ -25,8 +25,8 @@ final class BucketShares {
     private static final double HEADROOM_SHARE = 0.25;
     private static final double LOCAL_SHARE = 0.1;
 
-    /** What a write carries to one bucket: requests taken and tokens taken (negative: given back). */
-    record Owed(String bucket, RateScope scope, long requests, long tokens) {
+    /** What a write carries to one scope's bucket: requests taken and tokens taken (negative: given back). */
+    record Owed(RateScope scope, long requests, long tokens) {
         boolean none() {
             return requests == 0 && tokens == 0;
         }
@@ -61,12 +61,12 @@ final class BucketShares {
         }
     }
 
-    /** One API key's buckets; its lock makes a multi-scope admission atomic. */
+    /** One API key's buckets by {@link RateScope#bucket()}; its lock makes a multi-scope admission atomic. */
     private static final class Key {
         final Map<String, Bucket> buckets = new HashMap<>();
 
-        Bucket bucket(String name, RateScope scope) {
-            Bucket b = buckets.computeIfAbsent(name, n -> new Bucket());
+        Bucket bucket(RateScope scope) {
+            Bucket b = buckets.computeIfAbsent(scope.bucket(), n -> new Bucket());
             b.scope = scope;
             return b;
         }
@@ -78,11 +78,11 @@ final class BucketShares {
      * Takes one request and {@code estimatedTokens} from every scope on local knowledge if each has room to
      * spare; the decisions, or null when Redis must decide.
      */
-    List<RateDecision> tryTake(List<RateScope> scopes, List<String> names, long estimatedTokens, long nowMs) {
+    List<RateDecision> tryTake(List<RateScope> scopes, long estimatedTokens, long nowMs) {
         return withKey(scopes.getFirst().keyId(), key -> {
             List<Bucket> buckets = new ArrayList<>(scopes.size());
-            for (int i = 0; i < scopes.size(); i++) {
-                Bucket b = key.bucket(names.get(i), scopes.get(i));
+            for (RateScope scope : scopes) {
+                Bucket b = key.bucket(scope);
                 if (!b.fresh(nowMs) || !roomToSpare(b, estimatedTokens, nowMs)) return null;
                 buckets.add(b);
             }
@@ -104,14 +104,14 @@ final class BucketShares {
     }
 
     /** Tokens to write later (positive: taken, negative: given back). */
-    void owe(RateScope scope, String name, long tokens) {
+    void owe(RateScope scope, long tokens) {
         if (tokens == 0 || scope.limits().tpm() <= 0) return;
-        withKey(scope.keyId(), key -> key.bucket(name, scope).owedTokens += tokens);
+        withKey(scope.keyId(), key -> key.bucket(scope).owedTokens += tokens);
     }
 
     /** Moves what one bucket owes to "sent"; the caller writes it and then calls {@link #reported} or {@link #failed}. */
-    Owed send(RateScope scope, String name) {
-        return withKey(scope.keyId(), key -> send(key.bucket(name, scope), name));
+    Owed send(RateScope scope) {
+        return withKey(scope.keyId(), key -> send(key.bucket(scope)));
     }
 
     /** Everything owed, moved to "sent"; forgets buckets with nothing owed and no recent report. */
@@ -119,8 +119,8 @@ final class BucketShares {
         List<Owed> all = new ArrayList<>();
         keys.forEach((id, key) -> {
             synchronized (key) {
-                key.buckets.forEach((name, b) -> {
-                    Owed o = send(b, name);
+                key.buckets.values().forEach(b -> {
+                    Owed o = send(b);
                     if (!o.none()) all.add(o);
                 });
                 key.buckets.values().removeIf(b -> b.owedRequests == 0 && b.owedTokens == 0 && b.sentRequests == 0
@@ -134,7 +134,7 @@ final class BucketShares {
     /** Redis wrote {@code sent} and reported the levels after it, at {@code redisMs} on its clock. */
     void reported(Owed sent, double requests, double tokens, long redisMs, long nowMs) {
         withKey(sent.scope().keyId(), key -> {
-            Bucket b = key.bucket(sent.bucket(), sent.scope());
+            Bucket b = key.bucket(sent.scope());
             b.sentRequests -= sent.requests();
             b.sentTokens -= sent.tokens();
             // Pipelined answers from different event loops may arrive out of order: keep the newest.
@@ -154,7 +154,7 @@ final class BucketShares {
     /** The write failed: what it carried is owed again. */
     void failed(Owed sent) {
         withKey(sent.scope().keyId(), key -> {
-            Bucket b = key.bucket(sent.bucket(), sent.scope());
+            Bucket b = key.bucket(sent.scope());
             b.sentRequests -= sent.requests();
             b.sentTokens -= sent.tokens();
             b.owedRequests += sent.requests();
@@ -173,8 +173,8 @@ final class BucketShares {
         }
     }
 
-    private static Owed send(Bucket b, String name) {
-        Owed o = new Owed(name, b.scope, b.owedRequests, b.owedTokens);
+    private static Owed send(Bucket b) {
+        Owed o = new Owed(b.scope, b.owedRequests, b.owedTokens);
         b.sentRequests += b.owedRequests;
         b.sentTokens += b.owedTokens;
         b.owedRequests = 0;

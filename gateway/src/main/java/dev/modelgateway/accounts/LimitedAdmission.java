@@ -1,7 +1,6 @@
 package dev.modelgateway.accounts;
 
 import java.lang.System.Logger.Level;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -34,10 +33,8 @@ final class LimitedAdmission implements Admission {
         if (!settled.compareAndSet(false, true)) return;
         long delta = Math.max(actualTokens, 0) - Math.max(estimatedTokens, 0);
         if (delta == 0) return;
-        List<RateScope> counted = new ArrayList<>(scopes.size());
-        for (RateScope s : scopes) if (s.limits().tpm() > 0) counted.add(s);
-        if (counted.isEmpty()) return;
-        limiter.adjust(counted, delta)
-                .onFailure(e -> LOG.log(Level.WARNING, "token settlement for " + counted.getFirst().keyId() + " lost: " + e));
+        // Both limiters leave scopes without a token limit alone.
+        limiter.adjust(scopes, delta)
+                .onFailure(e -> LOG.log(Level.WARNING, "token settlement for " + scopes.getFirst().keyId() + " lost: " + e));
     }
 }

@@ -16,7 +16,7 @@ sealed interface RateLimiter permits LocalRateLimiter, RedisRateLimiter {
      */
     Future<List<RateDecision>> acquire(List<RateScope> scopes, long estimatedTokens);
 
-    /** Gives back (negative) or takes (positive) tokens in every scope once the real usage is known. */
+    /** Gives back (negative) or takes (positive) tokens in every scope with a token limit once the real usage is known. */
     Future<Void> adjust(List<RateScope> scopes, long tokenDelta);
 
     /** The current levels, taking nothing. */

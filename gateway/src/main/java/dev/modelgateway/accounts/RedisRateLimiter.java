@@ -104,7 +104,7 @@ final class RedisRateLimiter implements RateLimiter {
     @Override
     public Future<List<RateDecision>> acquire(List<RateScope> scopes, long estimatedTokens) {
         long tokens = Math.max(estimatedTokens, 0);
-        List<RateDecision> local = shares.tryTake(scopes, bucketKeys(scopes), tokens, nowMs());
+        List<RateDecision> local = shares.tryTake(scopes, tokens, nowMs());
         if (local != null) return Future.succeededFuture(local);
         return write("acquire", owedBy(scopes), tokens).map(r -> decisions(r, scopes));
     }
@@ -112,7 +112,7 @@ final class RedisRateLimiter implements RateLimiter {
     /** Owed until the next flush, at most {@link #FLUSH_MS} away, or the bucket's next call to Redis. */
     @Override
     public Future<Void> adjust(List<RateScope> scopes, long tokenDelta) {
-        for (RateScope s : scopes) shares.owe(s, bucketKey(s), tokenDelta);
+        for (RateScope s : scopes) shares.owe(s, tokenDelta);
         return Future.succeededFuture();
     }
 
@@ -138,15 +138,9 @@ final class RedisRateLimiter implements RateLimiter {
         return prefix + "rl:{" + scope.keyId() + "}" + (scope.models() == null ? "" : ":m:" + scope.models());
     }
 
-    private List<String> bucketKeys(List<RateScope> scopes) {
-        List<String> keys = new ArrayList<>(scopes.size());
-        for (RateScope s : scopes) keys.add(bucketKey(s));
-        return keys;
-    }
-
     private List<BucketShares.Owed> owedBy(List<RateScope> scopes) {
         List<BucketShares.Owed> owed = new ArrayList<>(scopes.size());
-        for (RateScope s : scopes) owed.add(shares.send(s, bucketKey(s)));
+        for (RateScope s : scopes) owed.add(shares.send(s));
         return owed;
     }
 
@@ -175,7 +169,7 @@ final class RedisRateLimiter implements RateLimiter {
 
     private Request script(Command command, String script, String op, List<BucketShares.Owed> owed, long tokens) {
         Request r = Request.cmd(command).arg(script).arg(owed.size());
-        for (BucketShares.Owed o : owed) r.arg(o.bucket());
+        for (BucketShares.Owed o : owed) r.arg(bucketKey(o.scope()));
         r.arg(op).arg(tokens);
         for (BucketShares.Owed o : owed) {
             RateLimits l = o.scope().limits();

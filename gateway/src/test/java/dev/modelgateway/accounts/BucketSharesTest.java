@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The rules for admitting on local knowledge, with a hand-driven clock and hand-made Redis reports. */
 class BucketSharesTest {
-    private static final String NAME = "p:rl:{key_1}";
     private final BucketShares shares = new BucketShares();
     private final RateScope scope = new RateScope("key_1", null, new RateLimits(1000, 0));
 
@@ -59,8 +58,8 @@ class BucketSharesTest {
         report(999, 1, 0);
         take(0);
         take(0);
-        shares.owe(new RateScope("key_1", null, new RateLimits(1000, 5000)), NAME, -30);
-        BucketShares.Owed sent = shares.send(scope, NAME);
+        shares.owe(new RateScope("key_1", null, new RateLimits(1000, 5000)), -30);
+        BucketShares.Owed sent = shares.send(scope);
         assertThat(sent.requests()).isEqualTo(2);
         assertThat(sent.tokens()).isEqualTo(-30);
         shares.failed(sent);
@@ -70,12 +69,12 @@ class BucketSharesTest {
     }
 
     private List<RateDecision> take(long nowMs) {
-        return shares.tryTake(List.of(scope), List.of(NAME), 0, nowMs);
+        return shares.tryTake(List.of(scope), 0, nowMs);
     }
 
     /** A report answering a write that carried nothing. */
     private void report(double requests, long redisMs, long nowMs) {
-        report(shares.send(scope, NAME), requests, redisMs, nowMs);
+        report(shares.send(scope), requests, redisMs, nowMs);
     }
 
     private void report(BucketShares.Owed sent, double requests, long redisMs, long nowMs) {
