@@ -2,7 +2,9 @@ package dev.modelgateway.accounts;
 
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelPrice;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -26,6 +28,7 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /** Real stores for the tests: a SQLite file, a fresh PostgreSQL schema, a Redis key namespace. */
 final class Fixtures {
@@ -54,6 +57,13 @@ final class Fixtures {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Runs {@code work} on {@code loop} (an event-loop context) and waits for its result. */
+    static <T> T onLoop(Context loop, Supplier<Future<T>> work) {
+        Promise<T> done = Promise.promise();
+        loop.runOnContext(v -> work.get().onComplete(done));
+        return await(done.future());
     }
 
     static Throwable failure(Future<?> future) {

@@ -2,7 +2,6 @@ package dev.modelgateway.accounts;
 
 import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -15,9 +14,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Supplier;
 
 import static dev.modelgateway.accounts.Fixtures.await;
+import static dev.modelgateway.accounts.Fixtures.onLoop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -176,11 +175,6 @@ class RedisSharedBucketsTest {
         return new RateScope(Fixtures.random("key_"), null, new RateLimits(0, tpm));
     }
 
-    private static <T> T onLoop(Context loop, Supplier<Future<T>> work) {
-        Promise<T> done = Promise.promise();
-        loop.runOnContext(v -> work.get().onComplete(done));
-        return await(done.future());
-    }
 
     /** Ids of the connections the limiters' event loops opened: they name themselves after the key prefix. */
     private Set<String> loopConnections() {

@@ -1,7 +1,6 @@
 package dev.modelgateway.accounts;
 
 import io.vertx.core.Context;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetServer;
 import org.junit.jupiter.api.AfterEach;
@@ -13,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static dev.modelgateway.accounts.Fixtures.await;
+import static dev.modelgateway.accounts.Fixtures.onLoop;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -58,17 +58,11 @@ class UnresponsiveRedisTest {
 
         for (Context where : new Context[] {vertx.getOrCreateContext(), null}) { // on an event loop, and off one
             long start = System.nanoTime();
-            Admission admission = where == null ? await(accounts.admit(key, MODEL, 10)) : onLoop(where, key);
+            Admission admission = where == null ? await(accounts.admit(key, MODEL, 10)) : onLoop(where, () -> accounts.admit(key, MODEL, 10));
             long waitedMs = (System.nanoTime() - start) / 1_000_000;
 
             assertThat(admission.headers()).as("admitted without limits").isEmpty();
             assertThat(waitedMs).isBetween(EventLoopRedis.TIMEOUT_MS - 50, EventLoopRedis.TIMEOUT_MS + 2000);
         }
-    }
-
-    private Admission onLoop(Context loop, ApiKey key) {
-        Promise<Admission> done = Promise.promise();
-        loop.runOnContext(v -> accounts.admit(key, MODEL, 10).onComplete(done));
-        return await(done.future());
     }
 }
