@@ -1,8 +1,8 @@
 package dev.modelgateway.bench;
 
-import dev.modelgateway.relay.AnthropicNativeTap;
-import dev.modelgateway.relay.OpenAiNativeTap;
-import dev.modelgateway.relay.StreamTap;
+import dev.modelgateway.wire.anthropic.AnthropicNativeTap;
+import dev.modelgateway.wire.openai.chat.ChatNativeTap;
+import dev.modelgateway.wire.StreamTap;
 import dev.modelgateway.sse.SseParser;
 import io.vertx.core.buffer.Buffer;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -54,7 +54,7 @@ public class NativeTapBench {
     }
 
     private StreamTap newTap() {
-        return anthropic ? new AnthropicNativeTap("trace-bench") : new OpenAiNativeTap("trace-bench", false);
+        return anthropic ? new AnthropicNativeTap("trace-bench") : new ChatNativeTap(false);
     }
 
     private static final class Pump {

@@ -1,5 +1,6 @@
 package dev.modelgateway.server;
 
+import dev.modelgateway.http.Exchange;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

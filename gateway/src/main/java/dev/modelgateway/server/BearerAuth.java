@@ -1,5 +1,6 @@
 package dev.modelgateway.server;
 
+import dev.modelgateway.http.Exchange;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import io.vertx.core.Handler;

@@ -2,9 +2,9 @@ package dev.modelgateway.server;
 
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.AccountsConfig;
-import dev.modelgateway.api.SurfaceServices;
-import dev.modelgateway.api.audio.TranscriptionTasks;
-import dev.modelgateway.api.responses.ResponseStore;
+import dev.modelgateway.services.SharedServices;
+import dev.modelgateway.services.TranscriptionTasks;
+import dev.modelgateway.services.ResponseStore;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.routing.CircuitBreaker;
@@ -19,9 +19,9 @@ public final class Gateway {
     private final String deploymentId;
     private final int port;
     private final Accounts accounts;
-    private final SurfaceServices services;
+    private final SharedServices services;
 
-    private Gateway(Vertx vertx, String deploymentId, int port, Accounts accounts, SurfaceServices services) {
+    private Gateway(Vertx vertx, String deploymentId, int port, Accounts accounts, SharedServices services) {
         this.vertx = vertx;
         this.deploymentId = deploymentId;
         this.port = port;
@@ -46,7 +46,7 @@ public final class Gateway {
         CircuitBreakers breakers = new CircuitBreakers(breaker);
         return Accounts.open(vertx, accountsConfig, catalogue).compose(accounts ->
                 TranscriptionTasks.start(vertx, bound, catalogue, accounts).compose(tasks -> {
-                    SurfaceServices services = new SurfaceServices(new ResponseStore(), tasks);
+                    SharedServices services = new SharedServices(new ResponseStore(), tasks);
                     return vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts, services, breakers),
                                     new DeploymentOptions().setInstances(instances))
                             .map(id -> new Gateway(vertx, id, port, accounts, services));

@@ -1,22 +1,26 @@
 package dev.modelgateway.server;
 
+import dev.modelgateway.http.ErrorShape;
+import dev.modelgateway.http.Exchange;
+import dev.modelgateway.http.MultipartBody;
+import dev.modelgateway.http.TraceId;
 import dev.modelgateway.accounts.Accounts;
-import dev.modelgateway.api.Dispatcher;
-import dev.modelgateway.api.Platform;
-import dev.modelgateway.api.SurfaceServices;
-import dev.modelgateway.api.responses.ResponsesEndpoint;
-import dev.modelgateway.api.audio.SpeechEndpoint;
-import dev.modelgateway.api.audio.TranscriptionTasksEndpoint;
-import dev.modelgateway.api.audio.TranscriptionsEndpoint;
-import dev.modelgateway.api.images.ImageScalesEndpoint;
-import dev.modelgateway.api.images.ImagesEndpoint;
-import dev.modelgateway.api.realtime.RealtimeEndpoint;
-import dev.modelgateway.api.chat.ChatCompletionsEndpoint;
-import dev.modelgateway.api.embeddings.EmbeddingsEndpoint;
-import dev.modelgateway.api.tokens.CountTokensEndpoint;
-import dev.modelgateway.api.unavailable.UnavailableFeatures;
-import dev.modelgateway.api.messages.MessagesEndpoint;
-import dev.modelgateway.api.models.ModelsEndpoint;
+import dev.modelgateway.call.CallRunner;
+import dev.modelgateway.call.CallServices;
+import dev.modelgateway.services.SharedServices;
+import dev.modelgateway.endpoint.responses.ResponsesEndpoint;
+import dev.modelgateway.endpoint.audio.SpeechEndpoint;
+import dev.modelgateway.endpoint.audio.TranscriptionTasksEndpoint;
+import dev.modelgateway.endpoint.audio.TranscriptionsEndpoint;
+import dev.modelgateway.endpoint.images.ImageScalesEndpoint;
+import dev.modelgateway.endpoint.images.ImagesEndpoint;
+import dev.modelgateway.endpoint.realtime.RealtimeEndpoint;
+import dev.modelgateway.endpoint.chat.ChatCompletionsEndpoint;
+import dev.modelgateway.endpoint.embeddings.EmbeddingsEndpoint;
+import dev.modelgateway.endpoint.tokens.CountTokensEndpoint;
+import dev.modelgateway.endpoint.unavailable.UnavailableFeatures;
+import dev.modelgateway.endpoint.messages.MessagesEndpoint;
+import dev.modelgateway.endpoint.models.ModelsEndpoint;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import io.vertx.core.Vertx;
@@ -37,8 +41,8 @@ public final class GatewayRouter {
     private GatewayRouter() {
     }
 
-    public static Router create(Vertx vertx, Platform platform, Authenticator authenticator, Accounts accounts,
-                                SurfaceServices services) {
+    public static Router create(Vertx vertx, CallServices platform, Authenticator authenticator, Accounts accounts,
+                                SharedServices services) {
         Router router = Router.router(vertx);
         router.route().handler(GatewayRouter::begin);
         router.get("/health").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
@@ -60,7 +64,7 @@ public final class GatewayRouter {
         accounts.mountRoutes(router);
         router.route("/api/*").handler(new BearerAuth(authenticator));
 
-        Dispatcher dispatcher = new Dispatcher(platform);
+        CallRunner dispatcher = new CallRunner(platform);
         ChatCompletionsEndpoint chat = new ChatCompletionsEndpoint(platform, dispatcher);
         MessagesEndpoint messages = new MessagesEndpoint(platform, dispatcher);
         ModelsEndpoint models = new ModelsEndpoint(platform.catalogue());
@@ -93,7 +97,7 @@ public final class GatewayRouter {
 
     private static void begin(RoutingContext ctx) {
         String path = ctx.request().path();
-        Protocol protocol = path.startsWith("/api/v1/messages") || path.equals(COUNT_MESSAGE_TOKENS) ? Protocol.ANTHROPIC : Protocol.OPENAI;
+        ErrorShape protocol = path.startsWith("/api/v1/messages") || path.equals(COUNT_MESSAGE_TOKENS) ? ErrorShape.ANTHROPIC : ErrorShape.OPENAI;
         Exchange ex = Exchange.begin(ctx, protocol);
         ctx.response().putHeader(TraceId.HEADER, ex.traceId());
         ctx.addEndHandler(v -> AccessLog.write(ctx, ex));

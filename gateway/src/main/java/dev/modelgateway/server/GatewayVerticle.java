@@ -1,13 +1,14 @@
 package dev.modelgateway.server;
 
+import dev.modelgateway.http.Caller;
 import dev.modelgateway.accounts.Accounts;
-import dev.modelgateway.api.Metering;
-import dev.modelgateway.api.Platform;
-import dev.modelgateway.api.SurfaceServices;
-import dev.modelgateway.api.realtime.RealtimeEndpoint;
+import dev.modelgateway.call.Metering;
+import dev.modelgateway.call.CallServices;
+import dev.modelgateway.services.SharedServices;
+import dev.modelgateway.endpoint.realtime.RealtimeEndpoint;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
-import dev.modelgateway.relay.Relay;
+import dev.modelgateway.upstream.Relay;
 import dev.modelgateway.upstream.MediaFetcher;
 import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.upstream.VendorClients;
@@ -28,13 +29,13 @@ final class GatewayVerticle extends VerticleBase {
     private final GatewayConfig config;
     private final Catalogue catalogue;
     private final Accounts accounts;
-    private final SurfaceServices services;
+    private final SharedServices services;
     private final CircuitBreakers breakers;
     private VendorClients clients;
     private MediaFetcher media;
     private HttpServer server;
 
-    GatewayVerticle(GatewayConfig config, Catalogue catalogue, Accounts accounts, SurfaceServices services,
+    GatewayVerticle(GatewayConfig config, Catalogue catalogue, Accounts accounts, SharedServices services,
                     CircuitBreakers breakers) {
         this.config = config;
         this.catalogue = catalogue;
@@ -47,7 +48,7 @@ final class GatewayVerticle extends VerticleBase {
     public Future<?> start() {
         clients = new VendorClients(vertx);
         media = new MediaFetcher(vertx, config.media());
-        Platform platform = new Platform(catalogue, config, new Relay(clients, breakers), new Metering(accounts), media);
+        CallServices platform = new CallServices(catalogue, config, new Relay(clients, breakers), new Metering(accounts), media);
         Authenticator authenticator = token -> accounts.authenticate(token).map(Caller::new);
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(config.host())

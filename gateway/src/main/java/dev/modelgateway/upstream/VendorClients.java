@@ -44,7 +44,7 @@ public final class VendorClients {
      * Opens the request and hands it to {@code onRequest} before sending, so the caller can cancel it
      * (a client that disconnects must not leave the upstream call running).
      */
-    public Future<io.vertx.core.http.HttpClientResponse> send(UpstreamRequest r, Consumer<HttpClientRequest> onRequest) {
+    public Future<io.vertx.core.http.HttpClientResponse> send(VendorRequest r, Consumer<HttpClientRequest> onRequest) {
         if (r.endpoint().apiKey() == null) {
             Vendor v = r.endpoint().vendor();
             return Future.failedFuture(new GatewayException(503, ErrorKind.UNAVAILABLE,

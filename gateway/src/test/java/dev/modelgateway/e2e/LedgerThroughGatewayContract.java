@@ -3,7 +3,7 @@ package dev.modelgateway.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.json.Json;
-import dev.modelgateway.server.TraceId;
+import dev.modelgateway.http.TraceId;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,95 @@
+package dev.modelgateway.call;
+
+import dev.modelgateway.wire.Codecs;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.modelgateway.wire.anthropic.ThinkingRules;
+import dev.modelgateway.canonical.CanonicalRequest;
+import dev.modelgateway.canonical.CanonicalResponse;
+import dev.modelgateway.canonical.ContentBlock;
+import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.json.Json;
+import dev.modelgateway.wire.InboundCodec;
+import dev.modelgateway.upstream.JsonAnswer;
+import dev.modelgateway.upstream.RelayOutcome;
+import dev.modelgateway.wire.TranslatingTap;
+import dev.modelgateway.error.VendorError;
+import dev.modelgateway.upstream.VendorErrorMapper;
+import dev.modelgateway.routing.Deadline;
+import dev.modelgateway.upstream.VendorRequest;
+import dev.modelgateway.wire.EncodedRequest;
+import dev.modelgateway.wire.VendorCodec;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The translated path: caller's protocol → canonical request → the vendor's protocol, and the answer
+ * back the same way (DESIGN: N + M codecs, never N × M).
+ */
+final class TranslatedAttempt {
+    /** Response header listing parameters the target vendor could not take and that were dropped. */
+    static final String WARNINGS_HEADER = "x-platform-warnings";
+
+    private TranslatedAttempt() {
+    }
+
+    static Future<RelayOutcome> run(CallServices platform, Call call, ModelEntry model, Deadline deadline) {
+        VendorCodec vendor = Codecs.of(model.vendor());
+        CanonicalRequest request = ThinkingRules.adapt(call.canonical(), model);
+        List<ContentBlock.Media> needed = request.urlMediaNeedingBytes(vendor::canForwardUrl);
+        if (needed.isEmpty()) return send(platform, call, model, vendor, request, deadline);
+        return MediaInlining.inline(call, request, needed, platform.media())
+                .compose(inlined -> send(platform, call, model, vendor, inlined, deadline));
+    }
+
+    private static Future<RelayOutcome> send(CallServices platform, Call call, ModelEntry model, VendorCodec vendor,
+                                             CanonicalRequest request, Deadline deadline) {
+        InboundCodec inbound = call.codec();
+        EncodedRequest upstream = vendor.encodeRequest(request, model.upstreamId(), call.stream());
+        if (!upstream.warnings().isEmpty() && !call.ctx().response().headWritten()) {
+            call.ctx().response().putHeader(WARNINGS_HEADER, String.join("; ", upstream.warnings()));
+        }
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
+        upstream.headers().forEach(headers::set);
+        VendorRequest req = new VendorRequest(platform.config().vendor(model.vendor()), upstream.path(), headers,
+                Json.toBuffer(upstream.body()), deadline);
+        VendorErrorMapper errors = e -> vendorError(vendor, e, model);
+        if (call.stream()) {
+            TranslatingTap tap = new TranslatingTap(vendor.newStreamDecoder(), inbound.newStreamEncoder(model.id(), request));
+            return platform.relay().stream(call.ctx(), req, tap, errors);
+        }
+        JsonAnswer answer = vendorBody -> {
+            JsonNode parsed = Json.parseOrNull(vendorBody.toString());
+            if (parsed == null) {
+                throw GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + model.vendor().id() + "' returned invalid JSON.");
+            }
+            CanonicalResponse response = vendor.decodeResponse(parsed);
+            return new JsonAnswer.Answer(Json.toBuffer(inbound.encodeResponse(response, model.id())), response.usage());
+        };
+        return platform.relay().json(call.ctx(), req, answer, errors);
+    }
+
+    /**
+     * The vendor's error in the caller's protocol, keeping its status and retry hints; 401/403 mean the
+     * gateway's own vendor credential failed, which is not the caller's fault.
+     */
+    private static GatewayException vendorError(VendorCodec vendor, VendorError e, ModelEntry model) {
+        if (e.status() == 401 || e.status() == 403) {
+            return GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + model.vendor().id()
+                    + "' refused the gateway's credential (HTTP " + e.status() + "); the operator must check its API key.");
+        }
+        GatewayException decoded = vendor.decodeError(e.status(), e.body().toString());
+        Map<String, String> headers = new HashMap<>(decoded.headers());
+        for (String h : new String[]{"retry-after", "retry-after-ms"}) {
+            String v = e.headers().get(h);
+            if (v != null) headers.put(h, v);
+        }
+        return new GatewayException(decoded.status(), decoded.kind(), decoded.getMessage(), decoded.param(),
+                decoded.code(), headers);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.modelgateway.endpoint.audio;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.call.SingleAttempt;
+import dev.modelgateway.call.CallServices;
+import dev.modelgateway.endpoint.tokens.LocalTokenizer;
+import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.catalogue.ModelKind;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.json.Fields;
+import dev.modelgateway.json.Json;
+import dev.modelgateway.upstream.VendorErrorMapper;
+import dev.modelgateway.http.Exchange;
+import dev.modelgateway.upstream.VendorRequest;
+import io.vertx.core.MultiMap;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * {@code POST /api/v1/audio/speech}: vendor B's text-to-speech, the audio bytes streamed back chunk by chunk
+ * as the vendor sends them. The binary answer has no usage, so the ledger records the input text's tokens.
+ */
+public final class SpeechEndpoint {
+    static final int MAX_INPUT_CHARS = 4096;
+    static final long TIMEOUT_MS = 120_000;
+    private final CallServices platform;
+
+    public SpeechEndpoint(CallServices platform) {
+        this.platform = platform;
+    }
+
+    public void handle(RoutingContext ctx) {
+        ObjectNode body = Json.parseObject(ctx.body().buffer());
+        String requested = Fields.requiredString(body, "model");
+        String input = Fields.requiredString(body, "input");
+        if (input.length() > MAX_INPUT_CHARS) {
+            throw GatewayException.invalid("input", "'input' has " + input.length() + " characters; at most " + MAX_INPUT_CHARS + " are allowed.");
+        }
+        if (!body.hasNonNull("voice")) throw GatewayException.invalid("voice", "Missing required parameter: 'voice'.");
+        ModelEntry model = platform.catalogue().resolve(requested);
+        Exchange.of(ctx).model(model.id());
+        if (model.kind() != ModelKind.AUDIO || !model.has("speech")) {
+            throw GatewayException.invalid("model", "Model '" + model.id() + "' does not synthesize speech; use e.g. platform/vendorB-tts.");
+        }
+        ObjectNode upstream = body.deepCopy().put("model", model.upstreamId());
+        VendorRequest req = new VendorRequest(platform.config().vendor(model.vendor()), "/audio/speech",
+                MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(upstream), dev.modelgateway.routing.Deadline.ofMillis(TIMEOUT_MS));
+        Usage usage = new Usage(LocalTokenizer.count(input), 0, 0, 0, 0, 0);
+        SingleAttempt.run(platform, ctx, model, 0, () -> platform.relay().bytes(ctx, req, usage, VendorErrorMapper.NATIVE));
+    }
+}

@@ -1,0 +1,72 @@
+package dev.modelgateway.endpoint.audio;
+
+import dev.modelgateway.services.TranscriptionTasks;
+import dev.modelgateway.call.SingleAttempt;
+import dev.modelgateway.call.CallServices;
+import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.catalogue.ModelKind;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.upstream.JsonAnswer;
+import dev.modelgateway.upstream.VendorErrorMapper;
+import dev.modelgateway.http.Exchange;
+import dev.modelgateway.http.MultipartBody;
+import dev.modelgateway.upstream.MultipartForm;
+import dev.modelgateway.upstream.VendorRequest;
+import io.vertx.core.MultiMap;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Synchronous {@code POST /api/v1/audio/transcriptions}: vendor B's multipart form relayed natively with only
+ * {@code model} rewritten. JSON answers go back as JSON with their token usage metered; text formats
+ * ({@code text}, {@code srt}, {@code vtt}) and {@code stream=true} answers are piped with the vendor's content type
+ * and record no tokens (the usage is not in a form the gateway reads there).
+ */
+public final class TranscriptionsEndpoint {
+    private static final Set<String> JSON_FORMATS = Set.of("json", "verbose_json", "diarized_json");
+
+    private final CallServices platform;
+
+    public TranscriptionsEndpoint(CallServices platform) {
+        this.platform = platform;
+    }
+
+    public void handle(RoutingContext ctx) {
+        List<MultipartForm.Part> parts = MultipartForm.parse(ctx.request().getHeader("content-type"), MultipartBody.of(ctx));
+        if (parts == null) throw GatewayException.invalid("file", "Send the audio as multipart/form-data with the fields 'file' and 'model'.");
+        MultipartForm.Part modelPart = MultipartForm.first(parts, "model");
+        MultipartForm.Part file = MultipartForm.first(parts, "file");
+        if (modelPart == null || modelPart.text().isBlank()) throw GatewayException.invalid("model", "Missing required parameter: 'model'.");
+        if (file == null || file.data().length == 0) throw GatewayException.invalid("file", "Missing required parameter: 'file'.");
+        ModelEntry model = platform.catalogue().resolve(modelPart.text().trim());
+        Exchange.of(ctx).model(model.id());
+        if (model.kind() != ModelKind.AUDIO || !model.has("transcription")) {
+            throw GatewayException.invalid("model", "Model '" + model.id() + "' does not transcribe audio; use e.g. platform/vendorB-transcribe.");
+        }
+        MultipartForm.Part formatPart = MultipartForm.first(parts, "response_format");
+        String format = formatPart == null ? "json" : formatPart.text().trim();
+        if (!TranscriptionTasksEndpoint.FORMATS.contains(format)) {
+            throw GatewayException.invalid("response_format", "'response_format' must be one of "
+                    + String.join(", ", TranscriptionTasksEndpoint.FORMATS) + ".");
+        }
+        MultipartForm.Part streamPart = MultipartForm.first(parts, "stream");
+        boolean stream = streamPart != null && streamPart.text().trim().equals("true");
+
+        List<MultipartForm.Part> upstream = new ArrayList<>();
+        for (MultipartForm.Part p : parts) upstream.add(p.name().equals("model") ? MultipartForm.Part.field("model", model.upstreamId()) : p);
+        MultipartForm.Encoded encoded = MultipartForm.encode(upstream);
+        VendorRequest req = new VendorRequest(platform.config().vendor(model.vendor()), "/audio/transcriptions",
+                MultiMap.caseInsensitiveMultiMap().set("content-type", encoded.contentType()), encoded.body(),
+                dev.modelgateway.routing.Deadline.ofMillis(TranscriptionTasks.UPSTREAM_IDLE_TIMEOUT_MS));
+        if (JSON_FORMATS.contains(format) && !stream) {
+            JsonAnswer answer = body -> new JsonAnswer.Answer(body, TranscriptionTasks.usageOf(body));
+            SingleAttempt.run(platform, ctx, model, 0, () -> platform.relay().json(ctx, req, answer, VendorErrorMapper.NATIVE));
+        } else {
+            SingleAttempt.run(platform, ctx, model, 0, () -> platform.relay().bytes(ctx, req, Usage.ZERO, VendorErrorMapper.NATIVE));
+        }
+    }
+}

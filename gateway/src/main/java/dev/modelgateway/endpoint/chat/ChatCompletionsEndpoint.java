@@ -1,0 +1,50 @@
+package dev.modelgateway.endpoint.chat;
+
+import dev.modelgateway.wire.openai.chat.ChatSamplingRules;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.call.Call;
+import dev.modelgateway.endpoint.ChatModels;
+import dev.modelgateway.call.CallRunner;
+import dev.modelgateway.wire.CallerProtocol;
+import dev.modelgateway.endpoint.MessageShape;
+import dev.modelgateway.call.CallServices;
+import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.json.Fields;
+import dev.modelgateway.json.Json;
+import dev.modelgateway.routing.PlatformOptions;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.Set;
+
+/** {@code POST /api/v1/chat/completions} (SPEC 2.4): to every vendor, natively to B and D. */
+public final class ChatCompletionsEndpoint {
+    static final Set<String> ROLES = Set.of("system", "developer", "user", "assistant", "tool", "function");
+
+    private final CallServices platform;
+    private final CallRunner dispatcher;
+
+    public ChatCompletionsEndpoint(CallServices platform, CallRunner dispatcher) {
+        this.platform = platform;
+        this.dispatcher = dispatcher;
+    }
+
+    public void handle(RoutingContext ctx) {
+        ObjectNode body = Json.parseObject(ctx.body().buffer());
+        String model = Fields.requiredString(body, "model");
+        MessageShape.check(Fields.requiredArray(body, "messages"), ROLES, false);
+        boolean stream = Fields.optionalBoolean(body, "stream", false);
+        PlatformOptions options = PlatformOptions.extract(body, platform.catalogue());
+        ModelEntry entry = ChatModels.resolve(platform, ctx, model, "chat completions");
+        ChatSamplingRules.check(body, entry);
+        dispatcher.dispatch(new Call(ctx, CallerProtocol.CHAT, body, stream, options, entry, maxOutputTokens(body)));
+    }
+
+    private static long maxOutputTokens(ObjectNode body) {
+        for (String field : new String[]{"max_completion_tokens", "max_tokens"}) {
+            JsonNode v = body.get(field);
+            if (v != null && !v.isNull()) return Fields.nonNegativeInt(v, field);
+        }
+        return 0;
+    }
+}

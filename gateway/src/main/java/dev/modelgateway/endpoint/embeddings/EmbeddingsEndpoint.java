@@ -1,0 +1,121 @@
+package dev.modelgateway.endpoint.embeddings;
+
+import dev.modelgateway.wire.openai.media.EmbeddingVectors;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.call.SingleAttempt;
+import dev.modelgateway.call.CallServices;
+import dev.modelgateway.wire.Codecs;
+import dev.modelgateway.endpoint.tokens.LocalTokenizer;
+import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.catalogue.ModelKind;
+import dev.modelgateway.config.Vendor;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.json.Json;
+import dev.modelgateway.upstream.JsonAnswer;
+import dev.modelgateway.upstream.RelayOutcome;
+import dev.modelgateway.upstream.VendorErrorMapper;
+import dev.modelgateway.http.Exchange;
+import dev.modelgateway.upstream.VendorRequest;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * {@code POST /api/v1/embeddings} in vendor B's shape, for every embedding model of the catalogue:
+ * vendor B natively; vendor D through its OpenAI-compatible {@code /embeddings}; vendor C through
+ * {@code :batchEmbedContents}, whose answer carries no usage, so input tokens are counted locally.
+ */
+public final class EmbeddingsEndpoint {
+    static final long TIMEOUT_MS = 60_000;
+    private final CallServices platform;
+
+    public EmbeddingsEndpoint(CallServices platform) {
+        this.platform = platform;
+    }
+
+    public void handle(RoutingContext ctx) {
+        EmbeddingsRequest req = EmbeddingsRequest.parse(Json.parseObject(ctx.body().buffer()));
+        ModelEntry model = platform.catalogue().resolve(req.model());
+        Exchange.of(ctx).model(model.id());
+        if (model.kind() != ModelKind.EMBEDDING) {
+            throw GatewayException.invalid("model", "Model '" + model.id() + "' is not an embedding model; GET /api/v1/models "
+                    + "lists them (e.g. platform/text-embedding-3-small).");
+        }
+        if (req.texts() == null && model.vendor() != Vendor.OPENAI) {
+            throw GatewayException.invalid("input", "Token-id input is accepted only by vendor B models; send text to " + model.id() + ".");
+        }
+        SingleAttempt.run(platform, ctx, model, 0, () -> switch (model.vendor()) {
+            case OPENAI, DASHSCOPE -> openAiShaped(ctx, req, model);
+            case GEMINI -> gemini(ctx, req, model);
+            case ANTHROPIC -> Future.failedFuture(GatewayException.of(ErrorKind.INTERNAL, "vendor A has no embeddings"));
+        });
+    }
+
+    /**
+     * Vendor B answers in the caller's shape already; vendor D's compatible mode too, but it is always
+     * asked for floats (base64 support varies) and encoded here when the caller wants base64.
+     */
+    private Future<RelayOutcome> openAiShaped(RoutingContext ctx, EmbeddingsRequest req, ModelEntry model) {
+        ObjectNode body = req.body().deepCopy();
+        body.put("model", model.upstreamId());
+        boolean encodeHere = model.vendor() == Vendor.DASHSCOPE && req.base64();
+        if (encodeHere) body.put("encoding_format", "float");
+        JsonAnswer answer = vendorBody -> {
+            ObjectNode parsed = parse(vendorBody.toString(), model);
+            Usage usage = new Usage(parsed.path("usage").path("prompt_tokens").asLong(0), 0, 0, 0, 0, 0);
+            parsed.put("model", model.id());
+            if (encodeHere) {
+                for (JsonNode d : parsed.path("data")) ((ObjectNode) d).set("embedding", EmbeddingVectors.encode(d.get("embedding"), true));
+            }
+            return new JsonAnswer.Answer(Json.toBuffer(parsed), usage);
+        };
+        return platform.relay().json(ctx, upstream(model, "/embeddings", body), answer, VendorErrorMapper.NATIVE);
+    }
+
+    private Future<RelayOutcome> gemini(RoutingContext ctx, EmbeddingsRequest req, ModelEntry model) {
+        ObjectNode body = JsonNodeFactory.instance.objectNode();
+        ArrayNode requests = body.putArray("requests");
+        long tokens = 0;
+        for (String text : req.texts()) {
+            ObjectNode r = requests.addObject().put("model", "models/" + model.upstreamId());
+            r.putObject("content").putArray("parts").addObject().put("text", text);
+            if (req.dimensions() != null) r.put("outputDimensionality", req.dimensions());
+            tokens += LocalTokenizer.count(text);
+        }
+        long inputTokens = tokens;
+        JsonAnswer answer = vendorBody -> {
+            ObjectNode parsed = parse(vendorBody.toString(), model);
+            ObjectNode out = JsonNodeFactory.instance.objectNode().put("object", "list");
+            ArrayNode data = out.putArray("data");
+            int i = 0;
+            for (JsonNode e : parsed.path("embeddings")) {
+                data.addObject().put("object", "embedding").put("index", i++)
+                        .set("embedding", EmbeddingVectors.encode(EmbeddingVectors.floats(e.path("values")), req.base64()));
+            }
+            out.put("model", model.id());
+            out.putObject("usage").put("prompt_tokens", inputTokens).put("total_tokens", inputTokens);
+            return new JsonAnswer.Answer(Json.toBuffer(out), new Usage(inputTokens, 0, 0, 0, 0, 0));
+        };
+        VendorErrorMapper errors = e -> Codecs.of(Vendor.GEMINI).decodeError(e.status(), e.body().toString());
+        return platform.relay().json(ctx, upstream(model, "/v1beta/models/" + model.upstreamId() + ":batchEmbedContents", body),
+                answer, errors);
+    }
+
+    private VendorRequest upstream(ModelEntry model, String path, ObjectNode body) {
+        return new VendorRequest(platform.config().vendor(model.vendor()), path,
+                MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(body), dev.modelgateway.routing.Deadline.ofMillis(TIMEOUT_MS));
+    }
+
+    private static ObjectNode parse(String body, ModelEntry model) {
+        JsonNode parsed = Json.parseOrNull(body);
+        if (!(parsed instanceof ObjectNode o)) {
+            throw GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + model.vendor().id() + "' returned invalid JSON.");
+        }
+        return o;
+    }
+}

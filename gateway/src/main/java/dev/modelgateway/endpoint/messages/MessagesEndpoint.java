@@ -1,0 +1,44 @@
+package dev.modelgateway.endpoint.messages;
+
+import dev.modelgateway.wire.anthropic.ThinkingRules;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.call.Call;
+import dev.modelgateway.endpoint.ChatModels;
+import dev.modelgateway.call.CallRunner;
+import dev.modelgateway.wire.CallerProtocol;
+import dev.modelgateway.endpoint.MessageShape;
+import dev.modelgateway.call.CallServices;
+import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.config.Vendor;
+import dev.modelgateway.json.Fields;
+import dev.modelgateway.json.Json;
+import dev.modelgateway.routing.PlatformOptions;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.Set;
+
+/** {@code POST /api/v1/messages} (SPEC 2.3), the messages protocol: to every vendor, natively to A. */
+public final class MessagesEndpoint {
+    static final Set<String> ROLES = Set.of("user", "assistant", "system");
+
+    private final CallServices platform;
+    private final CallRunner dispatcher;
+
+    public MessagesEndpoint(CallServices platform, CallRunner dispatcher) {
+        this.platform = platform;
+        this.dispatcher = dispatcher;
+    }
+
+    public void handle(RoutingContext ctx) {
+        ObjectNode body = Json.parseObject(ctx.body().buffer());
+        String model = Fields.requiredString(body, "model");
+        long maxTokens = Fields.requiredPositiveInt(body, "max_tokens");
+        MessageShape.check(Fields.requiredArray(body, "messages"), ROLES, true);
+        boolean stream = Fields.optionalBoolean(body, "stream", false);
+        PlatformOptions options = PlatformOptions.extract(body, platform.catalogue());
+        ModelEntry entry = ChatModels.resolve(platform, ctx, model, "the messages API");
+        // Refuse SPEC 2.3 violations up front, before any attempt, whichever vendor serves the call.
+        if (entry.vendor() == Vendor.ANTHROPIC) ThinkingRules.apply(body.deepCopy(), entry);
+        dispatcher.dispatch(new Call(ctx, CallerProtocol.MESSAGES, body, stream, options, entry, maxTokens));
+    }
+}

@@ -1,0 +1,127 @@
+package dev.modelgateway.endpoint.realtime;
+
+import dev.modelgateway.upstream.RealtimeRelay;
+import dev.modelgateway.accounts.Admission;
+import dev.modelgateway.call.Metering;
+import dev.modelgateway.call.CallServices;
+import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.catalogue.ModelKind;
+import dev.modelgateway.config.VendorEndpoint;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.upstream.TransportFailures;
+import dev.modelgateway.http.Exchange;
+import dev.modelgateway.upstream.VendorSockets;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.UpgradeRejectedException;
+import io.vertx.core.http.WebSocket;
+import io.vertx.ext.web.RoutingContext;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code GET /api/v1/realtime?model=<id>}: vendor B's Realtime protocol over WebSocket, relayed frame for frame
+ * to the vendor's {@code /realtime?model=<upstream id>}. The caller is authenticated and admitted, and the vendor
+ * connection opened, before the upgrade is accepted, so every refusal is a plain HTTP error in the OpenAI shape.
+ * The session writes one ledger row when it ends, with the usage of all its {@code response.done} events.
+ */
+public final class RealtimeEndpoint {
+    /** OpenAI accepts audio appends of up to 15 MiB; frames are relayed whole, so both legs allow that much. */
+    public static final int MAX_FRAME_BYTES = 16 * 1024 * 1024;
+    /** The subprotocols offered by OpenAI's browser clients that the gateway selects (echoed in the handshake). */
+    public static final java.util.List<String> SUBPROTOCOLS = java.util.List.of("realtime", "openai-beta.realtime-v1");
+    private static final String BETA_SUBPROTOCOL = "openai-beta.realtime-v1";
+
+    private final CallServices platform;
+    private final VendorSockets sockets;
+
+    public RealtimeEndpoint(Vertx vertx, CallServices platform) {
+        this.platform = platform;
+        this.sockets = new VendorSockets(vertx, MAX_FRAME_BYTES);
+    }
+
+    public void handle(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        String requested = request.getParam("model");
+        if (requested == null || requested.isBlank()) throw GatewayException.invalid("model", "Missing required query parameter: 'model'.");
+        ModelEntry model = platform.catalogue().resolve(requested);
+        Exchange.of(ctx).model(model.id());
+        if (model.kind() != ModelKind.REALTIME) {
+            throw GatewayException.invalid("model", "Model '" + model.id() + "' is not a realtime model; use e.g. platform/vendorB-realtime.");
+        }
+        if (!"websocket".equalsIgnoreCase(request.getHeader("upgrade"))) {
+            throw new GatewayException(426, ErrorKind.INVALID_REQUEST, "The realtime endpoint speaks WebSocket: connect with an upgrade request.",
+                    null, "upgrade_required", Map.of("upgrade", "websocket"));
+        }
+        VendorEndpoint vendor = platform.config().vendor(model.vendor());
+        if (vendor.apiKey() == null) {
+            throw new GatewayException(503, ErrorKind.UNAVAILABLE, "Vendor '" + model.vendor().id() + "' is not configured on this gateway.",
+                    null, "vendor_not_configured", Map.of("x-should-retry", "false"));
+        }
+        Metering metering = platform.metering();
+        metering.admit(ctx, model, 0, 0).onComplete(admitted -> {
+            if (admitted.failed()) {
+                GatewayException refused = TransportFailures.classify(admitted.cause(), "accounts");
+                Exchange.fail(ctx, refused);
+                metering.record(ctx, null, model, null, null, 0, refused.status(), null);
+                return;
+            }
+            Admission admission = admitted.result();
+            sockets.connect(vendor, "/realtime" + upstreamQuery(request, model), upstreamHeaders(request)).onComplete(connected -> {
+                if (connected.failed()) {
+                    GatewayException e = connectFailure(model, connected.cause());
+                    Exchange.fail(ctx, e);
+                    metering.record(ctx, admission, model, model, null, 1, e.status(), null);
+                    return;
+                }
+                WebSocket upstream = connected.result();
+                // the vendor greets at once (session.created): hold its frames until the caller's socket exists
+                upstream.pause();
+                request.toWebSocket().onComplete(upgraded -> {
+                    if (upgraded.failed()) {
+                        upstream.close();
+                        metering.record(ctx, admission, model, model, null, 1, 400, null);
+                        return;
+                    }
+                    new RealtimeRelay(upgraded.result(), upstream,
+                            usage -> metering.record(ctx, admission, model, model, usage, 1, 101, null)).start();
+                });
+            });
+        });
+    }
+
+    /** The caller's query with the public model id replaced by the vendor's (e.g. {@code intent=transcription} is kept). */
+    private static String upstreamQuery(HttpServerRequest request, ModelEntry model) {
+        StringBuilder q = new StringBuilder("?model=").append(encode(model.upstreamId()));
+        request.params().forEach((name, value) -> {
+            if (!name.equals("model")) q.append('&').append(encode(name)).append('=').append(encode(value));
+        });
+        return q.toString();
+    }
+
+    /** The beta protocol is asked for with a header upstream, whether the caller used the header or the subprotocol. */
+    private static MultiMap upstreamHeaders(HttpServerRequest request) {
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+        String beta = request.getHeader("openai-beta");
+        String protocols = request.getHeader("sec-websocket-protocol");
+        if (beta != null) headers.set("openai-beta", beta);
+        else if (protocols != null && protocols.toLowerCase(Locale.ROOT).contains(BETA_SUBPROTOCOL)) headers.set("openai-beta", "realtime=v1");
+        return headers;
+    }
+
+    private static GatewayException connectFailure(ModelEntry model, Throwable cause) {
+        String vendor = model.vendor().id();
+        String detail = cause instanceof UpgradeRejectedException r ? "HTTP " + r.getStatus() : cause.getMessage();
+        return new GatewayException(502, ErrorKind.UPSTREAM, "Vendor '" + vendor + "' refused or failed the realtime connection (" + detail + ").",
+                null, "upstream_connect_failed", Map.of());
+    }
+
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}

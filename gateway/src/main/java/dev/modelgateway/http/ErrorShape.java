@@ -1,0 +1,30 @@
+package dev.modelgateway.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.wire.openai.chat.ChatErrors;
+import dev.modelgateway.wire.anthropic.MessagesErrors;
+
+/**
+ * The wire protocol a caller speaks on a route; it decides the shape of every error the caller sees.
+ * Messages routes answer in vendor A's shape, everything else in vendor B's. The bodies come from the
+ * inbound codecs' own renderers, so an error looks the same before and inside a stream.
+ */
+public enum ErrorShape {
+    /** {@code {"error":{"message","type","param","code"}}} */
+    OPENAI {
+        @Override
+        public ObjectNode errorBody(GatewayException e, String traceId) {
+            return ChatErrors.body(e);
+        }
+    },
+    /** {@code {"type":"error","error":{"type","message"},"request_id"}} */
+    ANTHROPIC {
+        @Override
+        public ObjectNode errorBody(GatewayException e, String traceId) {
+            return MessagesErrors.body(e).put("request_id", traceId);
+        }
+    };
+
+    public abstract ObjectNode errorBody(GatewayException e, String traceId);
+}

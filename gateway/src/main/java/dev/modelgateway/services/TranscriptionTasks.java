@@ -1,0 +1,191 @@
+package dev.modelgateway.services;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.accounts.Accounts;
+import dev.modelgateway.accounts.UsageRecord;
+import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.catalogue.Catalogue;
+import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.json.Json;
+import dev.modelgateway.upstream.TransportFailures;
+import dev.modelgateway.store.Database;
+import dev.modelgateway.upstream.MultipartForm;
+import dev.modelgateway.upstream.VendorRequest;
+import dev.modelgateway.upstream.VendorClients;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+
+/**
+ * Runs transcription tasks: each accepted task is stored first (so it survives a restart), then claimed,
+ * sent to the vendor, and finished with its transcript or error. At start, tasks a previous process left
+ * running are queued again and resumed; a task interrupted {@link #MAX_ATTEMPTS} times fails. JDBC runs on
+ * Vert.x worker threads, never on an event loop.
+ */
+public final class TranscriptionTasks {
+    static final int MAX_ATTEMPTS = 3;
+    static final Duration RETRY_DELAY = Duration.ofSeconds(2);
+    public static final long UPSTREAM_IDLE_TIMEOUT_MS = 300_000;
+    private static final System.Logger LOG = System.getLogger(TranscriptionTasks.class.getName());
+
+    private final Vertx vertx;
+    private final TranscriptionTaskStore store;
+    private final VendorClients clients;
+    private final GatewayConfig config;
+    private final Catalogue catalogue;
+    private final Accounts accounts;
+    private volatile boolean closed;
+
+    private TranscriptionTasks(Vertx vertx, Database db, GatewayConfig config, Catalogue catalogue, Accounts accounts) {
+        this.vertx = vertx;
+        this.store = new TranscriptionTaskStore(db);
+        this.clients = new VendorClients(vertx);
+        this.config = config;
+        this.catalogue = catalogue;
+        this.accounts = accounts;
+    }
+
+    /** Starts the runner and resumes the tasks a previous process did not finish. */
+    public static Future<TranscriptionTasks> start(Vertx vertx, GatewayConfig config, Catalogue catalogue, Accounts accounts) {
+        TranscriptionTasks tasks = new TranscriptionTasks(vertx, accounts.database(), config, catalogue, accounts);
+        return tasks.blocking(() -> tasks.store.requeueInterrupted(System.currentTimeMillis())).map(ids -> {
+            if (!ids.isEmpty()) LOG.log(Level.INFO, "resuming {0} transcription task(s)", ids.size());
+            ids.forEach(tasks::process);
+            return tasks;
+        });
+    }
+
+    /** Stores a new queued task and starts it; completes once it is stored. */
+    public Future<TranscriptionTask> submit(String keyId, ModelEntry model, ObjectNode form, MultipartForm.Part file) {
+        TranscriptionTask task = new TranscriptionTask("trtask_" + UUID.randomUUID().toString().replace("-", ""), keyId,
+                model.id(), TranscriptionTask.QUEUED, form, file.filename() == null ? "audio" : file.filename(),
+                file.contentType(), file.data(), null, null, 0, System.currentTimeMillis(), null, null);
+        return blocking(() -> {
+            store.insert(task);
+            return task;
+        }).onSuccess(t -> process(t.id()));
+    }
+
+    /** The task if it exists and belongs to the key. */
+    public Future<Optional<TranscriptionTask>> find(String id, String keyId) {
+        return blocking(() -> store.find(id, false).filter(t -> t.keyId().equals(keyId)));
+    }
+
+    private void process(String id) {
+        if (closed) return;
+        long now = System.currentTimeMillis();
+        blocking(() -> store.claim(id, now) ? store.find(id, true) : Optional.<TranscriptionTask>empty())
+                .onSuccess(claimed -> claimed.ifPresent(this::run))
+                .onFailure(e -> LOG.log(Level.ERROR, "transcription task " + id + " could not be claimed", e));
+    }
+
+    private void run(TranscriptionTask task) {
+        if (task.attempts() > MAX_ATTEMPTS) {
+            finishFailed(task, 500, "interrupted", "The task was interrupted " + MAX_ATTEMPTS + " times and was abandoned.");
+            return;
+        }
+        ModelEntry model = catalogue.find(task.model());
+        if (model == null) {
+            finishFailed(task, 400, "model_not_found", "Model '" + task.model() + "' is no longer in the catalogue.");
+            return;
+        }
+        List<MultipartForm.Part> parts = new ArrayList<>();
+        task.form().properties().forEach(e -> {
+            if (e.getValue().isArray()) e.getValue().forEach(v -> parts.add(MultipartForm.Part.field(e.getKey(), v.asText())));
+            else parts.add(MultipartForm.Part.field(e.getKey(), e.getValue().asText()));
+        });
+        parts.add(MultipartForm.Part.field("model", model.upstreamId()));
+        parts.add(new MultipartForm.Part("file", task.fileName(), task.fileType(), task.audio()));
+        MultipartForm.Encoded body = MultipartForm.encode(parts);
+        VendorRequest req = new VendorRequest(config.vendor(model.vendor()), "/audio/transcriptions",
+                MultiMap.caseInsensitiveMultiMap().set("content-type", body.contentType()), body.body(), dev.modelgateway.routing.Deadline.ofMillis(UPSTREAM_IDLE_TIMEOUT_MS));
+        clients.send(req, r -> { })
+                .compose(resp -> resp.body().map(b -> new Answer(resp, b)))
+                .onComplete(ar -> {
+                    if (closed) return; // the next process resumes the task
+                    if (ar.failed()) {
+                        retryLater(task, TransportFailures.classify(ar.cause(), model.vendor().id()).getMessage());
+                        return;
+                    }
+                    Answer a = ar.result();
+                    int status = a.response.statusCode();
+                    if (status / 100 == 2) {
+                        ObjectNode result = Json.MAPPER.createObjectNode()
+                                .put("content_type", String.valueOf(a.response.getHeader("content-type")))
+                                .put("body", a.body.toString());
+                        long done = System.currentTimeMillis();
+                        blocking(() -> {
+                            store.succeed(task.id(), result, done);
+                            return null;
+                        }).onSuccess(v -> record(task, model, usageOf(a.body), status));
+                    } else if (status == 429 || status >= 500) {
+                        retryLater(task, "vendor answered HTTP " + status);
+                    } else {
+                        JsonNode vendorError = Json.parseOrNull(a.body.toString());
+                        String message = vendorError != null ? vendorError.at("/error/message").asText("") : "";
+                        finishFailed(task, status, "upstream_error", message.isEmpty() ? "The vendor refused the audio (HTTP " + status + ")." : message);
+                    }
+                });
+    }
+
+    private record Answer(HttpClientResponse response, Buffer body) { }
+
+    private void retryLater(TranscriptionTask task, String reason) {
+        if (task.attempts() >= MAX_ATTEMPTS) {
+            finishFailed(task, 502, "upstream_error", "The vendor failed " + MAX_ATTEMPTS + " times; last: " + reason);
+            return;
+        }
+        blocking(() -> {
+            store.requeue(task.id(), System.currentTimeMillis());
+            return null;
+        }).onSuccess(v -> vertx.setTimer(RETRY_DELAY.toMillis(), t -> process(task.id())));
+    }
+
+    private void finishFailed(TranscriptionTask task, int status, String code, String message) {
+        ObjectNode error = Json.MAPPER.createObjectNode().put("message", message).put("code", code).put("status", status);
+        long now = System.currentTimeMillis();
+        blocking(() -> {
+            store.fail(task.id(), error, now);
+            return null;
+        }).onSuccess(v -> {
+            ModelEntry model = catalogue.find(task.model());
+            if (model != null) record(task, model, Usage.ZERO, status);
+        });
+    }
+
+    /** Token-billed models report tokens; duration-billed ones ({@code "type":"duration"}) record none. */
+    public static Usage usageOf(Buffer body) {
+        JsonNode usage = Json.parseOrNull(body.toString()) instanceof JsonNode n ? n.path("usage") : null;
+        if (usage == null || !"tokens".equals(usage.path("type").asText())) return Usage.ZERO;
+        return new Usage(usage.path("input_tokens").asLong(0), 0, 0, 0, usage.path("output_tokens").asLong(0), 0);
+    }
+
+    private void record(TranscriptionTask task, ModelEntry model, Usage usage, int status) {
+        long latency = task.startedAtMs() == null ? 0 : System.currentTimeMillis() - task.startedAtMs();
+        accounts.record(new UsageRecord(task.id(), task.keyId(), model.id(), model.id(), model.vendor().id(), usage,
+                task.attempts(), status, latency, null, Instant.now()));
+    }
+
+    /** Stops starting work; tasks in flight stay running in the database and are resumed by the next start. */
+    public Future<Void> close() {
+        closed = true;
+        return clients.close();
+    }
+
+    private <T> Future<T> blocking(Callable<T> work) {
+        return vertx.executeBlocking(work, false);
+    }
+}

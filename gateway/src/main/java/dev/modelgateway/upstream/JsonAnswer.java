@@ -1,0 +1,14 @@
+package dev.modelgateway.upstream;
+
+import dev.modelgateway.canonical.Usage;
+import io.vertx.core.buffer.Buffer;
+
+/** Turns a vendor's successful JSON body into what the caller receives, and reads its usage. */
+@FunctionalInterface
+public interface JsonAnswer {
+    record Answer(Buffer body, Usage usage) {
+    }
+
+    /** @throws dev.modelgateway.error.GatewayException when the vendor's body is unusable */
+    Answer answer(Buffer vendorBody);
+}

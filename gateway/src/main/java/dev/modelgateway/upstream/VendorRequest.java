@@ -1,0 +1,15 @@
+package dev.modelgateway.upstream;
+
+import dev.modelgateway.config.VendorEndpoint;
+import dev.modelgateway.routing.Deadline;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+
+/**
+ * One HTTP call to a vendor. {@code path} is appended to the vendor's base URL, e.g.
+ * {@code /chat/completions} for OpenAI, {@code /v1/messages} for Anthropic.
+ *
+ * @param deadline the call's time budget: when the attempt must be over, and the longest silence tolerated
+ */
+public record VendorRequest(VendorEndpoint endpoint, String path, MultiMap headers, Buffer body, Deadline deadline) {
+}

@@ -1,0 +1,240 @@
+package dev.modelgateway.wire.anthropic;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.canonical.SignatureOrigin;
+import dev.modelgateway.canonical.StreamEvent;
+import dev.modelgateway.canonical.StreamEvent.BlockKind;
+import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.wire.SignatureEnvelope;
+import dev.modelgateway.wire.SseFrames;
+import dev.modelgateway.wire.StreamEncoder;
+import io.vertx.core.buffer.Buffer;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Canonical events → Anthropic SSE. Anthropic blocks are strictly sequential, so a block started while
+ * another is open (parallel OpenAI tool calls whose fragments interleave) waits, with its deltas, until the
+ * open one stops. Text blocks open lazily so that no empty text block is ever emitted, and Anthropic indices
+ * are renumbered because such skipped blocks and Gemini signature carriers change the count.
+ */
+final class MessagesStreamEncoder implements StreamEncoder {
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    private final String model;
+    private boolean started;
+    private boolean stopped;
+    private int nextIndex;
+    private boolean hadToolUse;
+    private Active active;
+    private final Map<Integer, Pending> waiting = new LinkedHashMap<>();
+
+    /** The canonical block whose Anthropic block is open (or about to open, for lazy text). */
+    private static final class Active {
+        final StreamEvent.BlockStart start;
+        int anthropicIndex = -1;
+        boolean skipped;
+        boolean sentInput;
+        SignatureOrigin origin;
+        Active(StreamEvent.BlockStart start) { this.start = start; this.origin = start.origin(); }
+    }
+
+    private record Pending(StreamEvent.BlockStart start, List<StreamEvent> deltas, boolean[] stopped) { }
+
+    MessagesStreamEncoder(String publicModel) {
+        this.model = publicModel;
+    }
+
+    @Override
+    public void encode(StreamEvent event, Buffer out) {
+        switch (event) {
+            case StreamEvent.MessageStart s -> start(s.id(), s.usage(), out);
+            case StreamEvent.BlockStart s -> {
+                ensureStarted(out);
+                if (active == null) open(s, out);
+                else waiting.put(s.index(), new Pending(s, new ArrayList<>(), new boolean[1]));
+            }
+            case StreamEvent.BlockStop s -> {
+                if (active != null && active.start.index() == s.index()) {
+                    close(out);
+                    drain(out);
+                } else if (waiting.containsKey(s.index())) {
+                    waiting.get(s.index()).stopped()[0] = true;
+                }
+            }
+            case StreamEvent.MessageDelta d -> {
+                ensureStarted(out);
+                closeEverything(out);
+                ObjectNode md = F.objectNode().put("type", "message_delta");
+                ObjectNode delta = md.putObject("delta");
+                delta.put("stop_reason", MessagesStopReasons.of(d.stopReason(), hadToolUse));
+                delta.put("stop_sequence", d.stopSequence());
+                md.set("usage", AnthropicUsage.toAnthropic(d.usage()));
+                SseFrames.named("message_delta", md, out);
+            }
+            case StreamEvent.MessageStop ignored -> {
+                if (!stopped) {
+                    stopped = true;
+                    SseFrames.named("message_stop", F.objectNode().put("type", "message_stop"), out);
+                }
+            }
+            case StreamEvent.Ping ignored -> {
+                if (started) SseFrames.named("ping", F.objectNode().put("type", "ping"), out);
+            }
+            default -> delta(event, out);
+        }
+    }
+
+    private void delta(StreamEvent e, Buffer out) {
+        int index = switch (e) {
+            case StreamEvent.TextDelta d -> d.index();
+            case StreamEvent.ReasoningDelta d -> d.index();
+            case StreamEvent.SignatureDelta d -> d.index();
+            case StreamEvent.ToolArgumentsDelta d -> d.index();
+            case StreamEvent.VendorDelta d -> d.index();
+            default -> -1;
+        };
+        if (active != null && active.start.index() == index) emitDelta(e, out);
+        else if (waiting.containsKey(index)) waiting.get(index).deltas().add(e);
+    }
+
+    private void emitDelta(StreamEvent e, Buffer out) {
+        ObjectNode delta = F.objectNode();
+        switch (e) {
+            case StreamEvent.TextDelta d -> {
+                if (d.text().isEmpty()) return;
+                delta.put("type", "text_delta").put("text", d.text());
+            }
+            case StreamEvent.ReasoningDelta d -> {
+                if (d.text().isEmpty()) return;
+                delta.put("type", "thinking_delta").put("thinking", d.text());
+            }
+            case StreamEvent.SignatureDelta d -> {
+                String sealed = SignatureEnvelope.seal(d.origin(), d.signature());
+                if (sealed.isEmpty()) return;
+                delta.put("type", "signature_delta").put("signature", sealed);
+            }
+            case StreamEvent.ToolArgumentsDelta d -> {
+                if (d.fragment().isEmpty()) return;
+                delta.put("type", "input_json_delta").put("partial_json", d.fragment());
+                active.sentInput = true;
+            }
+            case StreamEvent.VendorDelta d -> delta = d.delta().deepCopy();
+            default -> { return; }
+        }
+        if (active.skipped) return;
+        ensureOpened(out);
+        ObjectNode frame = F.objectNode().put("type", "content_block_delta").put("index", active.anthropicIndex);
+        frame.set("delta", delta);
+        SseFrames.named("content_block_delta", frame, out);
+    }
+
+    private void open(StreamEvent.BlockStart s, Buffer out) {
+        active = new Active(s);
+        if (s.kind() == BlockKind.VENDOR && !MessagesBlocks.isReplayableVendorBlock(
+                new dev.modelgateway.canonical.ContentBlock.VendorBlock("anthropic", s.vendorBlock()))) {
+            active.skipped = true;
+            return;
+        }
+        if (s.kind() != BlockKind.TEXT) ensureOpened(out);
+    }
+
+    /** Emits the content_block_start of the active block if not yet done. */
+    private void ensureOpened(Buffer out) {
+        if (active.anthropicIndex >= 0) return;
+        StreamEvent.BlockStart s = active.start;
+        ObjectNode block = switch (s.kind()) {
+            case TEXT -> F.objectNode().put("type", "text").put("text", "");
+            case THINKING -> F.objectNode().put("type", "thinking").put("thinking", "").put("signature", "");
+            case REDACTED_THINKING -> F.objectNode().put("type", "redacted_thinking").put("data", s.redactedData());
+            case TOOL_USE -> {
+                hadToolUse = true;
+                if (s.thoughtSignature() != null) emitCarrier(s.thoughtSignature(), out);
+                ObjectNode o = F.objectNode().put("type", "tool_use").put("id", s.toolId()).put("name", s.toolName());
+                o.putObject("input");
+                yield o;
+            }
+            case VENDOR -> s.vendorBlock().deepCopy();
+        };
+        active.anthropicIndex = nextIndex++;
+        ObjectNode frame = F.objectNode().put("type", "content_block_start").put("index", active.anthropicIndex);
+        frame.set("content_block", block);
+        SseFrames.named("content_block_start", frame, out);
+    }
+
+    private void emitCarrier(String signature, Buffer out) {
+        int idx = nextIndex++;
+        ObjectNode start = F.objectNode().put("type", "content_block_start").put("index", idx);
+        start.putObject("content_block").put("type", "thinking").put("thinking", "").put("signature", "");
+        SseFrames.named("content_block_start", start, out);
+        ObjectNode d = F.objectNode().put("type", "content_block_delta").put("index", idx);
+        d.putObject("delta").put("type", "signature_delta").put("signature", SignatureEnvelope.sealCall(signature));
+        SseFrames.named("content_block_delta", d, out);
+        SseFrames.named("content_block_stop", F.objectNode().put("type", "content_block_stop").put("index", idx), out);
+    }
+
+    private void close(Buffer out) {
+        if (active.start.kind() == BlockKind.TOOL_USE && !active.sentInput && active.anthropicIndex >= 0) {
+            // A no-argument call: clients accumulate input only from deltas, so send the empty object once.
+            ObjectNode frame = F.objectNode().put("type", "content_block_delta").put("index", active.anthropicIndex);
+            frame.putObject("delta").put("type", "input_json_delta").put("partial_json", "{}");
+            SseFrames.named("content_block_delta", frame, out);
+        }
+        if (active.anthropicIndex >= 0) {
+            SseFrames.named("content_block_stop",
+                    F.objectNode().put("type", "content_block_stop").put("index", active.anthropicIndex), out);
+        }
+        active = null;
+    }
+
+    /** Opens waiting blocks in start order, replaying their deltas, until one is still streaming. */
+    private void drain(Buffer out) {
+        while (active == null && !waiting.isEmpty()) {
+            Integer first = waiting.keySet().iterator().next();
+            Pending p = waiting.remove(first);
+            open(p.start(), out);
+            for (StreamEvent d : p.deltas()) emitDelta(d, out);
+            if (p.stopped()[0]) close(out);
+        }
+    }
+
+    private void closeEverything(Buffer out) {
+        if (active != null) close(out);
+        drain(out);
+        if (active != null) close(out);
+        while (!waiting.isEmpty()) {
+            drain(out);
+            if (active != null) close(out);
+        }
+    }
+
+    private void start(String id, Usage usage, Buffer out) {
+        if (started) return;
+        started = true;
+        ObjectNode ms = F.objectNode().put("type", "message_start");
+        ObjectNode m = ms.putObject("message");
+        m.put("id", MessagesResponseEncoder.messageId(id));
+        m.put("type", "message");
+        m.put("role", "assistant");
+        m.put("model", model);
+        m.putArray("content");
+        m.putNull("stop_reason");
+        m.putNull("stop_sequence");
+        m.set("usage", AnthropicUsage.toAnthropic(usage == null ? Usage.ZERO : usage));
+        SseFrames.named("message_start", ms, out);
+    }
+
+    private void ensureStarted(Buffer out) {
+        start(null, Usage.ZERO, out);
+    }
+
+    @Override
+    public void encodeError(GatewayException e, Buffer out) {
+        SseFrames.named("error", MessagesErrors.body(e), out);
+    }
+}

@@ -1,0 +1,174 @@
+package dev.modelgateway.wire.openai.chat;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.canonical.SignatureOrigin;
+import dev.modelgateway.canonical.StreamEvent;
+import dev.modelgateway.canonical.StreamEvent.BlockKind;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.wire.SignatureEnvelope;
+import dev.modelgateway.wire.SseFrames;
+import dev.modelgateway.wire.StreamEncoder;
+import io.vertx.core.buffer.Buffer;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Canonical events → chat.completion.chunk frames. Tool calls get their own per-message counter (canonical
+ * block indices also count text and thinking blocks); the first chunk carries {@code role:"assistant"};
+ * usage comes once, in a trailing {@code choices:[]} chunk, only if the client asked; {@code [DONE]} last.
+ */
+final class ChatStreamEncoder implements StreamEncoder {
+    private final String model;
+    private final long created;
+    private final boolean includeUsage;
+    private String id = "chatcmpl-gateway";
+    private boolean started;
+    private boolean finished;
+    private int toolCalls;
+    private final Map<Integer, BlockKind> kinds = new HashMap<>();
+    private final Map<Integer, Integer> toolIndex = new HashMap<>();
+    private final Map<Integer, StringBuilder> thinking = new HashMap<>();
+    private final Map<Integer, String> signatures = new HashMap<>();
+    private final Map<Integer, SignatureOrigin> origins = new HashMap<>();
+
+    ChatStreamEncoder(String publicModel, boolean includeUsage, long created) {
+        this.model = publicModel;
+        this.includeUsage = includeUsage;
+        this.created = created;
+    }
+
+    @Override
+    public void encode(StreamEvent event, Buffer out) {
+        switch (event) {
+            case StreamEvent.MessageStart s -> {
+                if (s.id() != null) id = s.id();
+                ensureStarted(out);
+            }
+            case StreamEvent.BlockStart s -> blockStart(s, out);
+            case StreamEvent.TextDelta d -> {
+                if (!d.text().isEmpty()) emit(delta().put("content", d.text()), out);
+            }
+            case StreamEvent.ReasoningDelta d -> {
+                thinking.computeIfAbsent(d.index(), k -> new StringBuilder()).append(d.text());
+                if (!d.text().isEmpty()) emit(delta().put("reasoning_content", d.text()), out);
+            }
+            case StreamEvent.SignatureDelta d -> {
+                signatures.merge(d.index(), d.signature(), String::concat);
+                origins.put(d.index(), d.origin());
+            }
+            case StreamEvent.ToolArgumentsDelta d -> {
+                Integer k = toolIndex.get(d.index());
+                if (k != null && !d.fragment().isEmpty()) {
+                    ObjectNode delta = delta();
+                    ObjectNode call = delta.putArray("tool_calls").addObject();
+                    call.put("index", k);
+                    call.putObject("function").put("arguments", d.fragment());
+                    emit(delta, out);
+                }
+            }
+            case StreamEvent.BlockStop s -> {
+                if (kinds.get(s.index()) == BlockKind.THINKING && signatures.containsKey(s.index())) {
+                    ObjectNode delta = delta();
+                    delta.putArray("thinking_blocks").addObject().put("type", "thinking")
+                            .put("thinking", thinking.getOrDefault(s.index(), new StringBuilder()).toString())
+                            .put("signature", SignatureEnvelope.seal(origins.get(s.index()), signatures.get(s.index())));
+                    emit(delta, out);
+                }
+            }
+            case StreamEvent.MessageDelta d -> {
+                ensureStarted(out);
+                ObjectNode chunk = chunk();
+                ObjectNode choice = chunk.putArray("choices").addObject();
+                choice.put("index", 0);
+                choice.putObject("delta");
+                choice.put("finish_reason", ChatFinishReasons.toChat(d.stopReason(), toolCalls > 0));
+                SseFrames.data(chunk, out);
+                if (includeUsage) {
+                    ObjectNode usage = chunk();
+                    usage.putArray("choices");
+                    usage.set("usage", ChatUsage.toChat(d.usage()));
+                    SseFrames.data(usage, out);
+                }
+            }
+            case StreamEvent.MessageStop ignored -> {
+                if (!finished) {
+                    finished = true;
+                    SseFrames.done(out);
+                }
+            }
+            case StreamEvent.VendorDelta ignored -> { }
+            case StreamEvent.Ping ignored -> { }
+        }
+    }
+
+    private void blockStart(StreamEvent.BlockStart s, Buffer out) {
+        kinds.put(s.index(), s.kind());
+        switch (s.kind()) {
+            case TOOL_USE -> {
+                int k = toolCalls++;
+                toolIndex.put(s.index(), k);
+                ObjectNode delta = delta();
+                ObjectNode call = delta.putArray("tool_calls").addObject();
+                call.put("index", k);
+                call.put("id", s.toolId());
+                call.put("type", "function");
+                // Never the start block's (empty) input: arguments arrive only as fragments.
+                call.putObject("function").put("name", s.toolName()).put("arguments", "");
+                if (s.thoughtSignature() != null) {
+                    call.putObject("extra_content").putObject("google").put("thought_signature", s.thoughtSignature());
+                }
+                emit(delta, out);
+            }
+            case REDACTED_THINKING -> {
+                ObjectNode delta = delta();
+                delta.putArray("thinking_blocks").addObject().put("type", "redacted_thinking").put("data", s.redactedData());
+                emit(delta, out);
+            }
+            case THINKING -> origins.put(s.index(), s.origin());
+            case TEXT, VENDOR -> { }
+        }
+    }
+
+    @Override
+    public void encodeError(GatewayException e, Buffer out) {
+        SseFrames.data(ChatErrors.body(e), out);
+    }
+
+    private void ensureStarted(Buffer out) {
+        if (started) return;
+        started = true;
+        ObjectNode delta = JsonNodeFactory.instance.objectNode();
+        delta.put("role", "assistant");
+        delta.put("content", "");
+        frame(delta, out);
+    }
+
+    private void emit(ObjectNode delta, Buffer out) {
+        ensureStarted(out);
+        frame(delta, out);
+    }
+
+    private void frame(ObjectNode delta, Buffer out) {
+        ObjectNode chunk = chunk();
+        ObjectNode choice = chunk.putArray("choices").addObject();
+        choice.put("index", 0);
+        choice.set("delta", delta);
+        choice.putNull("finish_reason");
+        SseFrames.data(chunk, out);
+    }
+
+    private ObjectNode chunk() {
+        ObjectNode c = JsonNodeFactory.instance.objectNode();
+        c.put("id", id);
+        c.put("object", "chat.completion.chunk");
+        c.put("created", created);
+        c.put("model", model);
+        return c;
+    }
+
+    private static ObjectNode delta() {
+        return JsonNodeFactory.instance.objectNode();
+    }
+}

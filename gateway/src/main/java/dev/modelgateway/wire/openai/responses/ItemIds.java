@@ -1,0 +1,15 @@
+package dev.modelgateway.wire.openai.responses;
+
+/** Output item ids derived from the response id ({@code msg_<suffix>_0}, {@code fc_<suffix>_1}…), unique per response. */
+final class ItemIds {
+    private final String suffix;
+    private int next;
+
+    ItemIds(String responseId) {
+        this.suffix = responseId.startsWith("resp_") ? responseId.substring(5) : responseId;
+    }
+
+    String next(String prefix) {
+        return prefix + "_" + suffix + "_" + next++;
+    }
+}

@@ -1,0 +1,55 @@
+package dev.modelgateway.wire.openai.responses;
+
+import dev.modelgateway.wire.TapState;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.json.Json;
+import dev.modelgateway.sse.SseEvent;
+import io.vertx.core.buffer.Buffer;
+
+/**
+ * Relays vendor B's Responses events unchanged (names and sequence numbers included). Only the terminal
+ * events are parsed: {@code response.completed}/{@code incomplete} carry the usage for the ledger,
+ * {@code response.failed} and {@code error} mark the stream failed.
+ */
+public final class ResponsesNativeTap extends TapState {
+    private final String traceId;
+    private long lastSequence = -1;
+
+    public ResponsesNativeTap(String traceId) {
+        this.traceId = traceId;
+    }
+
+    @Override
+    public void onEvent(SseEvent e, Buffer out) {
+        String type = e.event();
+        if (type != null) {
+            switch (type) {
+                case "response.completed", "response.incomplete" -> {
+                    JsonNode parsed = Json.parseOrNull(e.data());
+                    if (parsed != null) usage = ResponsesUsage.toCanonical(parsed.path("response").get("usage"));
+                    ended();
+                }
+                case "response.failed", "error" -> {
+                    endedWithError();
+                }
+                default -> { }
+            }
+        }
+        relay(e, out);
+        lastSequence++;
+    }
+
+    /** The Responses {@code error} event, numbered after the last relayed one. */
+    @Override
+    protected void writeError(GatewayException error, Buffer out) {
+        ObjectNode event = JsonNodeFactory.instance.objectNode().put("type", "error")
+                .put("code", error.code() != null ? error.code() : "server_error")
+                .put("message", error.getMessage() + " (trace id " + traceId + ")")
+                .put("param", error.param())
+                .put("sequence_number", lastSequence + 1);
+        out.appendString("event: error\ndata: ").appendBuffer(Json.toBuffer(event)).appendString("\n\n");
+    }
+}

@@ -1,0 +1,194 @@
+package dev.modelgateway.wire.openai.responses;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.canonical.SignatureOrigin;
+import dev.modelgateway.canonical.StopReason;
+import dev.modelgateway.canonical.StreamEvent;
+import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.wire.SseFrames;
+import dev.modelgateway.wire.StreamEncoder;
+import io.vertx.core.buffer.Buffer;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Canonical stream → Responses SSE events, each named and numbered ({@code sequence_number}): created,
+ * in_progress, per-item added/delta/done events, and one terminal {@code response.completed} or
+ * {@code response.incomplete} carrying the whole response. Canonical blocks map one to one onto output
+ * items, so argument deltas of parallel tool calls may interleave as they do upstream.
+ */
+final class ResponsesStreamEncoder implements StreamEncoder {
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    private final String responseId;
+    private final String model;
+    private final long createdAt;
+    private final Consumer<ArrayNode> onCompleted;
+    private final ItemIds ids;
+    private final ArrayNode output = F.arrayNode();
+    private final Map<Integer, OpenItem> open = new HashMap<>();
+    private int sequence;
+    private StopReason stop = StopReason.END_TURN;
+    private Usage usage = Usage.ZERO;
+    private boolean started;
+
+    /** One output item being streamed: its position, id, and what its done event needs. */
+    private static final class OpenItem {
+        final StreamEvent.BlockKind kind;
+        final int outputIndex;
+        final String id;
+        final StringBuilder text = new StringBuilder();
+        String callId;
+        String name;
+        String signature;
+        SignatureOrigin origin;
+
+        OpenItem(StreamEvent.BlockKind kind, int outputIndex, String id) {
+            this.kind = kind;
+            this.outputIndex = outputIndex;
+            this.id = id;
+        }
+    }
+
+    ResponsesStreamEncoder(String responseId, String model, long createdAt, Consumer<ArrayNode> onCompleted) {
+        this.responseId = responseId;
+        this.model = model;
+        this.createdAt = createdAt;
+        this.onCompleted = onCompleted;
+        this.ids = new ItemIds(responseId);
+    }
+
+    @Override
+    public void encode(StreamEvent event, Buffer out) {
+        switch (event) {
+            case StreamEvent.MessageStart s -> start(out);
+            case StreamEvent.BlockStart b -> blockStart(b, out);
+            case StreamEvent.TextDelta d -> delta(d.index(), d.text(), "response.output_text.delta", out);
+            case StreamEvent.ReasoningDelta d -> delta(d.index(), d.text(), "response.reasoning_summary_text.delta", out);
+            case StreamEvent.ToolArgumentsDelta d -> delta(d.index(), d.fragment(), "response.function_call_arguments.delta", out);
+            case StreamEvent.SignatureDelta d -> {
+                OpenItem item = open.get(d.index());
+                if (item != null) {
+                    item.signature = item.signature == null ? d.signature() : item.signature + d.signature();
+                    item.origin = d.origin();
+                }
+            }
+            case StreamEvent.BlockStop s -> blockStop(s.index(), out);
+            case StreamEvent.MessageDelta d -> {
+                if (d.stopReason() != null) stop = d.stopReason();
+                if (d.usage() != null) usage = d.usage();
+            }
+            case StreamEvent.MessageStop s -> {
+                start(out);
+                ObjectNode response = ResponseItems.response(responseId, model, createdAt, output, stop, usage);
+                String type = ResponseItems.incomplete(stop) ? "response.incomplete" : "response.completed";
+                emit(type, F.objectNode().set("response", response), out);
+                onCompleted.accept(output);
+            }
+            case StreamEvent.VendorDelta d -> { }
+            case StreamEvent.Ping p -> { }
+        }
+    }
+
+    private void start(Buffer out) {
+        if (started) return;
+        started = true;
+        ObjectNode skeleton = ResponseItems.response(responseId, model, createdAt, null, null, null);
+        emit("response.created", F.objectNode().set("response", skeleton), out);
+        emit("response.in_progress", F.objectNode().set("response", skeleton.deepCopy()), out);
+    }
+
+    private void blockStart(StreamEvent.BlockStart b, Buffer out) {
+        start(out);
+        OpenItem item = switch (b.kind()) {
+            case TEXT -> new OpenItem(b.kind(), output.size(), ids.next("msg"));
+            case THINKING -> new OpenItem(b.kind(), output.size(), ids.next("rs"));
+            case TOOL_USE -> new OpenItem(b.kind(), output.size(), ids.next("fc"));
+            case REDACTED_THINKING, VENDOR -> null; // no Responses equivalent
+        };
+        if (item == null) return;
+        open.put(b.index(), item);
+        output.add(F.nullNode()); // reserves the output index; the done item replaces it
+        ObjectNode added = switch (b.kind()) {
+            case TEXT -> ResponseItems.message(item.id, "in_progress", F.arrayNode());
+            case THINKING -> ResponseItems.reasoning(item.id, null, null, null);
+            default -> {
+                item.callId = b.toolId();
+                item.name = b.toolName();
+                yield ResponseItems.functionCall(item.id, item.callId, item.name, "", "in_progress");
+            }
+        };
+        emit("response.output_item.added", F.objectNode().put("output_index", item.outputIndex).set("item", added), out);
+        if (b.kind() == StreamEvent.BlockKind.TEXT) {
+            emit("response.content_part.added", itemEvent(item).put("content_index", 0).set("part", ResponseItems.outputText("")), out);
+        } else if (b.kind() == StreamEvent.BlockKind.THINKING) {
+            emit("response.reasoning_summary_part.added", itemEvent(item).put("summary_index", 0)
+                    .set("part", F.objectNode().put("type", "summary_text").put("text", "")), out);
+        }
+    }
+
+    private void delta(int index, String text, String type, Buffer out) {
+        OpenItem item = open.get(index);
+        if (item == null || text == null || text.isEmpty()) return;
+        item.text.append(text);
+        ObjectNode e = itemEvent(item);
+        if (item.kind == StreamEvent.BlockKind.TEXT) e.put("content_index", 0).putArray("logprobs");
+        if (item.kind == StreamEvent.BlockKind.THINKING) e.put("summary_index", 0);
+        emit(type, e.put("delta", text), out);
+    }
+
+    private void blockStop(int index, Buffer out) {
+        OpenItem item = open.remove(index);
+        if (item == null) return;
+        String text = item.text.toString();
+        ObjectNode done = switch (item.kind) {
+            case TEXT -> {
+                ObjectNode e = itemEvent(item).put("content_index", 0).put("text", text);
+                e.putArray("logprobs");
+                emit("response.output_text.done", e, out);
+                emit("response.content_part.done", itemEvent(item).put("content_index", 0).set("part", ResponseItems.outputText(text)), out);
+                yield ResponseItems.message(item.id, "completed", F.arrayNode().add(ResponseItems.outputText(text)));
+            }
+            case THINKING -> {
+                emit("response.reasoning_summary_text.done", itemEvent(item).put("summary_index", 0).put("text", text), out);
+                emit("response.reasoning_summary_part.done", itemEvent(item).put("summary_index", 0)
+                        .set("part", F.objectNode().put("type", "summary_text").put("text", text)), out);
+                yield ResponseItems.reasoning(item.id, text, item.origin, item.signature);
+            }
+            default -> {
+                String args = text.isEmpty() ? "{}" : text;
+                emit("response.function_call_arguments.done", itemEvent(item).put("name", item.name).put("arguments", args), out);
+                yield ResponseItems.functionCall(item.id, item.callId, item.name, args, "completed");
+            }
+        };
+        output.set(item.outputIndex, done);
+        emit("response.output_item.done", F.objectNode().put("output_index", item.outputIndex).set("item", done), out);
+    }
+
+    private static ObjectNode itemEvent(OpenItem item) {
+        return F.objectNode().put("item_id", item.id).put("output_index", item.outputIndex);
+    }
+
+    private void emit(String type, ObjectNode payload, Buffer out) {
+        ObjectNode event = F.objectNode().put("type", type);
+        event.setAll(payload);
+        event.put("sequence_number", sequence++);
+        SseFrames.named(type, event, out);
+    }
+
+    /** The protocol's {@code error} event, then {@code response.failed} so that SDK accumulators terminate. */
+    @Override
+    public void encodeError(GatewayException e, Buffer out) {
+        start(out);
+        ObjectNode error = F.objectNode().put("code", ResponsesErrors.code(e)).put("message", e.getMessage());
+        emit("error", F.objectNode().put("code", ResponsesErrors.code(e)).put("message", e.getMessage()).put("param", e.param()), out);
+        ObjectNode failed = ResponseItems.response(responseId, model, createdAt, F.arrayNode(), null, usage);
+        failed.put("status", "failed").set("error", error);
+        emit("response.failed", F.objectNode().set("response", failed), out);
+    }
+}
