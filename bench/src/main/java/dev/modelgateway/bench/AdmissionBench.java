@@ -5,7 +5,7 @@ import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.accounts.Admission;
 import dev.modelgateway.accounts.ApiKey;
 import dev.modelgateway.accounts.KeysCommand;
-import dev.modelgateway.accounts.PriceBook;
+import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.catalogue.ModelPrice;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -2,6 +2,7 @@ package dev.modelgateway.accounts;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelPrice;
 import dev.modelgateway.error.ErrorKind;
@@ -11,7 +12,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 
-import java.lang.System.Logger.Level;
 import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Platform accounts: API keys, admission (model allow-list, budget, rate limits) and the usage ledger.
@@ -32,7 +34,7 @@ public final class Accounts {
     static final Duration KEY_CACHE_TTL = Duration.ofSeconds(5);
     /** How often other instances' spend is read back from the database. */
     static final Duration SPEND_REFRESH = Duration.ofSeconds(1);
-    private static final System.Logger LOG = System.getLogger(Accounts.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(Accounts.class);
     private static final long WARN_EVERY_NANOS = 10_000_000_000L;
 
     private final Vertx vertx;
@@ -117,16 +119,17 @@ public final class Accounts {
     public Future<Admission> admit(ApiKey key, String publicModel, long estimatedTokens) {
         if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
         if (!key.allows(publicModel)) {
-            return Future.failedFuture(new GatewayException(403, ErrorKind.PERMISSION, "API key '" + key.name()
-                    + "' may not use model '" + publicModel + "'.", "model", "model_not_allowed", null));
+            return Future.failedFuture(GatewayException.of(ErrorKind.PERMISSION, "API key '" + key.name()
+                    + "' may not use model '" + publicModel + "'.").withParam("model").withCode("model_not_allowed"));
         }
         if (key.budgetUsd() != null) {
             BigDecimal spent = Money.fromE10(spend.spentE10(key.id()));
             if (spent.compareTo(key.budgetUsd()) >= 0) {
                 // 429 is how OpenAI reports exhausted credit; x-should-retry stops the official SDKs from retrying.
-                return Future.failedFuture(new GatewayException(429, ErrorKind.RATE_LIMIT, "API key '" + key.name()
+                return Future.failedFuture(GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name()
                         + "' has used its budget of $" + key.budgetUsd().toPlainString() + " (spent $"
-                        + spent.toPlainString() + ").", null, "insufficient_quota", Map.of("x-should-retry", "false")));
+                        + spent.toPlainString() + ").")
+                                .withCode("insufficient_quota").withHeaders(Map.of("x-should-retry", "false")));
             }
         }
         List<RateScope> scopes = RateScope.of(key, publicModel);
@@ -142,7 +145,7 @@ public final class Accounts {
                     long last = limiterWarnedAt.get();
                     // Once per 10 s: during an outage every request fails the same way.
                     if (now - last > WARN_EVERY_NANOS && limiterWarnedAt.compareAndSet(last, now)) {
-                        LOG.log(Level.WARNING, "rate limiter unavailable, admitting without limits: " + e);
+                        LOG.warn("rate limiter unavailable, admitting without limits: " + e);
                     }
                     return Future.succeededFuture(Admission.UNLIMITED);
                 });
@@ -155,11 +158,11 @@ public final class Accounts {
             ModelPrice price = model == null ? null : prices.priceOf(model);
             Usage usage = record.usage() == null ? Usage.ZERO : record.usage();
             if (price == null && usage.totalTokens() > 0) {
-                LOG.log(Level.WARNING, "no price for model {0}: usage recorded at $0", model);
+                LOG.warn("no price for model {}: usage recorded at $0", model);
             }
             writer.submit(LedgerEntry.of(record, price == null ? 0 : Money.toE10(price.cost(usage))));
         } catch (RuntimeException e) {
-            LOG.log(Level.ERROR, "usage record dropped: " + record, e);
+            LOG.error("usage record dropped: " + record, e);
         }
     }
 
@@ -239,14 +242,14 @@ public final class Accounts {
             try {
                 return work.call();
             } catch (SQLException e) {
-                LOG.log(Level.ERROR, "accounts database failure", e);
+                LOG.error("accounts database failure", e);
                 throw GatewayException.of(ErrorKind.UNAVAILABLE, "The accounts database is unavailable.");
             }
         }, false);
     }
 
     private static GatewayException unauthorized(String message, String code) {
-        return new GatewayException(401, ErrorKind.AUTHENTICATION, message, null, code, null);
+        return GatewayException.of(ErrorKind.AUTHENTICATION, message).withCode(code);
     }
 
     /** Names the scope and limit that made the request wait longest. */
@@ -259,8 +262,8 @@ public final class Accounts {
         RateLimits l = d.limits();
         boolean requests = l.rpm() > 0 && d.remainingRequests() < 1;
         String limit = requests ? l.rpm() + " requests per minute" : l.tpm() + " tokens per minute";
-        return new GatewayException(429, ErrorKind.RATE_LIMIT, "Rate limit reached for " + scopes.get(worst).describe(key.name())
-                + ": " + limit + ". Retry in " + GoDuration.format(d.retryAfterMs()) + ".", null, "rate_limit_exceeded",
-                RateDecision.refusalHeaders(decisions));
+        return GatewayException.of(ErrorKind.RATE_LIMIT, "Rate limit reached for " + scopes.get(worst).describe(key.name())
+                + ": " + limit + ". Retry in " + GoDuration.format(d.retryAfterMs()) + ".")
+                        .withCode("rate_limit_exceeded").withHeaders(RateDecision.refusalHeaders(decisions));
     }
 }

@@ -10,19 +10,20 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The admin and usage HTTP API under {@code /api/v1}; see docs/accounts.md. */
 final class AccountsApi {
     private static final String BASE = "/api/v1";
     private static final Duration DEFAULT_USAGE_RANGE = Duration.ofDays(30);
-    private static final System.Logger LOG = System.getLogger(AccountsApi.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(AccountsApi.class);
 
     private final Accounts accounts;
 
@@ -176,9 +177,9 @@ final class AccountsApi {
     private io.vertx.core.Handler<RoutingContext> admin(Function<RoutingContext, Future<JsonObject>> operation) {
         return ctx -> respond(ctx, accounts.authenticate(bearer(ctx)).compose(key -> {
             if (!key.master()) {
-                return Future.failedFuture(new GatewayException(401, ErrorKind.AUTHENTICATION, accounts.masterKeyConfigured()
-                        ? "Admin routes need the master key." : "The admin API is disabled: no master key is configured.",
-                        null, "master_key_required", null));
+                return Future.failedFuture(GatewayException.of(ErrorKind.AUTHENTICATION, accounts.masterKeyConfigured()
+                        ? "Admin routes need the master key." : "The admin API is disabled: no master key is configured.")
+                                .withCode("master_key_required"));
             }
             return operation.apply(ctx);
         }));
@@ -203,7 +204,7 @@ final class AccountsApi {
     }
 
     private static GatewayException internal(Throwable cause) {
-        LOG.log(Level.ERROR, "accounts API failure", cause);
+        LOG.error("accounts API failure", cause);
         return GatewayException.of(ErrorKind.INTERNAL, "Internal error in the accounts API.");
     }
 
@@ -219,7 +220,8 @@ final class AccountsApi {
     }
 
     private static GatewayException notFound(String id) {
-        return new GatewayException(404, ErrorKind.NOT_FOUND, "No API key with id '" + id + "'.", "id", "key_not_found", null);
+        return GatewayException.of(ErrorKind.NOT_FOUND, "No API key with id '" + id + "'.")
+                .withParam("id").withCode("key_not_found");
     }
 
     private static JsonObject body(RoutingContext ctx) {

@@ -11,13 +11,14 @@ import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
-import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One Redis connection per event loop, commands pipelined on it. The pooled client checks a connection out
@@ -27,7 +28,7 @@ import java.util.concurrent.TimeoutException;
  * whatever is already in flight, and its answer arrives on the same thread.
  */
 final class EventLoopRedis {
-    private static final System.Logger LOG = System.getLogger(EventLoopRedis.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(EventLoopRedis.class);
 
     /** Rate limiting must not hold a request up for long: past this, the caller treats Redis as unavailable. */
     static final long TIMEOUT_MS = 1000;
@@ -101,7 +102,7 @@ final class EventLoopRedis {
             // A broken connection is dropped (and given back, which frees its slot); the loop's next command opens a new one.
             RedisConnection c = ar.result();
             c.exceptionHandler(e -> {
-                LOG.log(Level.WARNING, "Redis connection failed, opening another: " + e);
+                LOG.warn("Redis connection failed, opening another: " + e);
                 if (byLoop.remove(loop, connecting)) c.close();
             });
             c.endHandler(v -> byLoop.remove(loop, connecting));

@@ -1,6 +1,5 @@
 package dev.modelgateway.accounts;
 
-import java.lang.System.Logger.Level;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,6 +7,8 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes ledger entries off the request path: one background thread collects up to {@value #BATCH_ROWS}
@@ -20,7 +21,7 @@ final class LedgerWriter {
     /** A bound on memory if the database stays down: beyond it new records are dropped and logged. */
     private static final int QUEUE_CAPACITY = 1_000_000;
     private static final int ATTEMPTS_WHEN_CLOSING = 5;
-    private static final System.Logger LOG = System.getLogger(LedgerWriter.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(LedgerWriter.class);
 
     private final BlockingQueue<LedgerEntry> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
     private final Ledger ledger;
@@ -44,13 +45,13 @@ final class LedgerWriter {
 
     void submit(LedgerEntry e) {
         if (closing) {
-            LOG.log(Level.WARNING, "usage record after close dropped: trace {0}", e.record().traceId());
+            LOG.warn("usage record after close dropped: trace {}", e.record().traceId());
             return;
         }
         spend.queued(e);
         if (!queue.offer(e)) {
             spend.dropped(List.of(e));
-            LOG.log(Level.ERROR, "ledger queue full ({0} rows): usage record dropped, trace {1}", QUEUE_CAPACITY,
+            LOG.error("ledger queue full ({} rows): usage record dropped, trace {}", QUEUE_CAPACITY,
                     e.record().traceId());
         }
     }
@@ -69,7 +70,7 @@ final class LedgerWriter {
                 if (System.currentTimeMillis() - lastRefresh >= refreshEveryMs) refreshSpend();
             }
         } catch (InterruptedException e) {
-            LOG.log(Level.ERROR, "ledger writer interrupted with {0} rows queued", queue.size());
+            LOG.error("ledger writer interrupted with {} rows queued", queue.size());
         }
     }
 
@@ -97,10 +98,10 @@ final class LedgerWriter {
             } catch (SQLException | RuntimeException e) {
                 if (closing && attempt >= ATTEMPTS_WHEN_CLOSING) {
                     spend.dropped(batch);
-                    LOG.log(Level.ERROR, "ledger write failed at shutdown, " + batch.size() + " usage rows lost", e);
+                    LOG.error("ledger write failed at shutdown, " + batch.size() + " usage rows lost", e);
                     return;
                 }
-                LOG.log(Level.WARNING, "ledger write failed (attempt " + attempt + "), retrying", e);
+                LOG.warn("ledger write failed (attempt " + attempt + "), retrying", e);
                 Thread.sleep(Math.min(5_000, 100L << Math.min(attempt, 6)));
             }
         }
@@ -111,7 +112,7 @@ final class LedgerWriter {
         try {
             spend.refreshed(ledger.spentByKey());
         } catch (SQLException | RuntimeException e) {
-            LOG.log(Level.WARNING, "spend refresh failed; budgets use the last known spend", e);
+            LOG.warn("spend refresh failed; budgets use the last known spend", e);
         }
     }
 }

@@ -1,14 +1,15 @@
 package dev.modelgateway.accounts;
 
-import java.lang.System.Logger.Level;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** An admission that took tokens from its scopes' buckets on an estimate and gives back or takes the difference once. */
 final class LimitedAdmission implements Admission {
-    private static final System.Logger LOG = System.getLogger(LimitedAdmission.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(LimitedAdmission.class);
 
     private final Map<String, String> headers;
     private final RateLimiter limiter;
@@ -35,6 +36,6 @@ final class LimitedAdmission implements Admission {
         if (delta == 0) return;
         // Both limiters leave scopes without a token limit alone.
         limiter.adjust(scopes, delta)
-                .onFailure(e -> LOG.log(Level.WARNING, "token settlement for " + scopes.getFirst().keyId() + " lost: " + e));
+                .onFailure(e -> LOG.warn("token settlement for " + scopes.getFirst().keyId() + " lost: " + e));
     }
 }

@@ -6,7 +6,7 @@ import java.time.Instant;
 
 /**
  * What one request consumed, as the request path reports it. The cost is computed by {@link Accounts}
- * from the {@link PriceBook} price of {@code answeredModel} (or {@code publicModel} when nothing answered).
+ * from the catalogue's {@code PriceBook} price of {@code answeredModel} (or {@code publicModel} when nothing answered).
  *
  * @param answeredModel public id of the model that produced the answer; null if none did
  * @param attempts      upstream attempts, retries and fallbacks included

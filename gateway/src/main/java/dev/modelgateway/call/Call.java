@@ -1,40 +1,47 @@
 package dev.modelgateway.call;
 
-import dev.modelgateway.wire.CallerProtocol;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.canonical.CanonicalRequest;
+import dev.modelgateway.canonical.ContentBlock;
 import dev.modelgateway.catalogue.ModelEntry;
-import dev.modelgateway.wire.InboundCodec;
+import dev.modelgateway.http.Exchange;
 import dev.modelgateway.routing.PlatformOptions;
-import io.vertx.ext.web.RoutingContext;
+import dev.modelgateway.wire.CallerProtocol;
+import dev.modelgateway.wire.InboundCodec;
+
+import java.util.HashMap;
+import java.util.Map;
 
 /**
- * One validated caller request, ready to be attempted against any model of its plan.
- *
- * @param body         the caller's body without platform_options; never mutated (each attempt copies it)
- * @param maxOutputTokens the caller's output cap, 0 when unset (used for rate-limit estimates)
+ * One validated caller request, ready to be attempted against any model of its plan. The body is the
+ * caller's without platform_options and is never mutated (each attempt copies it).
  */
 public final class Call {
-    private final RoutingContext ctx;
-    private final CallerProtocol inbound;
+    private final Exchange exchange;
+    private final long requestBytes;
+    private final CallerProtocol protocol;
     private final InboundCodec codec;
     private final ObjectNode body;
     private final boolean stream;
     private final PlatformOptions options;
     private final ModelEntry primary;
     private final long maxOutputTokens;
+    private final Map<String, String> forwardedHeaders = new HashMap<>();
+    /** URL media already downloaded for this call, so a retry or a fallback does not download again. */
+    private final Map<String, ContentBlock.Media> fetchedMedia = new HashMap<>();
     private CanonicalRequest canonical;
 
-    public Call(RoutingContext ctx, CallerProtocol inbound, ObjectNode body, boolean stream, PlatformOptions options,
-                ModelEntry primary, long maxOutputTokens) {
-        this(ctx, inbound, inbound.codec(), body, stream, options, primary, maxOutputTokens);
-    }
-
-    /** @param codec a per-call codec for the translated path, e.g. one that keeps what it produced */
-    public Call(RoutingContext ctx, CallerProtocol inbound, InboundCodec codec, ObjectNode body, boolean stream,
-                PlatformOptions options, ModelEntry primary, long maxOutputTokens) {
-        this.ctx = ctx;
-        this.inbound = inbound;
+    /**
+     * @param requestBytes    the caller's body size, for the rate-limit estimate
+     * @param codec           the caller protocol's codec, or a per-call one for the translated path (e.g. one
+     *                        that keeps what it produced)
+     * @param maxOutputTokens the caller's output cap, 0 when unset (used for rate-limit estimates)
+     */
+    public Call(Exchange exchange, long requestBytes, CallerProtocol protocol, InboundCodec codec, ObjectNode body,
+                boolean stream, PlatformOptions options, ModelEntry primary, long maxOutputTokens) {
+        this.exchange = exchange;
+        this.requestBytes = requestBytes;
+        this.protocol = protocol;
         this.codec = codec;
         this.body = body;
         this.stream = stream;
@@ -43,14 +50,23 @@ public final class Call {
         this.maxOutputTokens = maxOutputTokens;
     }
 
-    public RoutingContext ctx() { return ctx; }
-    public CallerProtocol inbound() { return inbound; }
+    /** A caller header the native path passes on to the vendor unchanged (e.g. {@code anthropic-beta}). */
+    public Call forwarding(String header, String value) {
+        if (value != null) forwardedHeaders.put(header, value);
+        return this;
+    }
+
+    public Exchange exchange() { return exchange; }
+    public long requestBytes() { return requestBytes; }
+    public CallerProtocol protocol() { return protocol; }
     public InboundCodec codec() { return codec; }
     public ObjectNode body() { return body; }
     public boolean stream() { return stream; }
     public PlatformOptions options() { return options; }
     public ModelEntry primary() { return primary; }
     public long maxOutputTokens() { return maxOutputTokens; }
+    Map<String, String> forwardedHeaders() { return forwardedHeaders; }
+    Map<String, ContentBlock.Media> fetchedMedia() { return fetchedMedia; }
 
     /** The canonical form, decoded on first use: only translated attempts need it. */
     public CanonicalRequest canonical() {

@@ -1,17 +1,17 @@
 package dev.modelgateway.call;
 
 import dev.modelgateway.accounts.Admission;
-import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.GatewayException;
-import dev.modelgateway.upstream.RelayOutcome;
-import dev.modelgateway.upstream.TransportFailures;
+import dev.modelgateway.http.Exchange;
 import dev.modelgateway.routing.AttemptPlan;
 import dev.modelgateway.routing.Deadline;
-import dev.modelgateway.http.Exchange;
+import dev.modelgateway.routing.RetryRule;
+import dev.modelgateway.upstream.RelayOutcome;
+import dev.modelgateway.upstream.TransportFailures;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.ext.web.RoutingContext;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -27,23 +27,24 @@ public final class CallRunner {
     public static final String ATTEMPTS_HEADER = "x-platform-attempts";
     public static final String FALLBACK_HEADER = "x-platform-fallback";
 
-    private final CallServices platform;
+    private final CallServices services;
 
-    public CallRunner(CallServices platform) {
-        this.platform = platform;
+    public CallRunner(CallServices services) {
+        this.services = services;
     }
 
-    public void dispatch(Call call) {
-        RoutingContext ctx = call.ctx();
-        long requestBytes = ctx.body().length();
-        platform.metering().admit(ctx, call.primary(), requestBytes, call.maxOutputTokens()).onComplete(ar -> {
-            if (ar.failed()) {
-                GatewayException refused = TransportFailures.classify(ar.cause(), "accounts");
-                Exchange.fail(ctx, refused);
-                platform.metering().record(ctx, null, call.primary(), null, null, 0, refused.status(), null);
+    /** The steps of a call: admit → plan → attempt (native or translated, relayed) → record. */
+    public void run(Call call) {
+        Exchange ex = call.exchange();
+        services.metering().admit(ex, call.primary(), call.requestBytes(), call.maxOutputTokens()).onComplete(admitted -> {
+            if (admitted.failed()) {
+                GatewayException refused = TransportFailures.classify(admitted.cause(), "accounts");
+                ex.fail(refused);
+                services.metering().record(ex, null, call.primary()).status(refused.status()).write();
                 return;
             }
-            new Run(call, ar.result()).attempt();
+            AttemptPlan plan = new AttemptPlan(call.primary(), call.options());
+            new Run(call, admitted.result(), plan).attempt();
         });
     }
 
@@ -56,12 +57,12 @@ public final class CallRunner {
         private final HttpServerResponse out;
         private final List<FailedAttempt> failures = new ArrayList<>();
 
-        Run(Call call, Admission admission) {
+        Run(Call call, Admission admission, AttemptPlan plan) {
             this.call = call;
             this.admission = admission;
-            this.plan = new AttemptPlan(call.primary(), call.options());
-            this.deadline = Deadline.of(call.options(), Exchange.of(call.ctx()).startNanos());
-            this.out = call.ctx().response();
+            this.plan = plan;
+            this.deadline = Deadline.of(call.options(), call.exchange().startNanos());
+            this.out = call.exchange().response();
         }
 
         void attempt() {
@@ -69,49 +70,47 @@ public final class CallRunner {
             out.putHeader(MODEL_HEADER, model.id()).putHeader(ATTEMPTS_HEADER, Integer.toString(plan.attempts()));
             if (plan.fallback() > 0) out.putHeader(FALLBACK_HEADER, Integer.toString(plan.fallback()));
             start(model).onComplete(ar -> {
-                if (ar.succeeded()) {
-                    RelayOutcome o = ar.result();
-                    record(model, o.usage(), o.status(), o.ttftMs());
-                } else {
-                    failed(model, ar.cause());
-                }
+                if (ar.succeeded()) record(model).outcome(ar.result()).write();
+                else failed(model, ar.cause());
             });
-        }
-
-        private void failed(ModelEntry model, Throwable failure) {
-            failures.add(FailedAttempt.of(model.id(), failure));
-            if (out.closed()) {
-                record(model, null, 499, null);
-                return;
-            }
-            AttemptPlan.Verdict verdict = TransportFailures.verdict(failure);
-            long waitMs = out.headWritten() ? -1
-                    : plan.afterFailure(verdict, TransportFailures.retryAfterMs(failure), deadline.remainingMs());
-            if (waitMs < 0) {
-                int status = FinalError.renderFinal(call.ctx(), failures, failure, verdict, model.vendor().id(), deadline.expired());
-                record(model, null, status, null);
-            } else if (waitMs == 0) {
-                attempt();
-            } else {
-                call.ctx().vertx().setTimer(waitMs, id -> {
-                    if (out.closed()) record(model, null, 499, null);
-                    else attempt();
-                });
-            }
         }
 
         private Future<RelayOutcome> start(ModelEntry model) {
             try {
-                return call.inbound().nativeTo(model.vendor())
-                        ? NativeAttempt.run(platform, call, model, deadline)
-                        : TranslatedAttempt.run(platform, call, model, deadline);
+                return call.protocol().nativeTo(model.vendor())
+                        ? NativeAttempt.run(services, call, model, deadline)
+                        : TranslatedAttempt.run(services, call, model, deadline);
             } catch (GatewayException e) {
                 return Future.failedFuture(e);
             }
         }
 
-        private void record(ModelEntry model, Usage usage, int status, Long ttftMs) {
-            platform.metering().record(call.ctx(), admission, call.primary(), model, usage, plan.attempts(), status, ttftMs);
+        private void failed(ModelEntry model, Throwable failure) {
+            failures.add(FailedAttempt.of(model.id(), failure));
+            if (out.closed()) {
+                record(model).status(499).write();
+                return;
+            }
+            AttemptFailure why = AttemptFailure.of(failure);
+            AttemptPlan.Verdict verdict = RetryRule.verdict(why);
+            long waitMs = out.headWritten() ? -1
+                    : plan.afterFailure(verdict, RetryRule.retryAfterMs(why), deadline.remainingMs());
+            if (waitMs < 0) {
+                int status = FinalError.render(call.exchange(), failures, failure, verdict, model.vendor().id(),
+                        deadline.expired());
+                record(model).status(status).write();
+            } else if (waitMs == 0) {
+                attempt();
+            } else {
+                call.exchange().vertx().setTimer(waitMs, id -> {
+                    if (out.closed()) record(model).status(499).write();
+                    else attempt();
+                });
+            }
+        }
+
+        private Metering.Record record(ModelEntry model) {
+            return services.metering().record(call.exchange(), admission, call.primary()).attempted(model, plan.attempts());
         }
     }
 }

@@ -7,7 +7,6 @@ import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.routing.AttemptPlan.Verdict;
 import dev.modelgateway.http.Exchange;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.ext.web.RoutingContext;
 
 import java.util.HashMap;
 import java.util.List;
@@ -24,20 +23,20 @@ public final class FinalError {
 
     /**
      * Ends a call whose attempts all failed, and returns the status the caller got. A failure that is the
-     * request's own fault, or a lone attempt refused by an unusable deployment, goes back as it is. Otherwise the caller gets one error listing every
-     * attempt: 429 stays 429 with the vendor's retry hint, a passed deadline or a last timeout is 504, an
-     * unavailable deployment 503, and any other vendor failure 502.
+     * request's own fault, or a lone attempt refused by an unusable deployment, goes back as it is.
+     * Otherwise the caller gets one error listing every attempt: 429 stays 429 with the vendor's retry hint, a
+     * passed deadline or a last timeout is 504, an unavailable deployment 503, and any other vendor failure 502.
      *
      * @param deadlinePassed true when the call's deadline had passed when the plan ended
      */
-    public static int renderFinal(RoutingContext ctx, List<FailedAttempt> attempts, Throwable last, Verdict verdict,
-                                  String vendor, boolean deadlinePassed) {
+    public static int render(Exchange ex, List<FailedAttempt> attempts, Throwable last, Verdict verdict,
+                             String vendor, boolean deadlinePassed) {
         // Nothing to list: the request's own fault, or one deployment that could not serve (its message says why).
         if (verdict == Verdict.STOP || (verdict == Verdict.NEXT_MODEL && attempts.size() == 1)) {
-            return renderNative(ctx, last, vendor);
+            return renderNative(ex, last, vendor);
         }
         GatewayException summary = summary(attempts, last, deadlinePassed);
-        Exchange.fail(ctx, summary);
+        ex.fail(summary);
         return summary.status();
     }
 
@@ -62,7 +61,7 @@ public final class FinalError {
                 .mapToObj(i -> (i + 1) + ". " + attempts.get(i)).collect(Collectors.joining("; "));
         String lead = timedOut ? "The call's deadline passed" : "The call failed";
         String message = lead + " after " + attempts.size() + (attempts.size() == 1 ? " attempt: " : " attempts: ") + list;
-        return new GatewayException(kind.defaultStatus(), kind, message, null, code, headers);
+        return GatewayException.of(kind, message).withCode(code).withHeaders(headers);
     }
 
     private static String hint(Throwable failure, String header) {
@@ -78,15 +77,14 @@ public final class FinalError {
      * unchanged with its status and retry hints; except 401/403, which mean the gateway's own vendor
      * credential is wrong and must not look like the caller's key was refused.
      */
-    public static int renderNative(RoutingContext ctx, Throwable failure, String vendor) {
+    public static int renderNative(Exchange ex, Throwable failure, String vendor) {
         if (failure instanceof VendorError e) {
             if (e.status() == 401 || e.status() == 403) {
-                GatewayException refused = GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + vendor
-                        + "' refused the gateway's credential (HTTP " + e.status() + "); the operator must check its API key.");
-                Exchange.fail(ctx, refused);
+                GatewayException refused = VendorError.credentialRefused(vendor, e.status());
+                ex.fail(refused);
                 return refused.status();
             }
-            HttpServerResponse out = ctx.response();
+            HttpServerResponse out = ex.response();
             if (out.headWritten() || out.closed()) return e.status();
             for (String h : RETRY_HINTS) {
                 String v = e.headers().get(h);
@@ -96,7 +94,7 @@ public final class FinalError {
             return e.status();
         }
         GatewayException g = TransportFailures.classify(failure, vendor);
-        Exchange.fail(ctx, g);
+        ex.fail(g);
         return g.status();
     }
 }

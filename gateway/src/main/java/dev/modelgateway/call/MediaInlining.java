@@ -22,15 +22,12 @@ import java.util.Set;
  * inlines them. A URL that cannot be fetched is the caller's 400, naming the field where it was given.
  */
 final class MediaInlining {
-    private static final String FETCHED = "gateway.media.fetched";
-
     private MediaInlining() {
     }
 
     static Future<CanonicalRequest> inline(Call call, CanonicalRequest request, List<ContentBlock.Media> needed,
                                            MediaFetcher fetcher) {
-        Map<String, ContentBlock.Media> fetched = call.ctx().get(FETCHED, new HashMap<>());
-        call.ctx().put(FETCHED, fetched);
+        Map<String, ContentBlock.Media> fetched = call.fetchedMedia();
         Map<String, MediaKind> missing = new HashMap<>();
         Set<String> order = new LinkedHashSet<>();
         for (ContentBlock.Media m : needed) {

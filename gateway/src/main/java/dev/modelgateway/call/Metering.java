@@ -6,8 +6,8 @@ import dev.modelgateway.accounts.UsageRecord;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.http.Exchange;
+import dev.modelgateway.upstream.RelayOutcome;
 import io.vertx.core.Future;
-import io.vertx.ext.web.RoutingContext;
 
 import java.time.Instant;
 
@@ -29,24 +29,66 @@ public final class Metering {
      * Admits the call and puts the rate-limit headers on the response. The token estimate is the
      * request's size in bytes / 4 (a common rule of thumb for English text and JSON) plus its output cap.
      */
-    public Future<Admission> admit(RoutingContext ctx, ModelEntry model, long requestBytes, long maxOutputTokens) {
+    public Future<Admission> admit(Exchange ex, ModelEntry model, long requestBytes, long maxOutputTokens) {
         long estimate = requestBytes / 4 + (maxOutputTokens > 0 ? maxOutputTokens : DEFAULT_OUTPUT_ESTIMATE);
-        Exchange ex = Exchange.of(ctx);
         return accounts.admit(ex.caller().key(), model.id(), estimate).onSuccess(admission ->
                 admission.headers().forEach((k, v) -> {
-                    if (!ctx.response().headWritten()) ctx.response().putHeader(k, v);
+                    if (!ex.response().headWritten()) ex.response().putHeader(k, v);
                 }));
     }
 
-    /** Writes the ledger record and corrects the token counter with what was really used. */
-    public void record(RoutingContext ctx, Admission admission, ModelEntry requested, ModelEntry answered, Usage usage,
-                       int attempts, int status, Long ttftMs) {
-        Exchange ex = Exchange.of(ctx);
-        Usage u = usage == null ? Usage.ZERO : usage;
-        if (admission != null) admission.settle(u.totalTokens());
-        long latencyMs = (System.nanoTime() - ex.startNanos()) / 1_000_000;
-        accounts.record(new UsageRecord(ex.traceId(), ex.caller().keyId(), requested.id(),
-                answered == null ? null : answered.id(), (answered == null ? requested : answered).vendor().id(),
-                u, attempts, status, latencyMs, ttftMs, Instant.now()));
+    /**
+     * Starts the ledger record of a call to {@code requested}; {@code admission} is null when the call was
+     * refused before it was admitted.
+     */
+    public Record record(Exchange ex, Admission admission, ModelEntry requested) {
+        return new Record(ex, admission, requested);
+    }
+
+    /** One ledger record under construction; {@link #write()} settles the admission and queues the row. */
+    public final class Record {
+        private final Exchange ex;
+        private final Admission admission;
+        private final ModelEntry requested;
+        private ModelEntry answered;
+        private Usage usage = Usage.ZERO;
+        private int attempts;
+        private int status;
+        private Long ttftMs;
+
+        private Record(Exchange ex, Admission admission, ModelEntry requested) {
+            this.ex = ex;
+            this.admission = admission;
+            this.requested = requested;
+        }
+
+        /** The model that was attempted last, and how many attempts the call made. */
+        public Record attempted(ModelEntry model, int attempts) {
+            this.answered = model;
+            this.attempts = attempts;
+            return this;
+        }
+
+        /** What the caller got from a relayed answer: status, usage and time to first byte. */
+        public Record outcome(RelayOutcome o) {
+            this.status = o.status();
+            this.usage = o.usage() == null ? Usage.ZERO : o.usage();
+            this.ttftMs = o.ttftMs();
+            return this;
+        }
+
+        /** The status of a call that ended without a relayed answer. */
+        public Record status(int status) {
+            this.status = status;
+            return this;
+        }
+
+        /** Writes the row and corrects the token counter with what was really used. */
+        public void write() {
+            if (admission != null) admission.settle(usage.totalTokens());
+            accounts.record(new UsageRecord(ex.traceId(), ex.caller().keyId(), requested.id(),
+                    answered == null ? null : answered.id(), (answered == null ? requested : answered).vendor().id(),
+                    usage, attempts, status, ex.elapsedMs(), ttftMs, Instant.now()));
+        }
     }
 }

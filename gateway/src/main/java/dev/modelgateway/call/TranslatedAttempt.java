@@ -29,7 +29,7 @@ import java.util.Map;
 
 /**
  * The translated path: caller's protocol → canonical request → the vendor's protocol, and the answer
- * back the same way (DESIGN: N + M codecs, never N × M).
+ * back the same way (docs/architecture.md: N + M codecs, never N × M).
  */
 final class TranslatedAttempt {
     /** Response header listing parameters the target vendor could not take and that were dropped. */
@@ -38,30 +38,30 @@ final class TranslatedAttempt {
     private TranslatedAttempt() {
     }
 
-    static Future<RelayOutcome> run(CallServices platform, Call call, ModelEntry model, Deadline deadline) {
+    static Future<RelayOutcome> run(CallServices services, Call call, ModelEntry model, Deadline deadline) {
         VendorCodec vendor = Codecs.of(model.vendor());
         CanonicalRequest request = ThinkingRules.adapt(call.canonical(), model);
         List<ContentBlock.Media> needed = request.urlMediaNeedingBytes(vendor::canForwardUrl);
-        if (needed.isEmpty()) return send(platform, call, model, vendor, request, deadline);
-        return MediaInlining.inline(call, request, needed, platform.media())
-                .compose(inlined -> send(platform, call, model, vendor, inlined, deadline));
+        if (needed.isEmpty()) return send(services, call, model, vendor, request, deadline);
+        return MediaInlining.inline(call, request, needed, services.media())
+                .compose(inlined -> send(services, call, model, vendor, inlined, deadline));
     }
 
-    private static Future<RelayOutcome> send(CallServices platform, Call call, ModelEntry model, VendorCodec vendor,
+    private static Future<RelayOutcome> send(CallServices services, Call call, ModelEntry model, VendorCodec vendor,
                                              CanonicalRequest request, Deadline deadline) {
         InboundCodec inbound = call.codec();
         EncodedRequest upstream = vendor.encodeRequest(request, model.upstreamId(), call.stream());
-        if (!upstream.warnings().isEmpty() && !call.ctx().response().headWritten()) {
-            call.ctx().response().putHeader(WARNINGS_HEADER, String.join("; ", upstream.warnings()));
+        if (!upstream.warnings().isEmpty() && !call.exchange().response().headWritten()) {
+            call.exchange().response().putHeader(WARNINGS_HEADER, String.join("; ", upstream.warnings()));
         }
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
         upstream.headers().forEach(headers::set);
-        VendorRequest req = new VendorRequest(platform.config().vendor(model.vendor()), upstream.path(), headers,
+        VendorRequest req = new VendorRequest(services.config().vendor(model.vendor()), upstream.path(), headers,
                 Json.toBuffer(upstream.body()), deadline);
         VendorErrorMapper errors = e -> vendorError(vendor, e, model);
         if (call.stream()) {
             TranslatingTap tap = new TranslatingTap(vendor.newStreamDecoder(), inbound.newStreamEncoder(model.id(), request));
-            return platform.relay().stream(call.ctx(), req, tap, errors);
+            return services.relay().stream(call.exchange(), req, tap, errors);
         }
         JsonAnswer answer = vendorBody -> {
             JsonNode parsed = Json.parseOrNull(vendorBody.toString());
@@ -71,7 +71,7 @@ final class TranslatedAttempt {
             CanonicalResponse response = vendor.decodeResponse(parsed);
             return new JsonAnswer.Answer(Json.toBuffer(inbound.encodeResponse(response, model.id())), response.usage());
         };
-        return platform.relay().json(call.ctx(), req, answer, errors);
+        return services.relay().json(call.exchange(), req, answer, errors);
     }
 
     /**
@@ -80,8 +80,7 @@ final class TranslatedAttempt {
      */
     private static GatewayException vendorError(VendorCodec vendor, VendorError e, ModelEntry model) {
         if (e.status() == 401 || e.status() == 403) {
-            return GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + model.vendor().id()
-                    + "' refused the gateway's credential (HTTP " + e.status() + "); the operator must check its API key.");
+            return VendorError.credentialRefused(model.vendor().id(), e.status());
         }
         GatewayException decoded = vendor.decodeError(e.status(), e.body().toString());
         Map<String, String> headers = new HashMap<>(decoded.headers());
@@ -89,7 +88,6 @@ final class TranslatedAttempt {
             String v = e.headers().get(h);
             if (v != null) headers.put(h, v);
         }
-        return new GatewayException(decoded.status(), decoded.kind(), decoded.getMessage(), decoded.param(),
-                decoded.code(), headers);
+        return decoded.withHeaders(headers);
     }
 }

@@ -20,11 +20,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The public model list and the rules that turn a caller's {@code model} string into a model (SPEC 2.1):
+ * The public model list and the rules that turn a caller's {@code model} string into a model (docs/contract.md §2.1):
  * exact ids, compatibility aliases, and helpful 404s for unavailable names, a missing {@code platform/}
  * prefix, retired models and vendor-style date-suffixed names.
  */
-public final class Catalogue implements dev.modelgateway.accounts.PriceBook {
+public final class Catalogue implements PriceBook {
     /** {@code vendorA-sonnet-4-5-20241022}, {@code vendorA-sonnet-4-5}: dashed versions, optional date. */
     private static final Pattern DASHED_VERSION = Pattern.compile("^(?:platform/)?(.+?)-(\\d+)-(\\d+)(?:-\\d{8})?$");
     private static final Pattern DATE_SUFFIX = Pattern.compile("^(?:platform/)?(.+?)-\\d{8}$");

@@ -9,6 +9,6 @@ final class ModelNotFound {
     }
 
     static GatewayException because(String message) {
-        return new GatewayException(404, ErrorKind.NOT_FOUND, message, "model", "model_not_found", null);
+        return GatewayException.of(ErrorKind.NOT_FOUND, message).withParam("model").withCode("model_not_found");
     }
 }

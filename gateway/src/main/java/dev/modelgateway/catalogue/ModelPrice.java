@@ -7,7 +7,7 @@ import java.math.RoundingMode;
 
 /**
  * Prices in US dollars per million tokens. Cache reads are priced separately (typically 10% of
- * input, SPEC 8: "up to 90 percent" cheaper); cache writes by TTL.
+ * input, docs/contract.md §8: "up to 90 percent" cheaper); cache writes by TTL.
  */
 public record ModelPrice(BigDecimal input, BigDecimal output, BigDecimal cacheRead,
                          BigDecimal cacheWrite5m, BigDecimal cacheWrite1h) {

@@ -16,8 +16,8 @@ public final class GatewayException extends RuntimeException {
     private final String code;
     private final Map<String, String> headers;
 
-    public GatewayException(int status, ErrorKind kind, String message, String param, String code,
-                            Map<String, String> headers) {
+    private GatewayException(int status, ErrorKind kind, String message, String param, String code,
+                             Map<String, String> headers) {
         super(message, null, false, false);
         this.status = status;
         this.kind = kind;
@@ -32,6 +32,26 @@ public final class GatewayException extends RuntimeException {
 
     public static GatewayException of(ErrorKind kind, String message) {
         return new GatewayException(kind.defaultStatus(), kind, message, null, null, null);
+    }
+
+    /** The same error answered with another status (e.g. a vendor's own 4xx kept as it is). */
+    public GatewayException withStatus(int status) {
+        return new GatewayException(status, kind, getMessage(), param, code, headers);
+    }
+
+    /** The same error naming the offending request field. */
+    public GatewayException withParam(String param) {
+        return new GatewayException(status, kind, getMessage(), param, code, headers);
+    }
+
+    /** The same error with a machine-readable code for the protocol's {@code code} field. */
+    public GatewayException withCode(String code) {
+        return new GatewayException(status, kind, getMessage(), param, code, headers);
+    }
+
+    /** The same error with these response headers (e.g. retry hints) instead of its own. */
+    public GatewayException withHeaders(Map<String, String> headers) {
+        return new GatewayException(status, kind, getMessage(), param, code, headers);
     }
 
     public int status() { return status; }

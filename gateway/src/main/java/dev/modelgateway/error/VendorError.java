@@ -20,8 +20,12 @@ public final class VendorError extends RuntimeException {
     public MultiMap headers() { return headers; }
     public Buffer body() { return body; }
 
-    /** 429, 5xx (incl. 529) are worth another attempt; other 4xx are the request's fault. */
-    public boolean retryable() {
-        return status == 429 || status == 408 || status >= 500;
+    /**
+     * The vendor refused the gateway's own credential (401/403): the operator's problem, not the caller's, so the
+     * caller gets a 502 that must not look like its own key was refused.
+     */
+    public static GatewayException credentialRefused(String vendor, int status) {
+        return GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + vendor + "' refused the gateway's credential (HTTP "
+                + status + "); the operator must check its API key.");
     }
 }

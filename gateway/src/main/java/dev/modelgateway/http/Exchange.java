@@ -2,29 +2,44 @@ package dev.modelgateway.http;
 
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
-/** Per-request facts every handler needs, kept on the routing context. */
+/**
+ * One caller request's facts, for everything below the router: trace id, error shape, start time, the
+ * authenticated caller, the response and the event loop that owns it. The router opens it; the call runner,
+ * the relay and the stream pump take it instead of the {@code RoutingContext}, so they run without a router.
+ */
 public final class Exchange {
     private static final String KEY = "exchange";
 
     private final String traceId;
-    private final ErrorShape protocol;
+    private final ErrorShape shape;
     private final long startNanos;
+    private final Vertx vertx;
+    private final HttpServerResponse response;
     private Caller caller;
     private String model;
 
-    private Exchange(String traceId, ErrorShape protocol, long startNanos) {
+    private Exchange(String traceId, ErrorShape shape, long startNanos, Vertx vertx, HttpServerResponse response) {
         this.traceId = traceId;
-        this.protocol = protocol;
+        this.shape = shape;
         this.startNanos = startNanos;
+        this.vertx = vertx;
+        this.response = response;
     }
 
-    public static Exchange begin(RoutingContext ctx, ErrorShape protocol) {
-        Exchange ex = new Exchange(TraceId.next(), protocol, System.nanoTime());
+    /** Opens the exchange of a routed request and keeps it on the routing context. */
+    public static Exchange begin(RoutingContext ctx, ErrorShape shape) {
+        Exchange ex = open(ctx.vertx(), ctx.response(), shape);
         ctx.put(KEY, ex);
         return ex;
+    }
+
+    /** An exchange for a response that did not come through the router (tests, internal calls). */
+    public static Exchange open(Vertx vertx, HttpServerResponse response, ErrorShape shape) {
+        return new Exchange(TraceId.next(), shape, System.nanoTime(), vertx, response);
     }
 
     public static Exchange of(RoutingContext ctx) {
@@ -32,23 +47,32 @@ public final class Exchange {
     }
 
     public String traceId() { return traceId; }
-    public ErrorShape protocol() { return protocol; }
+    public ErrorShape shape() { return shape; }
     public long startNanos() { return startNanos; }
+    public Vertx vertx() { return vertx; }
+    public HttpServerResponse response() { return response; }
     public Caller caller() { return caller; }
     public void caller(Caller caller) { this.caller = caller; }
     public String model() { return model; }
     public void model(String model) { this.model = model; }
 
+    /** Milliseconds since the request arrived. */
+    public long elapsedMs() {
+        return (System.nanoTime() - startNanos) / 1_000_000;
+    }
+
     /** Sends an error in the caller's protocol shape, unless the response has already begun. */
-    public static void fail(RoutingContext ctx, GatewayException e) {
-        HttpServerResponse resp = ctx.response();
-        if (resp.headWritten() || resp.closed()) return;
-        Exchange ex = of(ctx);
-        ErrorShape protocol = ex != null ? ex.protocol : ErrorShape.OPENAI;
-        String traceId = ex != null ? ex.traceId : TraceId.next();
-        e.headers().forEach(resp::putHeader);
-        resp.setStatusCode(e.status())
+    public void fail(GatewayException e) {
+        if (response.headWritten() || response.closed()) return;
+        e.headers().forEach(response::putHeader);
+        response.setStatusCode(e.status())
                 .putHeader("content-type", "application/json")
-                .end(Json.toBuffer(protocol.errorBody(e, traceId)));
+                .end(Json.toBuffer(shape.errorBody(e, traceId)));
+    }
+
+    /** {@link #fail(GatewayException)} for a routed request, also before its exchange was opened. */
+    public static void fail(RoutingContext ctx, GatewayException e) {
+        Exchange ex = of(ctx);
+        (ex != null ? ex : begin(ctx, ErrorShape.OPENAI)).fail(e);
     }
 }

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The platform's own request field (SPEC 2.2), removed from the body before anything goes upstream.
+ * The platform's own request field (docs/contract.md §2.2), removed from the body before anything goes upstream.
  * Defaults when absent are documented in docs/platform-options.md.
  *
  * @param timeoutSeconds server-side deadline; null when the caller did not set one

@@ -8,7 +8,7 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * SPEC 5: the platform key travels only as {@code Authorization: Bearer}; {@code x-api-key} is refused with advice.
+ * docs/contract.md §5: the platform key travels only as {@code Authorization: Bearer}; {@code x-api-key} is refused with advice.
  * WebSocket upgrades may carry it instead as OpenAI's browser subprotocol {@code openai-insecure-api-key.<key>},
  * since browsers cannot set headers on a WebSocket.
  */

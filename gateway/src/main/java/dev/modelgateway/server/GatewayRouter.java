@@ -35,7 +35,7 @@ public final class GatewayRouter {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayRouter.class);
     /** Vendor A's documented request limit; larger bodies get 413 before any parsing. */
     static final long BODY_LIMIT = 32L * 1024 * 1024;
-    /** SPEC 4's token-counting path; it takes a messages-protocol body, so it answers in that protocol's shape. */
+    /** docs/contract.md §4's token-counting path; it takes a messages-protocol body, so it answers in that protocol's shape. */
     static final String COUNT_MESSAGE_TOKENS = "/api/count-message-tokens";
 
     private GatewayRouter() {
@@ -64,9 +64,9 @@ public final class GatewayRouter {
         accounts.mountRoutes(router);
         router.route("/api/*").handler(new BearerAuth(authenticator));
 
-        CallRunner dispatcher = new CallRunner(platform);
-        ChatCompletionsEndpoint chat = new ChatCompletionsEndpoint(platform, dispatcher);
-        MessagesEndpoint messages = new MessagesEndpoint(platform, dispatcher);
+        CallRunner runner = new CallRunner(platform);
+        ChatCompletionsEndpoint chat = new ChatCompletionsEndpoint(platform, runner);
+        MessagesEndpoint messages = new MessagesEndpoint(platform, runner);
         ModelsEndpoint models = new ModelsEndpoint(platform.catalogue());
         router.post("/api/v1/chat/completions").handler(chat::handle);
         router.post("/api/v1/messages").handler(messages::handle);
@@ -86,11 +86,11 @@ public final class GatewayRouter {
         router.post("/api/v1/images/scales").handler(new ImageScalesEndpoint(platform)::handle);
         router.get("/api/v1/realtime").handler(new RealtimeEndpoint(vertx, platform)::handle);
         router.post("/api/v1/embeddings").handler(new EmbeddingsEndpoint(platform)::handle);
-        router.post("/api/v1/responses").handler(new ResponsesEndpoint(platform, dispatcher, services.responses())::handle);
+        router.post("/api/v1/responses").handler(new ResponsesEndpoint(platform, runner, services.responses())::handle);
         router.getWithRegex("/api/v1/models/(?<id>.+)").handler(models::get);
 
-        router.route().last().handler(ctx -> Exchange.fail(ctx, new GatewayException(404, ErrorKind.NOT_FOUND,
-                "Unknown endpoint: " + ctx.request().method() + " " + ctx.request().path(), null, "unknown_url", null)));
+        router.route().last().handler(ctx -> Exchange.fail(ctx, GatewayException.of(ErrorKind.NOT_FOUND, "Unknown endpoint: " + ctx.request().method() + " " + ctx.request().path())
+                .withCode("unknown_url")));
         router.route().failureHandler(GatewayRouter::failure);
         return router;
     }
@@ -112,8 +112,8 @@ public final class GatewayRouter {
             Exchange.fail(ctx, GatewayException.of(ErrorKind.REQUEST_TOO_LARGE,
                     "The request body exceeds the limit of " + BODY_LIMIT / (1024 * 1024) + " MB."));
         } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
-            Exchange.fail(ctx, new GatewayException(ctx.statusCode(), ErrorKind.INVALID_REQUEST,
-                    "The request could not be processed (HTTP " + ctx.statusCode() + ").", null, null, null));
+            Exchange.fail(ctx, GatewayException.of(ErrorKind.INVALID_REQUEST, "The request could not be processed (HTTP " + ctx.statusCode() + ").")
+                    .withStatus(ctx.statusCode()));
         } else {
             Exchange ex = Exchange.of(ctx);
             LOG.error("internal error, trace id {}", ex == null ? "-" : ex.traceId(), t);

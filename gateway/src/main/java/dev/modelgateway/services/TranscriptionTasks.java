@@ -20,7 +20,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,6 +27,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs transcription tasks: each accepted task is stored first (so it survives a restart), then claimed,
@@ -39,7 +40,7 @@ public final class TranscriptionTasks {
     static final int MAX_ATTEMPTS = 3;
     static final Duration RETRY_DELAY = Duration.ofSeconds(2);
     public static final long UPSTREAM_IDLE_TIMEOUT_MS = 300_000;
-    private static final System.Logger LOG = System.getLogger(TranscriptionTasks.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(TranscriptionTasks.class);
 
     private final Vertx vertx;
     private final TranscriptionTaskStore store;
@@ -62,7 +63,7 @@ public final class TranscriptionTasks {
     public static Future<TranscriptionTasks> start(Vertx vertx, GatewayConfig config, Catalogue catalogue, Accounts accounts) {
         TranscriptionTasks tasks = new TranscriptionTasks(vertx, accounts.database(), config, catalogue, accounts);
         return tasks.blocking(() -> tasks.store.requeueInterrupted(System.currentTimeMillis())).map(ids -> {
-            if (!ids.isEmpty()) LOG.log(Level.INFO, "resuming {0} transcription task(s)", ids.size());
+            if (!ids.isEmpty()) LOG.info("resuming {} transcription task(s)", ids.size());
             ids.forEach(tasks::process);
             return tasks;
         });
@@ -89,7 +90,7 @@ public final class TranscriptionTasks {
         long now = System.currentTimeMillis();
         blocking(() -> store.claim(id, now) ? store.find(id, true) : Optional.<TranscriptionTask>empty())
                 .onSuccess(claimed -> claimed.ifPresent(this::run))
-                .onFailure(e -> LOG.log(Level.ERROR, "transcription task " + id + " could not be claimed", e));
+                .onFailure(e -> LOG.error("transcription task " + id + " could not be claimed", e));
     }
 
     private void run(TranscriptionTask task) {

@@ -6,7 +6,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
-import io.vertx.ext.web.RoutingContext;
+import dev.modelgateway.http.Exchange;
 
 /**
  * One upstream call running under the call's deadline. When the deadline passes before the call is
@@ -14,7 +14,7 @@ import io.vertx.ext.web.RoutingContext;
  * closes its connection, and the attempt fails with a timeout. A caller who goes away resets it too.
  */
 final class InFlight {
-    private final RoutingContext ctx;
+    private final Exchange ex;
     private final VendorRequest req;
     private final String vendor;
     private final Promise<RelayOutcome> result = Promise.promise();
@@ -22,13 +22,13 @@ final class InFlight {
     private long timer = -1;
     private boolean expired;
 
-    InFlight(RoutingContext ctx, VendorRequest req) {
-        this.ctx = ctx;
+    InFlight(Exchange ex, VendorRequest req) {
+        this.ex = ex;
         this.req = req;
         this.vendor = req.endpoint().vendor().id();
         long remaining = req.deadline().remainingMs();
         if (remaining <= 0) expire();
-        else timer = ctx.vertx().setTimer(remaining, id -> {
+        else timer = ex.vertx().setTimer(remaining, id -> {
             timer = -1;
             expire();
         });
@@ -41,13 +41,13 @@ final class InFlight {
 
     private void attach(HttpClientRequest request) {
         upstream = request;
-        ctx.response().closeHandler(v -> request.reset());
-        if (expired || ctx.response().closed()) request.reset();
+        ex.response().closeHandler(v -> request.reset());
+        if (expired || ex.response().closed()) request.reset();
     }
 
     /** The first byte went to the caller: from now on only the idle timeout applies. */
     void committed() {
-        if (timer >= 0) ctx.vertx().cancelTimer(timer);
+        if (timer >= 0) ex.vertx().cancelTimer(timer);
         timer = -1;
     }
 
@@ -83,7 +83,7 @@ final class InFlight {
     }
 
     GatewayException timeout() {
-        return new GatewayException(504, ErrorKind.TIMEOUT, "Vendor '" + vendor + "' did not answer within the call's deadline ("
-                + req.deadline().idleMs() + " ms).", null, "deadline_exceeded", null);
+        return GatewayException.of(ErrorKind.TIMEOUT, "Vendor '" + vendor + "' did not answer within the call's deadline ("
+                + req.deadline().idleMs() + " ms).").withCode("deadline_exceeded");
     }
 }

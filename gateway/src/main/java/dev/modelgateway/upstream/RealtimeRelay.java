@@ -46,7 +46,7 @@ public final class RealtimeRelay {
     private static void pipe(WebSocketBase from, WebSocketBase to, RealtimeUsage tap) {
         from.frameHandler(frame -> {
             if (!isData(frame) || to.isClosed()) return;
-            if (tap != null) tap.accept(frame);
+            if (tap != null) tap.accept(frame.isText(), frame.isContinuation(), frame.isFinal(), frame.binaryData());
             to.writeFrame(frame);
             if (to.writeQueueFull()) {
                 from.pause();

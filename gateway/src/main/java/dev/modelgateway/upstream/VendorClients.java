@@ -1,6 +1,7 @@
 package dev.modelgateway.upstream;
 
 import dev.modelgateway.config.Vendor;
+import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import io.vertx.core.Future;
@@ -8,6 +9,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
@@ -15,6 +17,7 @@ import io.vertx.core.http.RequestOptions;
 import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -44,13 +47,12 @@ public final class VendorClients {
      * Opens the request and hands it to {@code onRequest} before sending, so the caller can cancel it
      * (a client that disconnects must not leave the upstream call running).
      */
-    public Future<io.vertx.core.http.HttpClientResponse> send(VendorRequest r, Consumer<HttpClientRequest> onRequest) {
+    public Future<HttpClientResponse> send(VendorRequest r, Consumer<HttpClientRequest> onRequest) {
         if (r.endpoint().apiKey() == null) {
             Vendor v = r.endpoint().vendor();
-            return Future.failedFuture(new GatewayException(503, ErrorKind.UNAVAILABLE,
-                    "Vendor '" + v.id() + "' is not configured on this gateway: set " + v.keyEnv()
-                            + " (or vendors." + v.id() + ".api_key in the configuration file).",
-                    null, "vendor_not_configured", java.util.Map.of("x-should-retry", "false")));
+            return Future.failedFuture(GatewayException.of(ErrorKind.UNAVAILABLE, "Vendor '" + v.id() + "' is not configured on this gateway: set " + v.keyEnv()
+                            + " (or vendors." + v.id() + ".api_key in the configuration file).")
+                                    .withCode(AttemptFailure.NOT_CONFIGURED).withHeaders(Map.of("x-should-retry", "false")));
         }
         Origin origin = origins.computeIfAbsent(r.endpoint().baseUrl(), Origin::of);
         RequestOptions options = new RequestOptions()
@@ -81,6 +83,6 @@ public final class VendorClients {
 
     /** Closes the pools; calls still running get one second before their connections are closed. */
     public Future<Void> close() {
-        return client.shutdown(1, java.util.concurrent.TimeUnit.SECONDS);
+        return client.shutdown(1, TimeUnit.SECONDS);
     }
 }

@@ -1,21 +1,31 @@
 package dev.modelgateway.wire;
 
 import dev.modelgateway.config.Vendor;
+import dev.modelgateway.wire.anthropic.MessagesNative;
 import dev.modelgateway.wire.openai.chat.ChatInbound;
+import dev.modelgateway.wire.openai.chat.ChatNative;
+import dev.modelgateway.wire.openai.responses.ResponsesNative;
 import dev.modelgateway.wire.anthropic.MessagesInbound;
 import dev.modelgateway.wire.openai.responses.ResponsesInbound;
 
 /** The protocol a caller speaks, and which vendors speak it natively (no translation needed). */
 public enum CallerProtocol {
-    CHAT(new ChatInbound()),
-    MESSAGES(new MessagesInbound()),
+    CHAT(new ChatInbound(), new ChatNative()),
+    MESSAGES(new MessagesInbound(), new MessagesNative()),
     /** Calls normally carry their own {@link ResponsesInbound} (see the responses endpoint). */
-    RESPONSES(new ResponsesInbound());
+    RESPONSES(new ResponsesInbound(), new ResponsesNative());
 
     private final InboundCodec codec;
+    private final NativeFormat nativeFormat;
 
-    CallerProtocol(InboundCodec codec) {
+    CallerProtocol(InboundCodec codec, NativeFormat nativeFormat) {
         this.codec = codec;
+        this.nativeFormat = nativeFormat;
+    }
+
+    /** How the vendors that speak this protocol natively are called (see {@link #nativeTo}). */
+    public NativeFormat nativeFormat() {
+        return nativeFormat;
     }
 
     public InboundCodec codec() {

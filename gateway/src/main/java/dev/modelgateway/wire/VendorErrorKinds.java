@@ -26,6 +26,7 @@ public final class VendorErrorKinds {
     }
 
     public static GatewayException of(int status, String message, String param, String code, Map<String, String> headers) {
-        return new GatewayException(status, kindFor(status), message, param, code, headers);
+        return GatewayException.of(kindFor(status), message)
+                .withStatus(status).withParam(param).withCode(code).withHeaders(headers);
     }
 }

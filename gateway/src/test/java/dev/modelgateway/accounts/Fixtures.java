@@ -1,5 +1,6 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelPrice;
 import io.vertx.core.Context;

@@ -16,7 +16,7 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** SPEC 5, 7 and 9 over raw HTTP: what a client sees for every error rule of the gateway core. */
+/** docs/contract.md §5, §7 and §9 over raw HTTP: what a client sees for every error rule of the gateway core. */
 class AuthTraceAndErrorRulesTest {
     static GatewayHarness h;
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Token counting: anthropic-java's countTokens and SPEC 4's /api/count-message-tokens, exact for vendor A, local otherwise. */
+/** Token counting: anthropic-java's countTokens and docs/contract.md §4's /api/count-message-tokens, exact for vendor A, local otherwise. */
 class TokenCountingTest {
     static GatewayHarness h;
     static AnthropicClient client;

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-/** SPEC 1.5: Files, Batches, Assistants/Threads and fine-tuning answer 501 with advice, without SDK retries. */
+/** docs/contract.md §1.5: Files, Batches, Assistants/Threads and fine-tuning answer 501 with advice, without SDK retries. */
 class UnavailableFeaturesTest {
     static GatewayHarness h;
     static OpenAIClient client;

@@ -46,6 +46,7 @@ public final class SpeechEndpoint {
         VendorRequest req = new VendorRequest(platform.config().vendor(model.vendor()), "/audio/speech",
                 MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(upstream), dev.modelgateway.routing.Deadline.ofMillis(TIMEOUT_MS));
         Usage usage = new Usage(LocalTokenizer.count(input), 0, 0, 0, 0, 0);
-        SingleAttempt.run(platform, ctx, model, 0, () -> platform.relay().bytes(ctx, req, usage, VendorErrorMapper.NATIVE));
+        SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0,
+                () -> platform.relay().bytes(Exchange.of(ctx), req, usage, VendorErrorMapper.NATIVE));
     }
 }

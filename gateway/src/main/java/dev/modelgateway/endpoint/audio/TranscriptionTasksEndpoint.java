@@ -66,7 +66,7 @@ public final class TranscriptionTasksEndpoint {
             throw GatewayException.invalid("response_format", "'response_format' must be one of " + String.join(", ", FORMATS) + ".");
         }
         // Admission checks the key's allow-list, budget and rate limits; the audio is not a token estimate.
-        platform.metering().admit(ctx, model, 0, 0)
+        platform.metering().admit(Exchange.of(ctx), model, 0, 0)
                 .compose(admitted -> tasks.submit(ex.caller().keyId(), model, form, file))
                 .onSuccess(task -> ctx.response().setStatusCode(202).putHeader("content-type", "application/json")
                         .putHeader("location", "/api/v1/audio/transcriptions/tasks/" + task.id())
@@ -79,8 +79,8 @@ public final class TranscriptionTasksEndpoint {
         tasks.find(id, Exchange.of(ctx).caller().keyId())
                 .onSuccess(found -> found.ifPresentOrElse(
                         task -> ctx.response().putHeader("content-type", "application/json").end(Json.toBuffer(task.toJson())),
-                        () -> Exchange.fail(ctx, new GatewayException(404, ErrorKind.NOT_FOUND,
-                                "No transcription task '" + id + "' for this API key.", "id", "not_found", null))))
+                        () -> Exchange.fail(ctx, GatewayException.of(ErrorKind.NOT_FOUND, "No transcription task '" + id + "' for this API key.")
+                                .withParam("id").withCode("not_found"))))
                 .onFailure(e -> Exchange.fail(ctx, GatewayException.of(ErrorKind.UNAVAILABLE, "The task store is unavailable.")));
     }
 }

@@ -64,9 +64,11 @@ public final class TranscriptionsEndpoint {
                 dev.modelgateway.routing.Deadline.ofMillis(TranscriptionTasks.UPSTREAM_IDLE_TIMEOUT_MS));
         if (JSON_FORMATS.contains(format) && !stream) {
             JsonAnswer answer = body -> new JsonAnswer.Answer(body, TranscriptionTasks.usageOf(body));
-            SingleAttempt.run(platform, ctx, model, 0, () -> platform.relay().json(ctx, req, answer, VendorErrorMapper.NATIVE));
+            SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0,
+                    () -> platform.relay().json(Exchange.of(ctx), req, answer, VendorErrorMapper.NATIVE));
         } else {
-            SingleAttempt.run(platform, ctx, model, 0, () -> platform.relay().bytes(ctx, req, Usage.ZERO, VendorErrorMapper.NATIVE));
+            SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0,
+                    () -> platform.relay().bytes(Exchange.of(ctx), req, Usage.ZERO, VendorErrorMapper.NATIVE));
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.modelgateway.endpoint.chat;
 
 import dev.modelgateway.wire.openai.chat.ChatSamplingRules;
+import dev.modelgateway.http.Exchange;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.call.Call;
@@ -17,16 +18,16 @@ import io.vertx.ext.web.RoutingContext;
 
 import java.util.Set;
 
-/** {@code POST /api/v1/chat/completions} (SPEC 2.4): to every vendor, natively to B and D. */
+/** {@code POST /api/v1/chat/completions} (docs/contract.md §2.4): to every vendor, natively to B and D. */
 public final class ChatCompletionsEndpoint {
     static final Set<String> ROLES = Set.of("system", "developer", "user", "assistant", "tool", "function");
 
     private final CallServices platform;
-    private final CallRunner dispatcher;
+    private final CallRunner runner;
 
-    public ChatCompletionsEndpoint(CallServices platform, CallRunner dispatcher) {
+    public ChatCompletionsEndpoint(CallServices platform, CallRunner runner) {
         this.platform = platform;
-        this.dispatcher = dispatcher;
+        this.runner = runner;
     }
 
     public void handle(RoutingContext ctx) {
@@ -37,7 +38,8 @@ public final class ChatCompletionsEndpoint {
         PlatformOptions options = PlatformOptions.extract(body, platform.catalogue());
         ModelEntry entry = ChatModels.resolve(platform, ctx, model, "chat completions");
         ChatSamplingRules.check(body, entry);
-        dispatcher.dispatch(new Call(ctx, CallerProtocol.CHAT, body, stream, options, entry, maxOutputTokens(body)));
+        runner.run(new Call(Exchange.of(ctx), ctx.body().length(), CallerProtocol.CHAT, CallerProtocol.CHAT.codec(), body, stream,
+                options, entry, maxOutputTokens(body)));
     }
 
     private static long maxOutputTokens(ObjectNode body) {

@@ -2,8 +2,6 @@ package dev.modelgateway.endpoint.embeddings;
 
 import dev.modelgateway.wire.openai.media.EmbeddingVectors;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.call.SingleAttempt;
 import dev.modelgateway.call.CallServices;
@@ -16,6 +14,9 @@ import dev.modelgateway.config.Vendor;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.routing.Deadline;
+import dev.modelgateway.wire.EncodedRequest;
+import dev.modelgateway.wire.gemini.GeminiEmbeddings;
 import dev.modelgateway.upstream.JsonAnswer;
 import dev.modelgateway.upstream.RelayOutcome;
 import dev.modelgateway.upstream.VendorErrorMapper;
@@ -28,7 +29,7 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * {@code POST /api/v1/embeddings} in vendor B's shape, for every embedding model of the catalogue:
  * vendor B natively; vendor D through its OpenAI-compatible {@code /embeddings}; vendor C through
- * {@code :batchEmbedContents}, whose answer carries no usage, so input tokens are counted locally.
+ * {@code :batchEmbedContents} ({@link GeminiEmbeddings}), whose answer carries no usage, so input tokens are counted locally.
  */
 public final class EmbeddingsEndpoint {
     static final long TIMEOUT_MS = 60_000;
@@ -49,7 +50,7 @@ public final class EmbeddingsEndpoint {
         if (req.texts() == null && model.vendor() != Vendor.OPENAI) {
             throw GatewayException.invalid("input", "Token-id input is accepted only by vendor B models; send text to " + model.id() + ".");
         }
-        SingleAttempt.run(platform, ctx, model, 0, () -> switch (model.vendor()) {
+        SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0, () -> switch (model.vendor()) {
             case OPENAI, DASHSCOPE -> openAiShaped(ctx, req, model);
             case GEMINI -> gemini(ctx, req, model);
             case ANTHROPIC -> Future.failedFuture(GatewayException.of(ErrorKind.INTERNAL, "vendor A has no embeddings"));
@@ -74,41 +75,27 @@ public final class EmbeddingsEndpoint {
             }
             return new JsonAnswer.Answer(Json.toBuffer(parsed), usage);
         };
-        return platform.relay().json(ctx, upstream(model, "/embeddings", body), answer, VendorErrorMapper.NATIVE);
+        return platform.relay().json(Exchange.of(ctx), upstream(model, "/embeddings", body), answer,
+                VendorErrorMapper.NATIVE);
     }
 
     private Future<RelayOutcome> gemini(RoutingContext ctx, EmbeddingsRequest req, ModelEntry model) {
-        ObjectNode body = JsonNodeFactory.instance.objectNode();
-        ArrayNode requests = body.putArray("requests");
-        long tokens = 0;
-        for (String text : req.texts()) {
-            ObjectNode r = requests.addObject().put("model", "models/" + model.upstreamId());
-            r.putObject("content").putArray("parts").addObject().put("text", text);
-            if (req.dimensions() != null) r.put("outputDimensionality", req.dimensions());
-            tokens += LocalTokenizer.count(text);
-        }
-        long inputTokens = tokens;
-        JsonAnswer answer = vendorBody -> {
-            ObjectNode parsed = parse(vendorBody.toString(), model);
-            ObjectNode out = JsonNodeFactory.instance.objectNode().put("object", "list");
-            ArrayNode data = out.putArray("data");
-            int i = 0;
-            for (JsonNode e : parsed.path("embeddings")) {
-                data.addObject().put("object", "embedding").put("index", i++)
-                        .set("embedding", EmbeddingVectors.encode(EmbeddingVectors.floats(e.path("values")), req.base64()));
-            }
-            out.put("model", model.id());
-            out.putObject("usage").put("prompt_tokens", inputTokens).put("total_tokens", inputTokens);
-            return new JsonAnswer.Answer(Json.toBuffer(out), new Usage(inputTokens, 0, 0, 0, 0, 0));
-        };
+        long inputTokens = 0;
+        for (String text : req.texts()) inputTokens += LocalTokenizer.count(text);
+        long tokens = inputTokens;
+        EncodedRequest encoded = GeminiEmbeddings.encode(model.upstreamId(), req.texts(), req.dimensions());
+        JsonAnswer answer = vendorBody -> new JsonAnswer.Answer(Json.toBuffer(
+                EmbeddingVectors.list(GeminiEmbeddings.vectors(parse(vendorBody.toString(), model)), model.id(),
+                        req.base64(), tokens)),
+                new Usage(tokens, 0, 0, 0, 0, 0));
         VendorErrorMapper errors = e -> Codecs.of(Vendor.GEMINI).decodeError(e.status(), e.body().toString());
-        return platform.relay().json(ctx, upstream(model, "/v1beta/models/" + model.upstreamId() + ":batchEmbedContents", body),
-                answer, errors);
+        return platform.relay().json(Exchange.of(ctx), upstream(model, encoded.path(), encoded.body()), answer, errors);
     }
 
     private VendorRequest upstream(ModelEntry model, String path, ObjectNode body) {
         return new VendorRequest(platform.config().vendor(model.vendor()), path,
-                MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(body), dev.modelgateway.routing.Deadline.ofMillis(TIMEOUT_MS));
+                MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(body),
+                Deadline.ofMillis(TIMEOUT_MS));
     }
 
     private static ObjectNode parse(String body, ModelEntry model) {

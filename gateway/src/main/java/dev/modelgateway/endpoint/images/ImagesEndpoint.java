@@ -82,6 +82,7 @@ public final class ImagesEndpoint {
             JsonNode u = parsed.path("usage");
             return new JsonAnswer.Answer(vendorBody, new Usage(u.path("input_tokens").asLong(0), 0, 0, 0, u.path("output_tokens").asLong(0), 0));
         };
-        SingleAttempt.run(platform, ctx, model, 0, () -> platform.relay().json(ctx, req, answer, VendorErrorMapper.NATIVE));
+        SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0,
+                () -> platform.relay().json(Exchange.of(ctx), req, answer, VendorErrorMapper.NATIVE));
     }
 }

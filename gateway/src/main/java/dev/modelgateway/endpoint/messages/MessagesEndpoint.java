@@ -1,6 +1,7 @@
 package dev.modelgateway.endpoint.messages;
 
 import dev.modelgateway.wire.anthropic.ThinkingRules;
+import dev.modelgateway.http.Exchange;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.call.Call;
 import dev.modelgateway.endpoint.ChatModels;
@@ -17,16 +18,16 @@ import io.vertx.ext.web.RoutingContext;
 
 import java.util.Set;
 
-/** {@code POST /api/v1/messages} (SPEC 2.3), the messages protocol: to every vendor, natively to A. */
+/** {@code POST /api/v1/messages} (docs/contract.md §2.3), the messages protocol: to every vendor, natively to A. */
 public final class MessagesEndpoint {
     static final Set<String> ROLES = Set.of("user", "assistant", "system");
 
     private final CallServices platform;
-    private final CallRunner dispatcher;
+    private final CallRunner runner;
 
-    public MessagesEndpoint(CallServices platform, CallRunner dispatcher) {
+    public MessagesEndpoint(CallServices platform, CallRunner runner) {
         this.platform = platform;
-        this.dispatcher = dispatcher;
+        this.runner = runner;
     }
 
     public void handle(RoutingContext ctx) {
@@ -37,8 +38,9 @@ public final class MessagesEndpoint {
         boolean stream = Fields.optionalBoolean(body, "stream", false);
         PlatformOptions options = PlatformOptions.extract(body, platform.catalogue());
         ModelEntry entry = ChatModels.resolve(platform, ctx, model, "the messages API");
-        // Refuse SPEC 2.3 violations up front, before any attempt, whichever vendor serves the call.
+        // Refuse docs/contract.md §2.3 violations up front, before any attempt, whichever vendor serves the call.
         if (entry.vendor() == Vendor.ANTHROPIC) ThinkingRules.apply(body.deepCopy(), entry);
-        dispatcher.dispatch(new Call(ctx, CallerProtocol.MESSAGES, body, stream, options, entry, maxTokens));
+        runner.run(new Call(Exchange.of(ctx), ctx.body().length(), CallerProtocol.MESSAGES, CallerProtocol.MESSAGES.codec(), body,
+                stream, options, entry, maxTokens).forwarding("anthropic-beta", ctx.request().getHeader("anthropic-beta")));
     }
 }

@@ -48,7 +48,8 @@ public final class ModelsEndpoint {
         String id = ctx.pathParam("id");
         ModelEntry entry = catalogue.find(id);
         if (entry == null) {
-            throw new GatewayException(404, ErrorKind.NOT_FOUND, "Model '" + id + "' not found.", "model", "model_not_found", null);
+            throw GatewayException.of(ErrorKind.NOT_FOUND, "Model '" + id + "' not found.")
+                    .withParam("model").withCode("model_not_found");
         }
         send(ctx, describe(entry, ctx.request().getHeader("anthropic-version") != null));
     }

@@ -1,12 +1,14 @@
 package dev.modelgateway.endpoint.realtime;
 
 import dev.modelgateway.upstream.RealtimeRelay;
+import dev.modelgateway.upstream.RelayOutcome;
 import dev.modelgateway.accounts.Admission;
 import dev.modelgateway.call.Metering;
 import dev.modelgateway.call.CallServices;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.config.VendorEndpoint;
+import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.upstream.TransportFailures;
@@ -55,20 +57,20 @@ public final class RealtimeEndpoint {
             throw GatewayException.invalid("model", "Model '" + model.id() + "' is not a realtime model; use e.g. platform/vendorB-realtime.");
         }
         if (!"websocket".equalsIgnoreCase(request.getHeader("upgrade"))) {
-            throw new GatewayException(426, ErrorKind.INVALID_REQUEST, "The realtime endpoint speaks WebSocket: connect with an upgrade request.",
-                    null, "upgrade_required", Map.of("upgrade", "websocket"));
+            throw GatewayException.of(ErrorKind.INVALID_REQUEST, "The realtime endpoint speaks WebSocket: connect with an upgrade request.")
+                    .withStatus(426).withCode("upgrade_required").withHeaders(Map.of("upgrade", "websocket"));
         }
         VendorEndpoint vendor = platform.config().vendor(model.vendor());
         if (vendor.apiKey() == null) {
-            throw new GatewayException(503, ErrorKind.UNAVAILABLE, "Vendor '" + model.vendor().id() + "' is not configured on this gateway.",
-                    null, "vendor_not_configured", Map.of("x-should-retry", "false"));
+            throw GatewayException.of(ErrorKind.UNAVAILABLE, "Vendor '" + model.vendor().id() + "' is not configured on this gateway.")
+                    .withCode(AttemptFailure.NOT_CONFIGURED).withHeaders(Map.of("x-should-retry", "false"));
         }
         Metering metering = platform.metering();
-        metering.admit(ctx, model, 0, 0).onComplete(admitted -> {
+        metering.admit(Exchange.of(ctx), model, 0, 0).onComplete(admitted -> {
             if (admitted.failed()) {
                 GatewayException refused = TransportFailures.classify(admitted.cause(), "accounts");
                 Exchange.fail(ctx, refused);
-                metering.record(ctx, null, model, null, null, 0, refused.status(), null);
+                metering.record(Exchange.of(ctx), null, model).status(refused.status()).write();
                 return;
             }
             Admission admission = admitted.result();
@@ -76,7 +78,7 @@ public final class RealtimeEndpoint {
                 if (connected.failed()) {
                     GatewayException e = connectFailure(model, connected.cause());
                     Exchange.fail(ctx, e);
-                    metering.record(ctx, admission, model, model, null, 1, e.status(), null);
+                    metering.record(Exchange.of(ctx), admission, model).attempted(model, 1).status(e.status()).write();
                     return;
                 }
                 WebSocket upstream = connected.result();
@@ -85,11 +87,12 @@ public final class RealtimeEndpoint {
                 request.toWebSocket().onComplete(upgraded -> {
                     if (upgraded.failed()) {
                         upstream.close();
-                        metering.record(ctx, admission, model, model, null, 1, 400, null);
+                        metering.record(Exchange.of(ctx), admission, model).attempted(model, 1).status(400).write();
                         return;
                     }
                     new RealtimeRelay(upgraded.result(), upstream,
-                            usage -> metering.record(ctx, admission, model, model, usage, 1, 101, null)).start();
+                            usage -> metering.record(Exchange.of(ctx), admission, model).attempted(model, 1)
+                                    .outcome(new RelayOutcome(101, usage, null, false)).write()).start();
                 });
             });
         });
@@ -117,8 +120,8 @@ public final class RealtimeEndpoint {
     private static GatewayException connectFailure(ModelEntry model, Throwable cause) {
         String vendor = model.vendor().id();
         String detail = cause instanceof UpgradeRejectedException r ? "HTTP " + r.getStatus() : cause.getMessage();
-        return new GatewayException(502, ErrorKind.UPSTREAM, "Vendor '" + vendor + "' refused or failed the realtime connection (" + detail + ").",
-                null, "upstream_connect_failed", Map.of());
+        return GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + vendor + "' refused or failed the realtime connection (" + detail + ").")
+                .withCode("upstream_connect_failed").withHeaders(Map.of());
     }
 
     private static String encode(String s) {

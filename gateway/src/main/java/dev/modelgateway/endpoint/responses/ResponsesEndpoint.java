@@ -31,12 +31,12 @@ import java.util.List;
  */
 public final class ResponsesEndpoint {
     private final CallServices platform;
-    private final CallRunner dispatcher;
+    private final CallRunner runner;
     private final ResponseStore store;
 
-    public ResponsesEndpoint(CallServices platform, CallRunner dispatcher, ResponseStore store) {
+    public ResponsesEndpoint(CallServices platform, CallRunner runner, ResponseStore store) {
         this.platform = platform;
-        this.dispatcher = dispatcher;
+        this.runner = runner;
         this.store = store;
     }
 
@@ -70,7 +70,8 @@ public final class ResponsesEndpoint {
             store.put(id, keyId, conversation);
         }, Clock.systemUTC());
         long maxOutput = body.hasNonNull("max_output_tokens") ? Fields.nonNegativeInt(body.get("max_output_tokens"), "max_output_tokens") : 0;
-        dispatcher.dispatch(new Call(ctx, CallerProtocol.RESPONSES, codec, body, stream, options, entry, maxOutput));
+        runner.run(new Call(Exchange.of(ctx), ctx.body().length(), CallerProtocol.RESPONSES, codec, body, stream, options, entry,
+                maxOutput));
     }
 
     /**

@@ -26,7 +26,7 @@ import java.util.Set;
 
 /**
  * Token counting for a messages-protocol body, answered as {@code {"input_tokens":N}}: on
- * {@code POST /api/count-message-tokens} (SPEC 4) and on the messages SDK's own
+ * {@code POST /api/count-message-tokens} (docs/contract.md §4) and on the messages SDK's own
  * {@code POST /api/v1/messages/count_tokens}. Vendor A models are counted exactly by vendor A's count
  * endpoint; other models locally ({@link CanonicalTokenCount}). Counting consumes no tokens: its ledger row
  * records the call with zero usage.
@@ -59,13 +59,13 @@ public final class CountTokensEndpoint {
             if (COUNTED_FIELDS.contains(e.getKey())) counted.set(e.getKey(), e.getValue());
         });
         if (model.vendor() == Vendor.ANTHROPIC) {
-            SingleAttempt.run(platform, ctx, model, 0, () -> exact(ctx, model, counted));
+            SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0, () -> exact(ctx, model, counted));
             return;
         }
         // Decoding validates the body and names the offending field like the messages endpoint does.
         ObjectNode decodable = counted.deepCopy().put("max_tokens", 1);
         long tokens = CanonicalTokenCount.count(MESSAGES.decodeRequest(decodable));
-        SingleAttempt.run(platform, ctx, model, 0, () -> {
+        SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0, () -> {
             ctx.response().putHeader("content-type", "application/json")
                     .end(Json.toBuffer(JsonNodeFactory.instance.objectNode().put("input_tokens", tokens)));
             return Future.succeededFuture(new RelayOutcome(200, Usage.ZERO, null, false));
@@ -80,6 +80,6 @@ public final class CountTokensEndpoint {
         VendorRequest req = new VendorRequest(platform.config().vendor(Vendor.ANTHROPIC), "/v1/messages/count_tokens",
                 headers, Json.toBuffer(counted), dev.modelgateway.routing.Deadline.ofMillis(TIMEOUT_MS));
         JsonAnswer answer = vendorBody -> new JsonAnswer.Answer(vendorBody, Usage.ZERO);
-        return platform.relay().json(ctx, req, answer, VendorErrorMapper.NATIVE);
+        return platform.relay().json(Exchange.of(ctx), req, answer, VendorErrorMapper.NATIVE);
     }
 }

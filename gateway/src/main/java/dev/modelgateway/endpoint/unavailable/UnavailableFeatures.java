@@ -8,7 +8,7 @@ import io.vertx.ext.web.Router;
 import java.util.Map;
 
 /**
- * SPEC 1.5: vendor B features this platform does not offer answer 501 in the OpenAI error shape, with
+ * docs/contract.md §1.5: vendor B features this platform does not offer answer 501 in the OpenAI error shape, with
  * {@code x-should-retry: false} so that the SDKs do not retry, saying what to use instead.
  */
 public final class UnavailableFeatures {
@@ -41,7 +41,7 @@ public final class UnavailableFeatures {
     }
 
     private static GatewayException refusal(Feature f) {
-        return new GatewayException(501, ErrorKind.NOT_IMPLEMENTED, f.name + " " + f.advice, null, "feature_unavailable",
-                Map.of("x-should-retry", "false"));
+        return GatewayException.of(ErrorKind.NOT_IMPLEMENTED, f.name + " " + f.advice)
+                .withCode("feature_unavailable").withHeaders(Map.of("x-should-retry", "false"));
     }
 }

@@ -14,7 +14,7 @@ import dev.modelgateway.json.Fields;
 import java.util.Set;
 
 /**
- * SPEC 2.3: opus-4.7, opus-4.8 and sonnet-5 refuse {@code enabled}+{@code budget_tokens} and take
+ * docs/contract.md §2.3: opus-4.7, opus-4.8 and sonnet-5 refuse {@code enabled}+{@code budget_tokens} and take
  * {@code adaptive} with {@code output_config.effort}; sonnet-5 thinks unless told not to.
  */
 public final class ThinkingRules {

@@ -7,7 +7,7 @@ import dev.modelgateway.error.GatewayException;
 
 import java.util.List;
 
-/** SPEC 2.5: series 6 models take sampling and log-probability parameters only on the Responses API. */
+/** docs/contract.md §2.5: series 6 models take sampling and log-probability parameters only on the Responses API. */
 public final class ChatSamplingRules {
     static final List<String> RESPONSES_ONLY_PARAMS = List.of("temperature", "top_p", "logprobs", "top_logprobs");
 

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.json.Json;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.WebSocketFrame;
 
 import java.io.IOException;
 
@@ -21,13 +20,17 @@ public final class RealtimeUsage {
     /** The text message being reassembled from continuation frames, null between messages. */
     private Buffer pending;
 
-    public void accept(WebSocketFrame frame) {
-        if (frame.isText()) {
-            if (frame.isFinal()) inspect(frame.binaryData());
-            else pending = frame.binaryData().copy();
-        } else if (frame.isContinuation() && pending != null) {
-            pending.appendBuffer(frame.binaryData());
-            if (frame.isFinal()) {
+    /**
+     * One WebSocket frame from the vendor, as its flags and payload (RFC 6455 §5.4: a text message may come
+     * as a first text frame and continuation frames, the last one final).
+     */
+    public void accept(boolean text, boolean continuation, boolean last, Buffer data) {
+        if (text) {
+            if (last) inspect(data);
+            else pending = data.copy();
+        } else if (continuation && pending != null) {
+            pending.appendBuffer(data);
+            if (last) {
                 Buffer message = pending;
                 pending = null;
                 inspect(message);

@@ -9,7 +9,7 @@ import dev.modelgateway.error.GatewayException;
 import java.util.List;
 import java.util.Set;
 
-/** Platform rules for the Responses API (SPEC 1.5, 2.5), checked for every model of the plan before any attempt. */
+/** Platform rules for the Responses API (docs/contract.md §1.5, §2.5), checked for every model of the plan before any attempt. */
 public final class ResponsesRules {
     static final List<String> EFFORTS = List.of("low", "medium", "high", "xhigh", "max");
     static final Set<String> WEB_SEARCH_TOOLS = Set.of("web_search", "web_search_2025_08_26", "web_search_preview",

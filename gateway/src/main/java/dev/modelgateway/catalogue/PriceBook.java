@@ -1,6 +1,4 @@
-package dev.modelgateway.accounts;
-
-import dev.modelgateway.catalogue.ModelPrice;
+package dev.modelgateway.catalogue;
 
 /** Prices by public model id; the catalogue implements it. Null for an unknown model. */
 public interface PriceBook {

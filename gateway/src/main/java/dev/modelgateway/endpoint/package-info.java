@@ -1,0 +1,8 @@
+/**
+ * The HTTP handlers, one package per endpoint: parse once, validate (400 naming the field), resolve the
+ * model, hand over to call; shared model resolution and message-shape checks.
+ *
+ * <p>May import call, services, upstream, routing, http, wire, accounts, catalogue, canonical, config, error,
+ * json; nothing imports it but server. Runs on the event loop.
+ */
+package dev.modelgateway.endpoint;

@@ -1,0 +1,52 @@
+package dev.modelgateway.error;
+
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Why one attempt at a model failed, as data: what the retry rule ({@code routing.RetryRule}), the circuit
+ * breakers and the final error read. Failures still travel as exceptions through Vert.x futures;
+ * {@link #of(Throwable)} turns whichever arrived into one of these cases, in one place.
+ */
+public sealed interface AttemptFailure {
+    /** Error code of an attempt refused by an open circuit breaker. */
+    String CIRCUIT_OPEN = "circuit_open";
+    /** Error code of an attempt at a vendor that has no credential configured. */
+    String NOT_CONFIGURED = "vendor_not_configured";
+
+    /**
+     * An HTTP status came back: the vendor's own answer (relayed or decoded), or the gateway's refusal of the
+     * request before it went out.
+     *
+     * @param credentialRefused the vendor refused the gateway's own credential (401/403 on the native path)
+     * @param header            the answer's response headers (retry hints)
+     */
+    record Status(int status, boolean credentialRefused, Function<String, String> header) implements AttemptFailure { }
+
+    /** The deadline passed, or the vendor fell silent for longer than the idle limit. */
+    record TimedOut() implements AttemptFailure { }
+
+    /** The vendor could not be reached or dropped the connection before answering. */
+    record Transport() implements AttemptFailure { }
+
+    /** The deployment's circuit breaker refused the attempt. */
+    record CircuitOpen(Function<String, String> header) implements AttemptFailure { }
+
+    /** The vendor has no credential configured here. */
+    record NotConfigured() implements AttemptFailure { }
+
+    static AttemptFailure of(Throwable t) {
+        return switch (t) {
+            case VendorError e -> new Status(e.status(), e.status() == 401 || e.status() == 403, e.headers()::get);
+            case GatewayException g when CIRCUIT_OPEN.equals(g.code()) -> new CircuitOpen(headers(g.headers()));
+            case GatewayException g when NOT_CONFIGURED.equals(g.code()) -> new NotConfigured();
+            case GatewayException g when g.kind() == ErrorKind.TIMEOUT -> new TimedOut();
+            case GatewayException g -> new Status(g.status(), false, headers(g.headers()));
+            default -> new Transport();
+        };
+    }
+
+    private static Function<String, String> headers(Map<String, String> headers) {
+        return headers::get;
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * What a call may try and when: platform_options, the attempt plan, the one retry rule, backoff, deadlines,
+ * circuit breakers.
+ *
+ * <p>May import catalogue, config, error, json. Pure but for the breakers' shared state; no I/O.
+ */
+package dev.modelgateway.routing;

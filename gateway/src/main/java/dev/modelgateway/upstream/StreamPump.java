@@ -1,0 +1,140 @@
+package dev.modelgateway.upstream;
+
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.http.Exchange;
+import dev.modelgateway.sse.SseParser;
+import dev.modelgateway.wire.StreamTap;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpServerResponse;
+
+/**
+ * Copies one upstream SSE response to the caller with backpressure. Until its first byte is written,
+ * any failure fails the attempt (which may then be retried); afterwards it ends the stream with an
+ * error event.
+ */
+final class StreamPump {
+    private final Exchange ex;
+    private final HttpClientResponse upstream;
+    private final StreamTap tap;
+    private final String vendor;
+    private final InFlight call;
+    private final HttpServerResponse out;
+    private final Promise<RelayOutcome> done = Promise.promise();
+    private Buffer pending = Buffer.buffer(512);
+    private Long ttftMs;
+    private long silenceTimer = -1;
+    private long lastEventNanos;
+
+    StreamPump(Exchange ex, HttpClientResponse upstream, StreamTap tap, String vendor, InFlight call) {
+        this.ex = ex;
+        this.upstream = upstream;
+        this.tap = tap;
+        this.vendor = vendor;
+        this.call = call;
+        this.out = ex.response();
+    }
+
+    Future<RelayOutcome> run() {
+        SseParser parser = new SseParser(event -> tap.onEvent(event, pending));
+        lastEventNanos = System.nanoTime();
+        watchSilence();
+        upstream.handler(chunk -> {
+            lastEventNanos = System.nanoTime();
+            parser.feed(chunk);
+            if (ttftMs == null && tap.failed()) {
+                // The vendor failed before anything reached the caller: nothing is lost by trying again.
+                // Failing before the reset keeps this reason rather than the reset's own.
+                done.tryFail(GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + vendor
+                        + "' sent an error event before any output reached the caller."));
+                upstream.request().reset();
+                return;
+            }
+            flush();
+        });
+        upstream.endHandler(v -> {
+            if (done.future().isComplete()) return;
+            parser.end();
+            tap.onUpstreamEnd(pending);
+            if (!tap.complete()) {
+                GatewayException cut = GatewayException.of(ErrorKind.UPSTREAM,
+                        "Vendor '" + vendor + "' ended the stream before it was complete.");
+                if (ttftMs == null) {
+                    done.tryFail(cut);
+                    return;
+                }
+                tap.appendError(cut, pending);
+            }
+            finish();
+        });
+        upstream.exceptionHandler(t -> {
+            if (done.future().isComplete()) return;
+            if (ttftMs == null) {
+                done.tryFail(call.failure(t));
+                return;
+            }
+            if (!tap.complete()) tap.appendError(TransportFailures.classify(t, vendor), pending);
+            finish();
+        });
+        out.closeHandler(v -> {
+            // Over HTTP/2 the stream's normal end closes it too: only an unfinished response means the caller left.
+            if (out.ended()) return;
+            upstream.request().reset();
+            done.tryComplete(new RelayOutcome(499, tap.usage(), ttftMs, true));
+        });
+        return done.future().andThen(ar -> ex.vertx().cancelTimer(silenceTimer));
+    }
+
+    /**
+     * Vert.x's idle timeout stops at the response head, so the silence between two upstream events is
+     * watched here: past the limit, the upstream call is reset and the stream fails. Events only stamp
+     * the time they arrived; one timer at a time checks the stamp, so a busy stream creates no timers.
+     */
+    private void watchSilence() {
+        long idleMs = call.idleMs();
+        long quietMs = (System.nanoTime() - lastEventNanos) / 1_000_000;
+        silenceTimer = ex.vertx().setTimer(Math.max(1, idleMs - quietMs), id -> {
+            if (done.future().isComplete()) return;
+            if ((System.nanoTime() - lastEventNanos) / 1_000_000 < idleMs) {
+                watchSilence();
+                return;
+            }
+            GatewayException silent = GatewayException.of(ErrorKind.TIMEOUT, "Vendor '" + vendor
+                    + "' sent nothing for " + idleMs + " ms.").withCode("idle_timeout");
+            if (ttftMs == null) {
+                done.tryFail(silent);
+            } else {
+                if (!tap.complete()) tap.appendError(silent, pending);
+                finish();
+            }
+            upstream.request().reset();
+        });
+    }
+
+    private void flush() {
+        if (pending.length() == 0 || out.closed() || done.future().isComplete()) return;
+        if (ttftMs == null) {
+            ttftMs = ex.elapsedMs();
+            call.committed();
+            out.setChunked(true)
+                    .putHeader("content-type", "text/event-stream; charset=utf-8")
+                    .putHeader("cache-control", "no-cache");
+        }
+        out.write(pending);
+        pending = Buffer.buffer(512);
+        if (out.writeQueueFull()) {
+            upstream.pause();
+            out.drainHandler(v -> upstream.resume());
+        }
+    }
+
+    private void finish() {
+        flush();
+        if (!out.closed()) out.end();
+        int status = tap.failed() ? 502 : 200;
+        done.tryComplete(new RelayOutcome(status, tap.usage(), ttftMs, tap.failed()));
+    }
+}

@@ -1,0 +1,28 @@
+package dev.modelgateway.wire;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.catalogue.ModelEntry;
+
+/**
+ * A caller protocol as its own vendor speaks it, for the native fast path: the body is forwarded with only
+ * {@code model} rewritten and the format's model rules applied, and the answer is relayed as the vendor sent
+ * it, only observed for usage. Pure: the call runner does the I/O.
+ */
+public interface NativeFormat {
+    /** The vendor's path for this format, relative to its base URL. */
+    String path();
+
+    /**
+     * Applies the platform's rules for {@code model} to the outgoing body (a copy the caller's request with the
+     * vendor's model id); throws a 400 naming the field when the body breaks one.
+     */
+    void applyModelRules(ObjectNode body, ModelEntry model);
+
+    /** Prepares the outgoing body of a streamed call and returns the tap that watches the vendor's stream. */
+    StreamTap streamTap(ObjectNode body, String traceId);
+
+    /** The usage in a vendor's whole JSON answer. */
+    Usage usage(JsonNode answer);
+}

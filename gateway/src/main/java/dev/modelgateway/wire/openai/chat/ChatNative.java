@@ -1,0 +1,37 @@
+package dev.modelgateway.wire.openai.chat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.json.Fields;
+import dev.modelgateway.wire.NativeFormat;
+import dev.modelgateway.wire.StreamTap;
+
+/** Chat completions to vendor B and vendor D's compatible mode, unchanged. */
+public final class ChatNative implements NativeFormat {
+    @Override
+    public String path() {
+        return "/chat/completions";
+    }
+
+    @Override
+    public void applyModelRules(ObjectNode body, ModelEntry model) {
+        ChatSamplingRules.check(body, model);
+    }
+
+    /** The gateway always asks for the usage chunk (the ledger needs it); the tap hides it unless the caller asked. */
+    @Override
+    public StreamTap streamTap(ObjectNode body, String traceId) {
+        ObjectNode so = Fields.optionalObject(body, "stream_options", "stream_options");
+        if (so == null) so = body.putObject("stream_options");
+        boolean callerWantsUsage = so.path("include_usage").asBoolean(false);
+        so.put("include_usage", true);
+        return new ChatNativeTap(callerWantsUsage);
+    }
+
+    @Override
+    public Usage usage(JsonNode answer) {
+        return ChatUsage.toCanonical(answer.get("usage"));
+    }
+}

@@ -1,0 +1,77 @@
+package dev.modelgateway.architecture;
+
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.Architectures;
+
+import java.util.List;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The dependency direction of docs/architecture.md, as ArchUnit rules over a root package; {@link LayoutTest}
+ * applies them to the gateway and {@link LayoutRulesFailTest} to classes that break them on purpose.
+ */
+final class LayoutRules {
+    /** Wire formats that may build on another one, with the reason (docs/architecture.md, "wire"). */
+    private static final List<String[]> WIRE_REUSE = List.of(
+            // DashScope's compatible mode is chat completions with a dialect (ChatDialect.QWEN)
+            new String[]{"qwen", "openai.chat"},
+            // vendor B's Responses API reports errors in its chat completions shape
+            new String[]{"openai.responses", "openai.chat"});
+    private static final String[] WIRE_FORMATS = {"anthropic", "gemini", "openai.chat", "openai.responses", "openai.media", "qwen"};
+
+    private LayoutRules() {
+    }
+
+    /** Who may use whom: server → endpoint → call → (routing, upstream) → wire → canonical and the foundations. */
+    static ArchRule layers(String root) {
+        return Architectures.layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("server").definedBy(root + ".server..")
+                .layer("endpoint").definedBy(root + ".endpoint..")
+                .layer("services").definedBy(root + ".services..")
+                .layer("call").definedBy(root + ".call..")
+                .layer("routing").definedBy(root + ".routing..")
+                .layer("upstream").definedBy(root + ".upstream..")
+                .layer("http").definedBy(root + ".http..")
+                .layer("wire").definedBy(root + ".wire..")
+                .whereLayer("server").mayNotBeAccessedByAnyLayer()
+                .whereLayer("endpoint").mayOnlyBeAccessedByLayers("server")
+                .whereLayer("services").mayOnlyBeAccessedByLayers("server", "endpoint")
+                .whereLayer("call").mayOnlyBeAccessedByLayers("server", "endpoint")
+                .whereLayer("upstream").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call")
+                .whereLayer("routing").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call", "upstream")
+                .whereLayer("http").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call", "upstream")
+                .whereLayer("wire").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call", "upstream", "http")
+                .allowEmptyShould(true);
+    }
+
+    /** The wire packages are pure: no I/O edge, no call orchestration, no HTTP server, no accounts or storage. */
+    static ArchRule wireIsPure(String root) {
+        return noClasses().that().resideInAPackage(root + ".wire..")
+                .should().dependOnClassesThat().resideInAnyPackage(root + ".upstream..", root + ".call..",
+                        root + ".endpoint..", root + ".server..", root + ".http..", root + ".services..",
+                        root + ".accounts..", root + ".store..", "io.vertx.ext.web..", "io.vertx.core.http..", "java.net..")
+                .allowEmptyShould(true);
+    }
+
+    /** One wire format never reaches into another, but for the reuses listed in {@link #WIRE_REUSE}. */
+    static List<ArchRule> wireFormatsApart(String root) {
+        return java.util.Arrays.stream(WIRE_FORMATS).map(format -> {
+            String[] others = java.util.Arrays.stream(WIRE_FORMATS)
+                    .filter(other -> !other.equals(format))
+                    .filter(other -> WIRE_REUSE.stream().noneMatch(r -> r[0].equals(format) && r[1].equals(other)))
+                    .map(other -> root + ".wire." + other + "..")
+                    .toArray(String[]::new);
+            return (ArchRule) noClasses().that().resideInAPackage(root + ".wire." + format + "..")
+                    .should().dependOnClassesThat().resideInAnyPackage(others)
+                    .as("wire/" + format.replace('.', '/') + " uses no other wire format")
+                    .allowEmptyShould(true);
+        }).toList();
+    }
+
+    /** No cycles between the top-level packages. */
+    static ArchRule noCycles(String root) {
+        return slices().matching(root + ".(*)..").should().beFreeOfCycles().allowEmptyShould(true);
+    }
+}

@@ -1,0 +1,46 @@
+package dev.modelgateway.architecture;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The layout rules catch what they are meant to: {@code samples} holds a wire → upstream import, a
+ * wire/anthropic → wire/gemini import and an upstream → endpoint import, and each rule must fail on it.
+ */
+class LayoutRulesFailTest {
+    private static final String SAMPLES = "dev.modelgateway.architecture.samples";
+    private static JavaClasses samples;
+
+    @BeforeAll
+    static void importSamples() {
+        samples = new ClassFileImporter().importPackages(SAMPLES);
+    }
+
+    @Test
+    void upstreamUsingAnEndpointBreaksTheLayers() {
+        assertThatThrownBy(() -> LayoutRules.layers(SAMPLES).check(samples))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("SamplePump")
+                .hasMessageContaining("SampleHandler");
+    }
+
+    @Test
+    void wireUsingUpstreamIsNotPure() {
+        assertThatThrownBy(() -> LayoutRules.wireIsPure(SAMPLES).check(samples))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("SampleCodec")
+                .hasMessageContaining("SamplePump");
+    }
+
+    @Test
+    void anthropicUsingGeminiBreaksFormatSeparation() {
+        assertThatThrownBy(() -> LayoutRules.wireFormatsApart(SAMPLES).forEach(rule -> rule.check(samples)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("wire/anthropic uses no other wire format")
+                .hasMessageContaining("SampleSchema");
+    }
+}

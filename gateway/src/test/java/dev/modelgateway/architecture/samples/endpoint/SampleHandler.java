@@ -1,0 +1,5 @@
+package dev.modelgateway.architecture.samples.endpoint;
+
+/** An endpoint, for {@code LayoutRulesFailTest}. */
+public class SampleHandler {
+}

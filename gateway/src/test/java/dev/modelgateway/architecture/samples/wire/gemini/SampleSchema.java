@@ -1,0 +1,5 @@
+package dev.modelgateway.architecture.samples.wire.gemini;
+
+/** A gemini wire class. */
+public class SampleSchema {
+}
