@@ -8,7 +8,8 @@
 #   --duration S   measured seconds per run (default 10)
 #   --warmup S     unmeasured run before each measured one, same key (default 3)
 #   --reps N       runs per cell, (a) and (b) alternating; the table shows medians (default 3)
-#   --stores LIST  which stores to measure (default "sqlite postgres"; postgres needs 127.0.0.1:5432 and :6379)
+#   --stores LIST  which stores to measure (default "sqlite postgres"; postgres needs 127.0.0.1:5432 and :6379,
+#                  which scripts/services.sh, run first, starts and gives the tests' gateway_test role and database)
 # BENCH_GW_JAVA_OPTS adds JVM options to the gateway, e.g. a flight recording for profiling.
 # Writes bench/results/accounts-overhead.md. Gateway on CPU 0; simulator, wrk and (for the run) the local
 # redis-server on CPU 1, so CPU 0 is the gateway's alone. Besides latency and throughput it reports the gateway's
@@ -34,8 +35,11 @@ for tool in wrk jq; do
   command -v $tool >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $tool >/dev/null; }
 done
 for tool in curl taskset; do command -v $tool >/dev/null || { echo "error: $tool is required" >&2; exit 1; }; done
+case " $STORES " in *" postgres "*) "$ROOT/scripts/services.sh" ;; esac
 SIM_PORT=${BENCH_SIM_PORT:-19190}; GW_PORT=${BENCH_GW_PORT:-18180}; MASTER=pk-bench-master
 RUN_ID="$(date +%s)$$"; LOGDIR="$(mktemp -d)"; OUT="$ROOT/bench/results/accounts-overhead.md"
+# The role and database scripts/services.sh creates for the tests; the run works in a schema of its own.
+PG_CONN="postgresql://gateway_test:gateway_test@127.0.0.1:5432/gateway_test"
 BODY='{"model":"platform/vendorB-5.5","max_completion_tokens":64,"messages":[{"role":"user","content":"Hello gateway"}]}'
 
 SIM_PID=""; GW_PID=""; PG_SCHEMA=""; REDIS_PREFIX=""; REDIS_PID="$(pgrep -x redis-server | head -1 || true)"; REDIS_MASK=""
@@ -52,7 +56,7 @@ cleanup() {
   trap - EXIT INT TERM
   stop "$GW_PID"; stop "$SIM_PID"
   [ -n "$REDIS_MASK" ] && taskset -a -p "$REDIS_MASK" "$REDIS_PID" >/dev/null 2>&1 || true
-  [ -n "$PG_SCHEMA" ] && psql -q -h 127.0.0.1 -U postgres -d test -c "DROP SCHEMA $PG_SCHEMA CASCADE" >/dev/null 2>&1 || true
+  [ -n "$PG_SCHEMA" ] && psql -q "$PG_CONN" -c "DROP SCHEMA $PG_SCHEMA CASCADE" >/dev/null 2>&1 || true
   [ -n "$REDIS_PREFIX" ] && redis-cli -h 127.0.0.1 --scan --pattern "$REDIS_PREFIX*" | xargs -r redis-cli -h 127.0.0.1 del >/dev/null || true
   if [ $rc -ne 0 ]; then echo "benchmark failed (exit $rc); logs in $LOGDIR" >&2; else rm -rf "$LOGDIR"; fi
   exit $rc
@@ -104,8 +108,8 @@ for store in $STORES; do
     sqlite) DB_URL="jdbc:sqlite:$LOGDIR/bench.db"; REDIS_URL="" ;;
     postgres)
       PG_SCHEMA="bench_accounts_$RUN_ID"
-      psql -q -h 127.0.0.1 -U postgres -d test -c "CREATE SCHEMA $PG_SCHEMA" >/dev/null
-      DB_URL="jdbc:postgresql://127.0.0.1:5432/test?user=postgres&currentSchema=$PG_SCHEMA"
+      psql -q "$PG_CONN" -c "CREATE SCHEMA $PG_SCHEMA" >/dev/null
+      DB_URL="jdbc:postgresql://127.0.0.1:5432/gateway_test?user=gateway_test&password=gateway_test&currentSchema=$PG_SCHEMA"
       REDIS_PREFIX="bench-$RUN_ID:"; REDIS_URL="redis://127.0.0.1:6379?key_prefix=$REDIS_PREFIX" ;;
     *) echo "unknown store $store" >&2; exit 2 ;;
   esac

@@ -20,7 +20,7 @@ if [ -z "${SKIP_BUILD:-}" ]; then
 fi
 JAR="$ROOT/bench/target/benchmarks.jar"
 OPTS=${JMH_OPTS:-"-f 1 -wi 3 -w 2s -i 5 -r 2s"}
-FIXTURES=${FIXTURES_DIR:-"$ROOT/../shared/fixtures"}
+FIXTURES=${FIXTURES_DIR:-"$ROOT/fixtures"}
 JSON="$ROOT/bench/target/jmh-result.json"
 [ $# -eq 0 ] && set -- '(SseParser|NativeTap|StreamTranslation)Bench'
 read -r l1 l5 _ < /proc/loadavg

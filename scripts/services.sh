@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
 # Makes sure the services the tests use are up: PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379.
 # Starts them the way this machine kind installs them; installs them from Debian packages if missing.
+# Then makes sure PostgreSQL has the tests' own role and database (idempotent, safe to run again):
+#   role gateway_test (password gateway_test), database gateway_test owned by it, so that the tests can create
+#   and drop a schema of their own; they connect with
+#   jdbc:postgresql://127.0.0.1:5432/gateway_test?user=gateway_test&password=gateway_test
+# Creating them needs the postgres superuser; it is reached as the postgres OS user over the local socket
+# (peer authentication on a stock Debian install), so this part runs as root or as postgres.
 set -euo pipefail
+
+TEST_ROLE=gateway_test
+TEST_PASSWORD=gateway_test
+TEST_DB=gateway_test
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
@@ -19,9 +29,49 @@ if ! port_open 6379; then
   redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
     --dir /var/lib/redis --logfile /var/log/redis/ci.log
 fi
+up=""
 for i in $(seq 1 30); do
-  if port_open 5432 && port_open 6379; then exit 0; fi
+  if port_open 5432 && port_open 6379; then up=1; break; fi
   sleep 1
 done
-echo "error: PostgreSQL or Redis did not come up" >&2
-exit 1
+if [ -z "$up" ]; then
+  echo "error: PostgreSQL or Redis did not come up" >&2
+  exit 1
+fi
+
+# psql as the postgres superuser, over the local socket of the cluster on port 5432 (from / so that psql does not
+# complain about a working directory the postgres user cannot read).
+as_postgres() {
+  if [ "$(id -un)" = postgres ]; then (cd / && "$@")
+  elif [ "$(id -u)" -eq 0 ]; then (cd / && runuser -u postgres -- "$@")
+  else echo "error: creating the test role needs root or the postgres user" >&2; return 1
+  fi
+}
+pg() { as_postgres psql -X -q -v ON_ERROR_STOP=1 -p 5432 -d postgres "$@"; }
+as_test_role() { # sql: its one value, or nothing when the role cannot log in
+  PGPASSWORD="$TEST_PASSWORD" psql -X -h 127.0.0.1 -p 5432 -U "$TEST_ROLE" -d "$TEST_DB" -tAc "$1" 2>/dev/null || true
+}
+db_owner="SELECT pg_catalog.pg_get_userbyid(datdba) FROM pg_catalog.pg_database WHERE datname = current_database()"
+
+# Only when the role cannot log in or does not own the database is the superuser needed.
+if [ "$(as_test_role "$db_owner")" != "$TEST_ROLE" ]; then
+  for i in $(seq 1 30); do # a cluster that has just started takes connections a moment after its port opens
+    [ "$(pg -tAc 'SELECT 1' 2>/dev/null || true)" = 1 ] && break
+    sleep 1
+  done
+  if [ "$(pg -tAc "SELECT 1 FROM pg_roles WHERE rolname = '$TEST_ROLE'")" = 1 ]; then
+    pg -c "ALTER ROLE $TEST_ROLE LOGIN PASSWORD '$TEST_PASSWORD'"
+  else
+    pg -c "CREATE ROLE $TEST_ROLE LOGIN PASSWORD '$TEST_PASSWORD'"
+  fi
+  if [ "$(pg -tAc "SELECT 1 FROM pg_database WHERE datname = '$TEST_DB'")" = 1 ]; then
+    pg -c "ALTER DATABASE $TEST_DB OWNER TO $TEST_ROLE"
+  else
+    pg -c "CREATE DATABASE $TEST_DB OWNER $TEST_ROLE"
+  fi
+  if [ "$(as_test_role "$db_owner")" != "$TEST_ROLE" ]; then
+    echo "error: cannot log in to PostgreSQL on 127.0.0.1:5432 as $TEST_ROLE (database $TEST_DB); check pg_hba.conf" >&2
+    exit 1
+  fi
+  echo "PostgreSQL: role and database $TEST_DB ready" >&2
+fi

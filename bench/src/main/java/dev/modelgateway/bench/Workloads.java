@@ -13,7 +13,7 @@ import java.util.SplittableRandom;
 
 /**
  * The recorded vendor streams the benchmarks replay, and how they are cut into network-sized pieces.
- * Fixtures come from {@code -Dfixtures.dir} (default {@code ../shared/fixtures} relative to the repo root).
+ * Fixtures come from {@code -Dfixtures.dir} (default: the repository's {@code fixtures/}, from the repo root or bench/).
  */
 public final class Workloads {
     /** Smallest and largest network read, bytes: what a TCP socket typically hands the event loop. */
@@ -40,11 +40,10 @@ public final class Workloads {
         String prop = System.getProperty("fixtures.dir");
         List<Path> candidates = new ArrayList<>();
         if (prop != null) candidates.add(Path.of(prop));
-        candidates.add(Path.of("../shared/fixtures"));     // run from the repo root
-        candidates.add(Path.of("../../shared/fixtures"));  // run from bench/
-        candidates.add(Path.of("/work/shared/fixtures"));
+        candidates.add(Path.of("fixtures"));     // run from the repo root
+        candidates.add(Path.of("../fixtures"));  // run from bench/
         for (Path p : candidates) if (Files.isDirectory(p)) return p;
-        throw new IllegalStateException("fixtures not found; pass -Dfixtures.dir=/path/to/shared/fixtures (tried "
+        throw new IllegalStateException("fixtures not found; pass -Dfixtures.dir=<repository>/fixtures (tried "
                 + candidates + ")");
     }
 

@@ -33,7 +33,7 @@ import java.util.function.Supplier;
 
 /** Real stores for the tests: a SQLite file, a fresh PostgreSQL schema, a Redis key namespace. */
 final class Fixtures {
-    static final String PG_BASE = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+    static final String PG_BASE = "jdbc:postgresql://127.0.0.1:5432/gateway_test?user=gateway_test&password=gateway_test";
     static final String REDIS_URL = "redis://127.0.0.1:6379";
 
     /** $3 / $15 per million in/out; cache reads at 10% of input, writes at 1.25x and 2x. */

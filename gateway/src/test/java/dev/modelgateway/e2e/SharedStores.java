@@ -18,7 +18,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * of its own in the local Redis ({@code .ci/run} starts both). Both are removed on close.
  */
 final class SharedStores implements AutoCloseable {
-    static final String PG_BASE = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+    static final String PG_BASE = "jdbc:postgresql://127.0.0.1:5432/gateway_test?user=gateway_test&password=gateway_test";
     static final String REDIS = "redis://127.0.0.1:6379";
 
     private final String schema = random("e2e_");

@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Recorded vendor payloads under {@code -Dfixtures.dir} (shared/fixtures). */
+/** Recorded vendor payloads under {@code -Dfixtures.dir}, by default the repository's {@code fixtures/}. */
 public final class Fixtures {
     public static final ObjectMapper JSON = new ObjectMapper();
 
@@ -21,8 +21,11 @@ public final class Fixtures {
 
     public static Path dir() {
         String d = System.getProperty("fixtures.dir");
-        Path p = d != null ? Path.of(d) : Path.of("../../shared/fixtures");
-        if (!Files.isDirectory(p)) p = Path.of("/work/shared/fixtures");
+        Path p = d != null ? Path.of(d) : Path.of("../fixtures"); // the repository's fixtures/, seen from gateway/
+        if (!Files.isDirectory(p)) {
+            throw new IllegalStateException("recorded fixtures not found at " + p.toAbsolutePath()
+                    + "; run from the gateway module or pass -Dfixtures.dir=<repository>/fixtures");
+        }
         return p;
     }
 

@@ -1,7 +1,6 @@
 package dev.modelgateway.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -17,7 +16,7 @@ import java.util.function.Function;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Replays recorded vendor payloads from /work/shared/fixtures against the simulator's output: every key the
+ * Replays recorded vendor payloads from the repository's fixtures/ against the simulator's output: every key the
  * vendor sent must also be present in the simulator's equivalent payload (values are not compared).
  */
 class FixtureShapeTest extends SimTestBase {
@@ -31,8 +30,11 @@ class FixtureShapeTest extends SimTestBase {
 
     static Path fixtures() {
         String prop = System.getProperty("fixtures.dir");
-        Path p = prop != null ? Path.of(prop) : Path.of("../../shared/fixtures");
-        Assumptions.assumeTrue(Files.isDirectory(p), "fixtures not found at " + p.toAbsolutePath());
+        Path p = prop != null ? Path.of(prop) : Path.of("../fixtures"); // the repository's fixtures/, seen from vendor-sim/
+        if (!Files.isDirectory(p)) {
+            throw new IllegalStateException("recorded fixtures not found at " + p.toAbsolutePath()
+                    + "; run from the vendor-sim module or pass -Dfixtures.dir=<repository>/fixtures");
+        }
         return p;
     }
 
