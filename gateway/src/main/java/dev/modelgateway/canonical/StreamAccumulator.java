@@ -22,7 +22,10 @@ public final class StreamAccumulator {
         final StringBuilder text = new StringBuilder();
         final StringBuilder signature = new StringBuilder();
         SignatureOrigin origin;
-        Partial(StreamEvent.BlockStart start) { this.start = start; this.origin = start.origin(); }
+        Partial(StreamEvent.BlockStart start) {
+            this.start = start;
+            this.origin = start instanceof StreamEvent.ThinkingStart t ? t.origin() : null;
+        }
     }
 
     public void accept(StreamEvent event) {
@@ -63,24 +66,23 @@ public final class StreamAccumulator {
     public CanonicalResponse response() {
         List<ContentBlock> content = new ArrayList<>();
         for (Partial p : blocks.values()) {
-            StreamEvent.BlockStart s = p.start;
-            switch (s.kind()) {
-                case TEXT -> {
+            switch (p.start) {
+                case StreamEvent.TextStart _ -> {
                     if (!p.text.isEmpty()) content.add(new ContentBlock.Text(p.text.toString()));
                 }
-                case THINKING -> content.add(new ContentBlock.Thinking(p.text.toString(),
+                case StreamEvent.ThinkingStart _ -> content.add(new ContentBlock.Thinking(p.text.toString(),
                         p.signature.isEmpty() ? null : p.signature.toString(), p.origin == null ? SignatureOrigin.NONE : p.origin));
-                case REDACTED_THINKING -> content.add(new ContentBlock.RedactedThinking(s.redactedData()));
-                case TOOL_USE -> content.add(new ContentBlock.ToolUse(s.toolId(), s.toolName(), p.text.toString(),
-                        s.thoughtSignature(), null));
-                case VENDOR -> content.add(new ContentBlock.VendorBlock(vendorOf(s), s.vendorBlock()));
+                case StreamEvent.RedactedThinkingStart r -> content.add(new ContentBlock.RedactedThinking(r.data()));
+                case StreamEvent.ToolUseStart t ->
+                        content.add(new ContentBlock.ToolUse(t.id(), t.name(), p.text.toString(), t.thoughtSignature(), null));
+                case StreamEvent.VendorBlockStart v -> content.add(new ContentBlock.VendorBlock(vendorOf(v), v.block()));
             }
         }
         return new CanonicalResponse(id, model, content, stopReason, stopSequence, usage);
     }
 
     /** Anthropic blocks always carry a {@code type}; Gemini parts (executableCode…) never do. */
-    private static String vendorOf(StreamEvent.BlockStart s) {
-        return s.vendorBlock() != null && s.vendorBlock().has("type") ? "anthropic" : "gemini";
+    private static String vendorOf(StreamEvent.VendorBlockStart s) {
+        return s.block() != null && s.block().has("type") ? "anthropic" : "gemini";
     }
 }

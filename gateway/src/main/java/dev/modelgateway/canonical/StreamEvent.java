@@ -5,42 +5,47 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /**
  * Canonical streaming events, Anthropic-shaped because that is the richest vendor stream. Block indices are
  * per message and strictly increasing in start order. Blocks are not interleaved, except that argument
- * deltas of several open TOOL_USE blocks may interleave (OpenAI parallel calls); encoders that cannot
+ * deltas of several open tool-use blocks may interleave (OpenAI parallel calls); encoders that cannot
  * interleave buffer.
  */
 public sealed interface StreamEvent {
 
-    enum BlockKind { TEXT, THINKING, REDACTED_THINKING, TOOL_USE, VENDOR }
-
     /** @param usage what is known at the start (Anthropic: input and cache counters; others: zero) */
     record MessageStart(String id, String model, Usage usage) implements StreamEvent { }
 
-    /**
-     * @param toolId           TOOL_USE: call id
-     * @param toolName         TOOL_USE: function name
-     * @param thoughtSignature TOOL_USE: Gemini signature on the functionCall part
-     * @param redactedData     REDACTED_THINKING: the opaque data (the block has no deltas)
-     * @param origin           THINKING: who will sign it
-     * @param vendorBlock      VENDOR: the block's start payload, verbatim
-     */
-    record BlockStart(int index, BlockKind kind, String toolId, String toolName, String thoughtSignature,
-                      String redactedData, SignatureOrigin origin, ObjectNode vendorBlock) implements StreamEvent {
-        public static BlockStart text(int index) {
-            return new BlockStart(index, BlockKind.TEXT, null, null, null, null, null, null);
-        }
-        public static BlockStart thinking(int index, SignatureOrigin origin) {
-            return new BlockStart(index, BlockKind.THINKING, null, null, null, null, origin, null);
-        }
-        public static BlockStart redacted(int index, String data) {
-            return new BlockStart(index, BlockKind.REDACTED_THINKING, null, null, null, data, SignatureOrigin.ANTHROPIC, null);
-        }
-        public static BlockStart toolUse(int index, String id, String name, String thoughtSignature) {
-            return new BlockStart(index, BlockKind.TOOL_USE, id, name, thoughtSignature, null, null, null);
-        }
-        public static BlockStart vendor(int index, ObjectNode raw) {
-            return new BlockStart(index, BlockKind.VENDOR, null, null, null, null, null, raw);
-        }
+    /** Opens content block {@code index}; one record per kind of block, each carrying only its own fields. */
+    sealed interface BlockStart extends StreamEvent {
+        int index();
     }
+
+    /** A text block; its text arrives as {@link TextDelta}s. */
+    record TextStart(int index) implements BlockStart { }
+
+    /**
+     * A thinking block; its text arrives as {@link ReasoningDelta}s, its signature as {@link SignatureDelta}s.
+     *
+     * @param origin who will sign it
+     */
+    record ThinkingStart(int index, SignatureOrigin origin) implements BlockStart { }
+
+    /** @param data the opaque Anthropic data (the block has no deltas) */
+    record RedactedThinkingStart(int index, String data) implements BlockStart { }
+
+    /**
+     * A tool call; its JSON arguments arrive as {@link ToolArgumentsDelta} fragments.
+     *
+     * @param id               call id
+     * @param name             function name
+     * @param thoughtSignature Gemini signature on the functionCall part, or null
+     */
+    record ToolUseStart(int index, String id, String name, String thoughtSignature) implements BlockStart { }
+
+    /**
+     * A block with no canonical equivalent (Anthropic server tool blocks, Gemini executableCode parts…).
+     *
+     * @param block the block's start payload, verbatim
+     */
+    record VendorBlockStart(int index, ObjectNode block) implements BlockStart { }
 
     record TextDelta(int index, String text) implements StreamEvent { }
 

@@ -71,10 +71,10 @@ class FixtureReplayTest {
         for (StreamEvent e : events) {
             switch (e) {
                 case StreamEvent.TextDelta d -> text.append(d.text());
-                case StreamEvent.BlockStart s when s.kind() == StreamEvent.BlockKind.TOOL_USE -> {
-                    ids.put(s.index(), s.toolId());
-                    args.put(s.toolId(), "");
-                    names.put(s.toolId(), s.toolName());
+                case StreamEvent.ToolUseStart s -> {
+                    ids.put(s.index(), s.id());
+                    args.put(s.id(), "");
+                    names.put(s.id(), s.name());
                 }
                 case StreamEvent.ToolArgumentsDelta d when ids.containsKey(d.index()) ->
                         args.merge(ids.get(d.index()), d.fragment(), String::concat);

@@ -61,21 +61,21 @@ final class AnthropicStreamDecoder implements StreamDecoder {
         open.add(i);
         switch (b.path("type").asText()) {
             case "text" -> {
-                out.accept(StreamEvent.BlockStart.text(i));
+                out.accept(new StreamEvent.TextStart(i));
                 String initial = b.path("text").asText("");
                 if (!initial.isEmpty()) out.accept(new StreamEvent.TextDelta(i, initial));
             }
             case "thinking" -> {
-                out.accept(StreamEvent.BlockStart.thinking(i, SignatureOrigin.ANTHROPIC));
+                out.accept(new StreamEvent.ThinkingStart(i, SignatureOrigin.ANTHROPIC));
                 String initial = b.path("thinking").asText("");
                 if (!initial.isEmpty()) out.accept(new StreamEvent.ReasoningDelta(i, initial));
                 String sig = b.path("signature").asText("");
                 if (!sig.isEmpty()) out.accept(new StreamEvent.SignatureDelta(i, sig, SignatureOrigin.ANTHROPIC));
             }
-            case "redacted_thinking" -> out.accept(StreamEvent.BlockStart.redacted(i, b.path("data").asText()));
+            case "redacted_thinking" -> out.accept(new StreamEvent.RedactedThinkingStart(i, b.path("data").asText()));
             // The start block's input is always {} — never forward it as an argument fragment.
-            case "tool_use" -> out.accept(StreamEvent.BlockStart.toolUse(i, b.path("id").asText(), b.path("name").asText(), null));
-            default -> out.accept(StreamEvent.BlockStart.vendor(i, (ObjectNode) b));
+            case "tool_use" -> out.accept(new StreamEvent.ToolUseStart(i, b.path("id").asText(), b.path("name").asText(), null));
+            default -> out.accept(new StreamEvent.VendorBlockStart(i, (ObjectNode) b));
         }
     }
 

@@ -2,9 +2,7 @@ package dev.modelgateway.wire.anthropic;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.modelgateway.canonical.SignatureOrigin;
 import dev.modelgateway.canonical.StreamEvent;
-import dev.modelgateway.canonical.StreamEvent.BlockKind;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.wire.SignatureEnvelope;
@@ -40,8 +38,7 @@ final class MessagesStreamEncoder implements StreamEncoder {
         int anthropicIndex = -1;
         boolean skipped;
         boolean sentInput;
-        SignatureOrigin origin;
-        Active(StreamEvent.BlockStart start) { this.start = start; this.origin = start.origin(); }
+        Active(StreamEvent.BlockStart start) { this.start = start; }
     }
 
     private record Pending(StreamEvent.BlockStart start, List<StreamEvent> deltas, boolean[] stopped) { }
@@ -136,30 +133,31 @@ final class MessagesStreamEncoder implements StreamEncoder {
 
     private void open(StreamEvent.BlockStart s, Buffer out) {
         active = new Active(s);
-        if (s.kind() == BlockKind.VENDOR && !MessagesBlocks.isReplayableVendorBlock(
-                new dev.modelgateway.canonical.ContentBlock.VendorBlock("anthropic", s.vendorBlock()))) {
+        if (s instanceof StreamEvent.VendorBlockStart v && !MessagesBlocks.isReplayableVendorBlock(
+                new dev.modelgateway.canonical.ContentBlock.VendorBlock("anthropic", v.block()))) {
             active.skipped = true;
             return;
         }
-        if (s.kind() != BlockKind.TEXT) ensureOpened(out);
+        if (!(s instanceof StreamEvent.TextStart)) ensureOpened(out);
     }
 
     /** Emits the content_block_start of the active block if not yet done. */
     private void ensureOpened(Buffer out) {
         if (active.anthropicIndex >= 0) return;
-        StreamEvent.BlockStart s = active.start;
-        ObjectNode block = switch (s.kind()) {
-            case TEXT -> F.objectNode().put("type", "text").put("text", "");
-            case THINKING -> F.objectNode().put("type", "thinking").put("thinking", "").put("signature", "");
-            case REDACTED_THINKING -> F.objectNode().put("type", "redacted_thinking").put("data", s.redactedData());
-            case TOOL_USE -> {
+        ObjectNode block = switch (active.start) {
+            case StreamEvent.TextStart _ -> F.objectNode().put("type", "text").put("text", "");
+            case StreamEvent.ThinkingStart _ ->
+                    F.objectNode().put("type", "thinking").put("thinking", "").put("signature", "");
+            case StreamEvent.RedactedThinkingStart r ->
+                    F.objectNode().put("type", "redacted_thinking").put("data", r.data());
+            case StreamEvent.ToolUseStart t -> {
                 hadToolUse = true;
-                if (s.thoughtSignature() != null) emitCarrier(s.thoughtSignature(), out);
-                ObjectNode o = F.objectNode().put("type", "tool_use").put("id", s.toolId()).put("name", s.toolName());
+                if (t.thoughtSignature() != null) emitCarrier(t.thoughtSignature(), out);
+                ObjectNode o = F.objectNode().put("type", "tool_use").put("id", t.id()).put("name", t.name());
                 o.putObject("input");
                 yield o;
             }
-            case VENDOR -> s.vendorBlock().deepCopy();
+            case StreamEvent.VendorBlockStart v -> v.block().deepCopy();
         };
         active.anthropicIndex = nextIndex++;
         ObjectNode frame = F.objectNode().put("type", "content_block_start").put("index", active.anthropicIndex);
@@ -179,7 +177,7 @@ final class MessagesStreamEncoder implements StreamEncoder {
     }
 
     private void close(Buffer out) {
-        if (active.start.kind() == BlockKind.TOOL_USE && !active.sentInput && active.anthropicIndex >= 0) {
+        if (active.start instanceof StreamEvent.ToolUseStart && !active.sentInput && active.anthropicIndex >= 0) {
             // A no-argument call: clients accumulate input only from deltas, so send the empty object once.
             ObjectNode frame = F.objectNode().put("type", "content_block_delta").put("index", active.anthropicIndex);
             frame.putObject("delta").put("type", "input_json_delta").put("partial_json", "{}");

@@ -19,7 +19,7 @@ import java.util.function.Consumer;
 
 /**
  * Gemini SSE (one full-shape response per event, no terminator) → canonical events. Thought and text runs
- * become blocks; a function call arrives whole (name and args in one part) and becomes a complete TOOL_USE
+ * become blocks; a function call arrives whole (name and args in one part) and becomes a complete tool-use
  * block, unless Vertex streams its arguments ({@code partialArgs}/{@code willContinue}), which are assembled
  * and emitted when the call completes. usageMetadata is cumulative: the last one wins.
  */
@@ -82,14 +82,14 @@ final class GeminiStreamDecoder implements StreamDecoder {
                 // The signature of a text part: an empty signed thinking block after it (see GeminiResponseDecoder).
                 switchRun(Run.NONE, out);
                 int i = nextIndex++;
-                out.accept(StreamEvent.BlockStart.thinking(i, SignatureOrigin.GEMINI));
+                out.accept(new StreamEvent.ThinkingStart(i, SignatureOrigin.GEMINI));
                 out.accept(new StreamEvent.SignatureDelta(i, sig, SignatureOrigin.GEMINI));
                 out.accept(new StreamEvent.BlockStop(i));
             }
         } else {
             switchRun(Run.NONE, out);
             int i = nextIndex++;
-            out.accept(StreamEvent.BlockStart.vendor(i, (ObjectNode) part));
+            out.accept(new StreamEvent.VendorBlockStart(i, (ObjectNode) part));
             out.accept(new StreamEvent.BlockStop(i));
         }
     }
@@ -106,7 +106,7 @@ final class GeminiStreamDecoder implements StreamDecoder {
         int i = nextIndex++;
         String id = fc.hasNonNull("id") ? fc.get("id").asText() : ToolCallIds.synthesize(responseId, calls);
         calls++;
-        out.accept(StreamEvent.BlockStart.toolUse(i, id, fc.path("name").asText(), sig));
+        out.accept(new StreamEvent.ToolUseStart(i, id, fc.path("name").asText(), sig));
         if (fc.path("willContinue").asBoolean(false)) {
             partialIndex = i;
             partialArgs = JsonNodeFactory.instance.objectNode();
@@ -153,8 +153,8 @@ final class GeminiStreamDecoder implements StreamDecoder {
         runSigned = false;
         if (next == Run.NONE) return;
         runIndex = nextIndex++;
-        out.accept(next == Run.TEXT ? StreamEvent.BlockStart.text(runIndex)
-                : StreamEvent.BlockStart.thinking(runIndex, SignatureOrigin.GEMINI));
+        out.accept(next == Run.TEXT ? new StreamEvent.TextStart(runIndex)
+                : new StreamEvent.ThinkingStart(runIndex, SignatureOrigin.GEMINI));
     }
 
     @Override

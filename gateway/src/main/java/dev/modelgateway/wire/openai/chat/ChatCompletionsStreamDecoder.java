@@ -17,7 +17,7 @@ import java.util.function.Consumer;
 /**
  * chat.completion.chunk stream → canonical events. Reasoning and text runs become blocks that close when the
  * content type changes (a chunk may carry both: both are kept, reasoning first). Each tool_calls index opens
- * a TOOL_USE block that stays open until the end, because parallel calls' fragments may interleave. The
+ * a tool-use block that stays open until the end, because parallel calls' fragments may interleave. The
  * finish_reason is held until the trailing usage chunk ({@code [DONE]} or end of stream).
  */
 public final class ChatCompletionsStreamDecoder implements StreamDecoder {
@@ -82,7 +82,7 @@ public final class ChatCompletionsStreamDecoder implements StreamDecoder {
             idx = nextIndex++;
             tools.put(upstream, idx);
             String sig = tc.path("extra_content").path("google").path("thought_signature").asText(null);
-            out.accept(StreamEvent.BlockStart.toolUse(idx, tc.path("id").asText(""), fn.path("name").asText(""), sig));
+            out.accept(new StreamEvent.ToolUseStart(idx, tc.path("id").asText(""), fn.path("name").asText(""), sig));
         }
         // The same chunk may carry the name and the complete arguments: keep them.
         String args = fn.path("arguments").asText("");
@@ -95,8 +95,8 @@ public final class ChatCompletionsStreamDecoder implements StreamDecoder {
         run = next;
         if (next == Run.NONE) return;
         runIndex = nextIndex++;
-        out.accept(next == Run.TEXT ? StreamEvent.BlockStart.text(runIndex)
-                : StreamEvent.BlockStart.thinking(runIndex, SignatureOrigin.NONE));
+        out.accept(next == Run.TEXT ? new StreamEvent.TextStart(runIndex)
+                : new StreamEvent.ThinkingStart(runIndex, SignatureOrigin.NONE));
     }
 
     private void finish(Consumer<StreamEvent> out) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.canonical.SignatureOrigin;
 import dev.modelgateway.canonical.StreamEvent;
-import dev.modelgateway.canonical.StreamEvent.BlockKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.wire.SignatureEnvelope;
 import dev.modelgateway.wire.SseFrames;
@@ -27,7 +26,7 @@ final class ChatStreamEncoder implements StreamEncoder {
     private boolean started;
     private boolean finished;
     private int toolCalls;
-    private final Map<Integer, BlockKind> kinds = new HashMap<>();
+    private final Map<Integer, StreamEvent.BlockStart> starts = new HashMap<>();
     private final Map<Integer, Integer> toolIndex = new HashMap<>();
     private final Map<Integer, StringBuilder> thinking = new HashMap<>();
     private final Map<Integer, String> signatures = new HashMap<>();
@@ -69,7 +68,7 @@ final class ChatStreamEncoder implements StreamEncoder {
                 }
             }
             case StreamEvent.BlockStop s -> {
-                if (kinds.get(s.index()) == BlockKind.THINKING && signatures.containsKey(s.index())) {
+                if (starts.get(s.index()) instanceof StreamEvent.ThinkingStart && signatures.containsKey(s.index())) {
                     ObjectNode delta = delta();
                     delta.putArray("thinking_blocks").addObject().put("type", "thinking")
                             .put("thinking", thinking.getOrDefault(s.index(), new StringBuilder()).toString())
@@ -104,30 +103,30 @@ final class ChatStreamEncoder implements StreamEncoder {
     }
 
     private void blockStart(StreamEvent.BlockStart s, Buffer out) {
-        kinds.put(s.index(), s.kind());
-        switch (s.kind()) {
-            case TOOL_USE -> {
+        starts.put(s.index(), s);
+        switch (s) {
+            case StreamEvent.ToolUseStart t -> {
                 int k = toolCalls++;
-                toolIndex.put(s.index(), k);
+                toolIndex.put(t.index(), k);
                 ObjectNode delta = delta();
                 ObjectNode call = delta.putArray("tool_calls").addObject();
                 call.put("index", k);
-                call.put("id", s.toolId());
+                call.put("id", t.id());
                 call.put("type", "function");
                 // Never the start block's (empty) input: arguments arrive only as fragments.
-                call.putObject("function").put("name", s.toolName()).put("arguments", "");
-                if (s.thoughtSignature() != null) {
-                    call.putObject("extra_content").putObject("google").put("thought_signature", s.thoughtSignature());
+                call.putObject("function").put("name", t.name()).put("arguments", "");
+                if (t.thoughtSignature() != null) {
+                    call.putObject("extra_content").putObject("google").put("thought_signature", t.thoughtSignature());
                 }
                 emit(delta, out);
             }
-            case REDACTED_THINKING -> {
+            case StreamEvent.RedactedThinkingStart r -> {
                 ObjectNode delta = delta();
-                delta.putArray("thinking_blocks").addObject().put("type", "redacted_thinking").put("data", s.redactedData());
+                delta.putArray("thinking_blocks").addObject().put("type", "redacted_thinking").put("data", r.data());
                 emit(delta, out);
             }
-            case THINKING -> origins.put(s.index(), s.origin());
-            case TEXT, VENDOR -> { }
+            case StreamEvent.ThinkingStart t -> origins.put(t.index(), t.origin());
+            case StreamEvent.TextStart _, StreamEvent.VendorBlockStart _ -> { }
         }
     }
 

@@ -37,21 +37,26 @@ final class ResponsesStreamEncoder implements StreamEncoder {
     private Usage usage = Usage.ZERO;
     private boolean started;
 
+    /** The output item a canonical block becomes (redacted thinking and vendor blocks have none). */
+    private enum ItemType { MESSAGE, REASONING, FUNCTION_CALL }
+
     /** One output item being streamed: its position, id, and what its done event needs. */
     private static final class OpenItem {
-        final StreamEvent.BlockKind kind;
+        final ItemType type;
         final int outputIndex;
         final String id;
         final StringBuilder text = new StringBuilder();
-        String callId;
-        String name;
+        final String callId;
+        final String name;
         String signature;
         SignatureOrigin origin;
 
-        OpenItem(StreamEvent.BlockKind kind, int outputIndex, String id) {
-            this.kind = kind;
+        OpenItem(ItemType type, int outputIndex, String id, String callId, String name) {
+            this.type = type;
             this.outputIndex = outputIndex;
             this.id = id;
+            this.callId = callId;
+            this.name = name;
         }
     }
 
@@ -105,28 +110,25 @@ final class ResponsesStreamEncoder implements StreamEncoder {
 
     private void blockStart(StreamEvent.BlockStart b, Buffer out) {
         start(out);
-        OpenItem item = switch (b.kind()) {
-            case TEXT -> new OpenItem(b.kind(), output.size(), ids.next("msg"));
-            case THINKING -> new OpenItem(b.kind(), output.size(), ids.next("rs"));
-            case TOOL_USE -> new OpenItem(b.kind(), output.size(), ids.next("fc"));
-            case REDACTED_THINKING, VENDOR -> null; // no Responses equivalent
+        OpenItem item = switch (b) {
+            case StreamEvent.TextStart _ -> new OpenItem(ItemType.MESSAGE, output.size(), ids.next("msg"), null, null);
+            case StreamEvent.ThinkingStart _ -> new OpenItem(ItemType.REASONING, output.size(), ids.next("rs"), null, null);
+            case StreamEvent.ToolUseStart t ->
+                    new OpenItem(ItemType.FUNCTION_CALL, output.size(), ids.next("fc"), t.id(), t.name());
+            case StreamEvent.RedactedThinkingStart _, StreamEvent.VendorBlockStart _ -> null; // no Responses equivalent
         };
         if (item == null) return;
         open.put(b.index(), item);
         output.add(F.nullNode()); // reserves the output index; the done item replaces it
-        ObjectNode added = switch (b.kind()) {
-            case TEXT -> ResponseItems.message(item.id, "in_progress", F.arrayNode());
-            case THINKING -> ResponseItems.reasoning(item.id, null, null, null);
-            default -> {
-                item.callId = b.toolId();
-                item.name = b.toolName();
-                yield ResponseItems.functionCall(item.id, item.callId, item.name, "", "in_progress");
-            }
+        ObjectNode added = switch (item.type) {
+            case MESSAGE -> ResponseItems.message(item.id, "in_progress", F.arrayNode());
+            case REASONING -> ResponseItems.reasoning(item.id, null, null, null);
+            case FUNCTION_CALL -> ResponseItems.functionCall(item.id, item.callId, item.name, "", "in_progress");
         };
         emit("response.output_item.added", F.objectNode().put("output_index", item.outputIndex).set("item", added), out);
-        if (b.kind() == StreamEvent.BlockKind.TEXT) {
+        if (item.type == ItemType.MESSAGE) {
             emit("response.content_part.added", itemEvent(item).put("content_index", 0).set("part", ResponseItems.outputText("")), out);
-        } else if (b.kind() == StreamEvent.BlockKind.THINKING) {
+        } else if (item.type == ItemType.REASONING) {
             emit("response.reasoning_summary_part.added", itemEvent(item).put("summary_index", 0)
                     .set("part", F.objectNode().put("type", "summary_text").put("text", "")), out);
         }
@@ -137,8 +139,8 @@ final class ResponsesStreamEncoder implements StreamEncoder {
         if (item == null || text == null || text.isEmpty()) return;
         item.text.append(text);
         ObjectNode e = itemEvent(item);
-        if (item.kind == StreamEvent.BlockKind.TEXT) e.put("content_index", 0).putArray("logprobs");
-        if (item.kind == StreamEvent.BlockKind.THINKING) e.put("summary_index", 0);
+        if (item.type == ItemType.MESSAGE) e.put("content_index", 0).putArray("logprobs");
+        if (item.type == ItemType.REASONING) e.put("summary_index", 0);
         emit(type, e.put("delta", text), out);
     }
 
@@ -146,21 +148,21 @@ final class ResponsesStreamEncoder implements StreamEncoder {
         OpenItem item = open.remove(index);
         if (item == null) return;
         String text = item.text.toString();
-        ObjectNode done = switch (item.kind) {
-            case TEXT -> {
+        ObjectNode done = switch (item.type) {
+            case MESSAGE -> {
                 ObjectNode e = itemEvent(item).put("content_index", 0).put("text", text);
                 e.putArray("logprobs");
                 emit("response.output_text.done", e, out);
                 emit("response.content_part.done", itemEvent(item).put("content_index", 0).set("part", ResponseItems.outputText(text)), out);
                 yield ResponseItems.message(item.id, "completed", F.arrayNode().add(ResponseItems.outputText(text)));
             }
-            case THINKING -> {
+            case REASONING -> {
                 emit("response.reasoning_summary_text.done", itemEvent(item).put("summary_index", 0).put("text", text), out);
                 emit("response.reasoning_summary_part.done", itemEvent(item).put("summary_index", 0)
                         .set("part", F.objectNode().put("type", "summary_text").put("text", text)), out);
                 yield ResponseItems.reasoning(item.id, text, item.origin, item.signature);
             }
-            default -> {
+            case FUNCTION_CALL -> {
                 String args = text.isEmpty() ? "{}" : text;
                 emit("response.function_call_arguments.done", itemEvent(item).put("name", item.name).put("arguments", args), out);
                 yield ResponseItems.functionCall(item.id, item.callId, item.name, args, "completed");
