@@ -11,7 +11,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.net.http.HttpResponse;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,7 +21,7 @@ class AuthTraceAndErrorRulesTest {
 
     @BeforeAll
     static void start() {
-        h = GatewayHarness.start(Map.of(Vendor.GEMINI, true));
+        h = GatewayHarness.builder().missingKey(Vendor.GEMINI).start();
     }
 
     @AfterAll

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,7 +17,7 @@ class CircuitBreakerTest {
 
     @BeforeAll
     static void start() {
-        h = GatewayHarness.start(Map.of(), new CircuitBreaker.Thresholds(3, Duration.ofMillis(800)));
+        h = GatewayHarness.builder().breaker(new CircuitBreaker.Thresholds(3, Duration.ofMillis(800))).start();
     }
 
     @AfterAll

@@ -16,7 +16,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 
 /** A real gateway (two event loops) in front of a real vendor simulator, both on loopback. */
 public final class GatewayHarness implements AutoCloseable {
@@ -28,7 +30,7 @@ public final class GatewayHarness implements AutoCloseable {
     /** JDBC URL of the accounts store (a temporary SQLite file unless given), for tests that read the ledger. */
     public final String databaseUrl;
     /** The simulator is on loopback, so the harness lets the gateway fetch media URLs there. */
-    static final MediaPolicy LOOPBACK_MEDIA = MediaPolicy.DEFAULT.withAllowPrivate(true);
+    private static final MediaPolicy LOOPBACK_MEDIA = MediaPolicy.DEFAULT.withAllowPrivate(true);
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final HttpClient http1 = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
             .version(HttpClient.Version.HTTP_1_1).build();
@@ -40,72 +42,83 @@ public final class GatewayHarness implements AutoCloseable {
         this.databaseUrl = databaseUrl;
     }
 
+    /** A gateway with the defaults: its own simulator, every vendor keyed, a temporary SQLite file, no Redis. */
     public static GatewayHarness start() {
-        return start(Map.of());
+        return builder().start();
     }
 
-    /** @param missingKeys vendors left without an API key, to test the "not configured" error */
-    public static GatewayHarness start(Map<Vendor, Boolean> missingKeys) {
-        return start(missingKeys, "jdbc:sqlite:" + tempDatabase());
+    /** A gateway set up otherwise than {@link #start()}: only what a test sets differs from the defaults. */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /** @param breaker circuit-breaker thresholds (tests of the breaker use small ones) */
-    public static GatewayHarness start(Map<Vendor, Boolean> missingKeys, CircuitBreaker.Thresholds breaker) {
-        Vertx vertx = Vertx.vertx();
-        return start(vertx, VendorSimulator.start(vertx, 0).await(), missingKeys, LOOPBACK_MEDIA,
-                "jdbc:sqlite:" + tempDatabase(), null, breaker);
-    }
+    /** What a harness's gateway runs with; each setting defaults to what {@link #start()} uses. */
+    public static final class Builder {
+        private final Set<Vendor> missingKeys = EnumSet.noneOf(Vendor.class);
+        private CircuitBreaker.Thresholds breaker = CircuitBreaker.Thresholds.DEFAULT;
+        private MediaPolicy media = LOOPBACK_MEDIA;
+        private String databaseUrl;
+        private String redisUrl;
+        private VendorSimulator sim;
 
-    /** A gateway on a given accounts database, e.g. a second one on the first one's file (restarts). */
-    public static GatewayHarness start(Map<Vendor, Boolean> missingKeys, String databaseUrl) {
-        return start(missingKeys, LOOPBACK_MEDIA, databaseUrl);
-    }
+        private Builder() {
+        }
 
-    /** @param media how media URLs are fetched (the default harness allows loopback, where the simulator is) */
-    public static GatewayHarness start(Map<Vendor, Boolean> missingKeys, MediaPolicy media) {
-        return start(missingKeys, media, "jdbc:sqlite:" + tempDatabase());
-    }
+        /** Leaves a vendor without an API key, to test the "not configured" error. */
+        public Builder missingKey(Vendor vendor) {
+            missingKeys.add(vendor);
+            return this;
+        }
 
-    public static GatewayHarness start(Map<Vendor, Boolean> missingKeys, MediaPolicy media, String databaseUrl) {
-        Vertx vertx = Vertx.vertx();
-        return start(vertx, VendorSimulator.start(vertx, 0).await(), missingKeys, media, databaseUrl, null);
-    }
+        /** Circuit-breaker thresholds (tests of the breaker use small ones). */
+        public Builder breaker(CircuitBreaker.Thresholds thresholds) {
+            this.breaker = thresholds;
+            return this;
+        }
 
-    /** A gateway with its own simulator on the given accounts stores (Redis may be null). */
-    public static GatewayHarness start(String databaseUrl, String redisUrl) {
-        Vertx vertx = Vertx.vertx();
-        return start(vertx, VendorSimulator.start(vertx, 0).await(), Map.of(), LOOPBACK_MEDIA, databaseUrl, redisUrl);
-    }
+        /** How media URLs are fetched (the default allows loopback, where the simulator is). */
+        public Builder media(MediaPolicy policy) {
+            this.media = policy;
+            return this;
+        }
 
-    /**
-     * Another gateway instance, on its own Vert.x, in front of an existing simulator (another harness's):
-     * close it before the harness that owns the simulator.
-     */
-    public static GatewayHarness startOn(VendorSimulator sim, String databaseUrl, String redisUrl) {
-        return start(Vertx.vertx(), sim, Map.of(), LOOPBACK_MEDIA, databaseUrl, redisUrl);
-    }
+        /** The accounts database, e.g. a second gateway on the first one's file (restarts); a fresh SQLite file if unset. */
+        public Builder database(String url) {
+            this.databaseUrl = url;
+            return this;
+        }
 
-    private static GatewayHarness start(Vertx vertx, VendorSimulator sim, Map<Vendor, Boolean> missingKeys,
-                                        MediaPolicy media, String databaseUrl, String redisUrl) {
-        return start(vertx, sim, missingKeys, media, databaseUrl, redisUrl, CircuitBreaker.Thresholds.DEFAULT);
-    }
+        /** The Redis URL for shared counters; none (in-process counters) if unset. */
+        public Builder redis(String url) {
+            this.redisUrl = url;
+            return this;
+        }
 
-    private static GatewayHarness start(Vertx vertx, VendorSimulator sim, Map<Vendor, Boolean> missingKeys,
-                                        MediaPolicy media, String databaseUrl, String redisUrl,
-                                        CircuitBreaker.Thresholds breaker) {
-        SimKeys keys = SimKeys.defaults();
-        String s = sim.baseUrl();
-        Map<Vendor, VendorEndpoint> vendors = new EnumMap<>(Vendor.class);
-        vendors.put(Vendor.ANTHROPIC, new VendorEndpoint(Vendor.ANTHROPIC, s + "/anthropic", keys.anthropic()));
-        vendors.put(Vendor.OPENAI, new VendorEndpoint(Vendor.OPENAI, s + "/openai/v1", keys.openai()));
-        vendors.put(Vendor.GEMINI, new VendorEndpoint(Vendor.GEMINI, s + "/gemini", keys.gemini()));
-        vendors.put(Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, s + "/dashscope/compatible-mode/v1", keys.dashscope()));
-        missingKeys.forEach((v, missing) -> {
-            if (missing) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
-        });
-        GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), databaseUrl, redisUrl, media);
-        Gateway gateway = Gateway.start(vertx, config, 2, breaker).await();
-        return new GatewayHarness(vertx, sim, gateway, databaseUrl);
+        /**
+         * Another gateway instance, on its own Vert.x, in front of an existing simulator (another harness's)
+         * instead of a simulator of its own: close it before the harness that owns the simulator.
+         */
+        public Builder simulator(VendorSimulator existing) {
+            this.sim = existing;
+            return this;
+        }
+
+        public GatewayHarness start() {
+            Vertx vertx = Vertx.vertx();
+            VendorSimulator s = sim != null ? sim : VendorSimulator.start(vertx, 0).await();
+            String db = databaseUrl != null ? databaseUrl : tempDatabaseUrl();
+            SimKeys keys = SimKeys.defaults();
+            String base = s.baseUrl();
+            Map<Vendor, VendorEndpoint> vendors = new EnumMap<>(Vendor.class);
+            vendors.put(Vendor.ANTHROPIC, new VendorEndpoint(Vendor.ANTHROPIC, base + "/anthropic", keys.anthropic()));
+            vendors.put(Vendor.OPENAI, new VendorEndpoint(Vendor.OPENAI, base + "/openai/v1", keys.openai()));
+            vendors.put(Vendor.GEMINI, new VendorEndpoint(Vendor.GEMINI, base + "/gemini", keys.gemini()));
+            vendors.put(Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, base + "/dashscope/compatible-mode/v1", keys.dashscope()));
+            for (Vendor v : missingKeys) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
+            GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media);
+            Gateway gateway = Gateway.start(vertx, config, 2, breaker).await();
+            return new GatewayHarness(vertx, s, gateway, db);
+        }
     }
 
     /** A fresh temporary SQLite database URL. */

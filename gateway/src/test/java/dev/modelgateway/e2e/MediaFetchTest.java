@@ -15,7 +15,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.http.HttpResponse;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,7 +33,7 @@ class MediaFetchTest {
 
     @BeforeAll
     static void start() throws IOException {
-        guarded = GatewayHarness.start(Map.of(), MediaPolicy.DEFAULT);
+        guarded = GatewayHarness.builder().media(MediaPolicy.DEFAULT).start();
         loopback = ConnectionCounter.on(InetAddress.getByName("127.0.0.1"));
         loopback6 = ConnectionCounter.onIfAvailable(InetAddress.getByName("::1"));
         files = guarded.vertx.createHttpServer().requestHandler(req -> {

@@ -7,7 +7,7 @@ class PostgresRedisRateLimitsTest extends RateLimitsThroughGatewayContract {
     @Override
     GatewayHarness startGateway() throws Exception {
         stores = new SharedStores();
-        return GatewayHarness.start(stores.databaseUrl(), stores.redisUrl());
+        return GatewayHarness.builder().database(stores.databaseUrl()).redis(stores.redisUrl()).start();
     }
 
     @Override

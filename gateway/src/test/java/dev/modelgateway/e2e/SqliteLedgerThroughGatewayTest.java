@@ -4,6 +4,6 @@ package dev.modelgateway.e2e;
 class SqliteLedgerThroughGatewayTest extends LedgerThroughGatewayContract {
     @Override
     GatewayHarness startGateway() {
-        return GatewayHarness.start(GatewayHarness.tempDatabaseUrl(), null);
+        return GatewayHarness.start();
     }
 }

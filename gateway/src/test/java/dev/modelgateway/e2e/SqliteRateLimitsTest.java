@@ -4,6 +4,6 @@ package dev.modelgateway.e2e;
 class SqliteRateLimitsTest extends RateLimitsThroughGatewayContract {
     @Override
     GatewayHarness startGateway() {
-        return GatewayHarness.start(GatewayHarness.tempDatabaseUrl(), null);
+        return GatewayHarness.start();
     }
 }

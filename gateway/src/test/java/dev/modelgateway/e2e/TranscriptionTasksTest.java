@@ -10,7 +10,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -107,12 +106,12 @@ class TranscriptionTasksTest {
     void aTaskInterruptedByARestartIsResumedByTheNextGateway() {
         String db = GatewayHarness.tempDatabaseUrl();
         String id;
-        try (GatewayHarness first = GatewayHarness.start(Map.of(), db)) {
+        try (GatewayHarness first = GatewayHarness.builder().database(db).start()) {
             id = Json.parseOrNull(submit(first, "platform/vendorB-transcribe", "[[sim:delay_ms=3000]]", new byte[640]).body())
                     .path("id").asText();
             poll(first, id, "running");
         }
-        try (GatewayHarness second = GatewayHarness.start(Map.of(), db)) {
+        try (GatewayHarness second = GatewayHarness.builder().database(db).start()) {
             JsonNode done = poll(second, id, "succeeded");
             assertThat(done.at("/result/text").asText()).contains("640 bytes");
             assertThat(done.path("attempts").asInt()).isEqualTo(2);

@@ -34,8 +34,8 @@ class TwoGatewayInstancesTest {
     @BeforeEach
     void start() throws Exception {
         stores = new SharedStores();
-        a = GatewayHarness.start(stores.databaseUrl(), stores.redisUrl());
-        b = GatewayHarness.startOn(a.sim, stores.databaseUrl(), stores.redisUrl());
+        a = GatewayHarness.builder().database(stores.databaseUrl()).redis(stores.redisUrl()).start();
+        b = GatewayHarness.builder().simulator(a.sim).database(stores.databaseUrl()).redis(stores.redisUrl()).start();
     }
 
     @AfterEach
