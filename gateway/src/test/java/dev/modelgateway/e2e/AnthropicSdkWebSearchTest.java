@@ -1,7 +1,6 @@
 package dev.modelgateway.e2e;
 
 import com.anthropic.client.AnthropicClient;
-import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.anthropic.core.http.StreamResponse;
 import com.anthropic.helpers.MessageAccumulator;
 import com.anthropic.models.messages.ContentBlock;
@@ -26,12 +25,11 @@ class AnthropicSdkWebSearchTest {
     @BeforeAll
     static void start() {
         h = GatewayHarness.start();
-        client = AnthropicOkHttpClient.builder().baseUrl(h.anthropicBaseUrl()).authToken(GatewayHarness.KEY).maxRetries(0).build();
+        client = h.anthropic();
     }
 
     @AfterAll
     static void stop() {
-        client.close();
         h.close();
     }
 

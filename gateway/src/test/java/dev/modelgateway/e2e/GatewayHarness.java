@@ -1,5 +1,9 @@
 package dev.modelgateway.e2e;
 
+import com.anthropic.client.AnthropicClient;
+import com.anthropic.client.okhttp.AnthropicOkHttpClient;
+import com.openai.client.OpenAIClient;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.MediaPolicy;
 import dev.modelgateway.config.Vendor;
@@ -17,8 +21,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A real gateway (two event loops) in front of a real vendor simulator, both on loopback. */
 public final class GatewayHarness implements AutoCloseable {
@@ -31,6 +37,8 @@ public final class GatewayHarness implements AutoCloseable {
     public final String databaseUrl;
     /** The simulator is on loopback, so the harness lets the gateway fetch media URLs there. */
     private static final MediaPolicy LOOPBACK_MEDIA = MediaPolicy.DEFAULT.withAllowPrivate(true);
+    /** The SDK clients handed out, closed before the gateway stops. */
+    private final List<Runnable> clients = new CopyOnWriteArrayList<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final HttpClient http1 = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
             .version(HttpClient.Version.HTTP_1_1).build();
@@ -181,6 +189,35 @@ public final class GatewayHarness implements AutoCloseable {
         return "http://127.0.0.1:" + gateway.port() + "/api";
     }
 
+    /** openai-java on this gateway with the master key, its own retries off; closed with the harness. */
+    public OpenAIClient openai() {
+        return openai(KEY);
+    }
+
+    /** openai-java with another platform key, its own retries off. */
+    public OpenAIClient openai(String key) {
+        return openai(key, 0);
+    }
+
+    /** openai-java with the SDK's own retries on, for tests of what the SDK retries. */
+    public OpenAIClient openai(String key, int maxRetries) {
+        OpenAIClient client = OpenAIOkHttpClient.builder().baseUrl(openAiBaseUrl()).apiKey(key).maxRetries(maxRetries).build();
+        clients.add(client::close);
+        return client;
+    }
+
+    /** anthropic-java with the master key as a bearer token ({@code authToken}), its own retries off; closed with the harness. */
+    public AnthropicClient anthropic() {
+        return anthropic(KEY);
+    }
+
+    /** anthropic-java with another platform key as a bearer token, its own retries off. */
+    public AnthropicClient anthropic(String key) {
+        AnthropicClient client = AnthropicOkHttpClient.builder().baseUrl(anthropicBaseUrl()).authToken(key).maxRetries(0).build();
+        clients.add(client::close);
+        return client;
+    }
+
     public HttpResponse<String> post(String path, String body, String... headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
                 .timeout(Duration.ofSeconds(20))
@@ -242,6 +279,7 @@ public final class GatewayHarness implements AutoCloseable {
 
     @Override
     public void close() {
+        clients.forEach(Runnable::run);
         gateway.stop().await();
         vertx.close().await();
     }

@@ -1,12 +1,10 @@
 package dev.modelgateway.e2e;
 
 import com.anthropic.client.AnthropicClient;
-import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.anthropic.models.messages.Message;
 import com.anthropic.models.messages.MessageCreateParams;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.errors.PermissionDeniedException;
 import com.openai.errors.RateLimitException;
 import com.openai.errors.UnauthorizedException;
@@ -26,7 +24,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.HexFormat;
-import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -51,26 +48,6 @@ class KeysThroughGatewayTest {
     @AfterAll
     static void stop() {
         h.close();
-    }
-
-    /** Runs {@code use} with an OpenAI SDK client on the platform key, then closes the client. */
-    static void withOpenAi(String key, Consumer<OpenAIClient> use) {
-        OpenAIClient client = OpenAIOkHttpClient.builder().baseUrl(h.openAiBaseUrl()).apiKey(key).maxRetries(0).build();
-        try {
-            use.accept(client);
-        } finally {
-            client.close();
-        }
-    }
-
-    /** Runs {@code use} with an Anthropic SDK client sending the platform key as a bearer token. */
-    static void withAnthropic(String key, Consumer<AnthropicClient> use) {
-        AnthropicClient client = AnthropicOkHttpClient.builder().baseUrl(h.anthropicBaseUrl()).authToken(key).maxRetries(0).build();
-        try {
-            use.accept(client);
-        } finally {
-            client.close();
-        }
     }
 
     static HttpResponse<String> chat(String key, String model) {
@@ -107,16 +84,14 @@ class KeysThroughGatewayTest {
         AdminApi.CreatedKey key = admin.create("{\"name\":\"sdk-user\"}");
         assertThat(key.secret()).startsWith("pk-");
 
-        withOpenAi(key.secret(), client -> {
-            ChatCompletion c = client.chat().completions().create(ChatCompletionCreateParams.builder()
-                    .model(CHAT_MODEL).addUserMessage("Hello gateway").build());
-            assertThat(c.choices().get(0).message().content()).hasValue("Hello from vendorB-5.5. You said: Hello gateway");
-        });
-        withAnthropic(key.secret(), client -> {
-            Message m = client.messages().create(MessageCreateParams.builder()
-                    .model(MESSAGES_MODEL).maxTokens(64).addUserMessage("Hello gateway").build());
-            assertThat(m.content().getLast().text().orElseThrow().text()).isEqualTo("Hello from vendorA-sonnet-4.5. You said: Hello gateway");
-        });
+        OpenAIClient openai = h.openai(key.secret());
+        ChatCompletion completion = openai.chat().completions().create(ChatCompletionCreateParams.builder()
+                .model(CHAT_MODEL).addUserMessage("Hello gateway").build());
+        assertThat(completion.choices().get(0).message().content()).hasValue("Hello from vendorB-5.5. You said: Hello gateway");
+        AnthropicClient anthropic = h.anthropic(key.secret());
+        Message m = anthropic.messages().create(MessageCreateParams.builder()
+                .model(MESSAGES_MODEL).maxTokens(64).addUserMessage("Hello gateway").build());
+        assertThat(m.content().getLast().text().orElseThrow().text()).isEqualTo("Hello from vendorA-sonnet-4.5. You said: Hello gateway");
 
         // Listed and fetched without the secret.
         assertThat(admin.get("/api/v1/admin/keys").toString()).contains(key.id()).doesNotContain(key.secret());
@@ -146,15 +121,13 @@ class KeysThroughGatewayTest {
         chatError(chat(key.secret(), CHAT_MODEL), 401, "api_key_disabled");
         assertThat(messagesError(messages(key.secret(), MESSAGES_MODEL), 401, "authentication_error").path("message").asText())
                 .contains("disabled");
-        withOpenAi(key.secret(), client -> {
-            assertThatThrownBy(() -> client.chat().completions().create(ChatCompletionCreateParams.builder()
-                    .model(CHAT_MODEL).addUserMessage("hi").build())).isInstanceOf(UnauthorizedException.class);
-        });
-        withAnthropic(key.secret(), client -> {
-            assertThatThrownBy(() -> client.messages().create(MessageCreateParams.builder()
-                    .model(MESSAGES_MODEL).maxTokens(64).addUserMessage("hi").build()))
-                    .isInstanceOf(com.anthropic.errors.UnauthorizedException.class);
-        });
+        OpenAIClient openai = h.openai(key.secret());
+        assertThatThrownBy(() -> openai.chat().completions().create(ChatCompletionCreateParams.builder()
+                .model(CHAT_MODEL).addUserMessage("hi").build())).isInstanceOf(UnauthorizedException.class);
+        AnthropicClient anthropic = h.anthropic(key.secret());
+        assertThatThrownBy(() -> anthropic.messages().create(MessageCreateParams.builder()
+                .model(MESSAGES_MODEL).maxTokens(64).addUserMessage("hi").build()))
+                .isInstanceOf(com.anthropic.errors.UnauthorizedException.class);
 
         admin.patch(key.id(), "{\"disabled\":false}");
         assertThat(messages(key.secret(), MESSAGES_MODEL).statusCode()).isEqualTo(200);
@@ -180,10 +153,9 @@ class KeysThroughGatewayTest {
         assertThat(chat.path("param").asText()).isEqualTo("model");
         assertThat(chat.path("type").asText()).isEqualTo("permission_error");
         messagesError(messages(key.secret(), CHAT_MODEL), 403, "permission_error");
-        withOpenAi(key.secret(), client -> {
-            assertThatThrownBy(() -> client.chat().completions().create(ChatCompletionCreateParams.builder()
-                    .model(CHAT_MODEL).addUserMessage("hi").build())).isInstanceOf(PermissionDeniedException.class);
-        });
+        OpenAIClient openai = h.openai(key.secret());
+        assertThatThrownBy(() -> openai.chat().completions().create(ChatCompletionCreateParams.builder()
+                .model(CHAT_MODEL).addUserMessage("hi").build())).isInstanceOf(PermissionDeniedException.class);
     }
 
     @Test
@@ -200,9 +172,8 @@ class KeysThroughGatewayTest {
         HttpResponse<String> messages = messages(key.secret(), MESSAGES_MODEL);
         assertThat(messagesError(messages, 429, "rate_limit_error").path("message").asText()).contains("budget");
         assertThat(messages.headers().firstValue("x-should-retry")).hasValue("false");
-        withOpenAi(key.secret(), client -> {
-            assertThatThrownBy(() -> client.chat().completions().create(ChatCompletionCreateParams.builder()
-                    .model(CHAT_MODEL).addUserMessage("hi").build())).isInstanceOf(RateLimitException.class);
-        });
+        OpenAIClient openai = h.openai(key.secret());
+        assertThatThrownBy(() -> openai.chat().completions().create(ChatCompletionCreateParams.builder()
+                .model(CHAT_MODEL).addUserMessage("hi").build())).isInstanceOf(RateLimitException.class);
     }
 }

@@ -1,7 +1,6 @@
 package dev.modelgateway.e2e;
 
 import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.JsonValue;
 import com.openai.core.http.StreamResponse;
 import com.openai.errors.BadRequestException;
@@ -39,12 +38,11 @@ class OpenAiSdkChatTest {
     @BeforeAll
     static void start() {
         h = GatewayHarness.start();
-        client = OpenAIOkHttpClient.builder().baseUrl(h.openAiBaseUrl()).apiKey(GatewayHarness.KEY).maxRetries(0).build();
+        client = h.openai();
     }
 
     @AfterAll
     static void stop() {
-        client.close();
         h.close();
     }
 
@@ -173,13 +171,9 @@ class OpenAiSdkChatTest {
                 .isInstanceOf(NotFoundException.class).hasMessageContaining("platform/vendorB-6-astra");
         assertThatThrownBy(() -> client.chat().completions().create(hello("platform/vendorB-6-sol").temperature(0.3).build()))
                 .isInstanceOf(BadRequestException.class).hasMessageContaining("Responses API");
-        OpenAIClient wrong = OpenAIOkHttpClient.builder().baseUrl(h.openAiBaseUrl()).apiKey("pk-wrong").maxRetries(0).build();
-        try {
-            assertThatThrownBy(() -> wrong.chat().completions().create(hello("platform/vendorB-5.5").build()))
-                    .isInstanceOf(UnauthorizedException.class);
-        } finally {
-            wrong.close();
-        }
+        OpenAIClient wrong = h.openai("pk-wrong");
+        assertThatThrownBy(() -> wrong.chat().completions().create(hello("platform/vendorB-5.5").build()))
+                .isInstanceOf(UnauthorizedException.class);
     }
 
     @Test

@@ -1,7 +1,6 @@
 package dev.modelgateway.e2e;
 
 import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.errors.BadRequestException;
 import com.openai.models.embeddings.CreateEmbeddingResponse;
 import com.openai.models.embeddings.EmbeddingCreateParams;
@@ -23,12 +22,11 @@ class OpenAiSdkEmbeddingsTest {
     @BeforeAll
     static void start() {
         h = GatewayHarness.start();
-        client = OpenAIOkHttpClient.builder().baseUrl(h.openAiBaseUrl()).apiKey(GatewayHarness.KEY).maxRetries(0).build();
+        client = h.openai();
     }
 
     @AfterAll
     static void stop() {
-        client.close();
         h.close();
     }
 

@@ -2,7 +2,6 @@ package dev.modelgateway.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.JsonValue;
 import com.openai.core.http.StreamResponse;
 import com.openai.errors.BadRequestException;
@@ -37,12 +36,11 @@ class OpenAiSdkResponsesTest {
     @BeforeAll
     static void start() {
         h = GatewayHarness.start();
-        client = OpenAIOkHttpClient.builder().baseUrl(h.openAiBaseUrl()).apiKey(GatewayHarness.KEY).maxRetries(0).build();
+        client = h.openai();
     }
 
     @AfterAll
     static void stop() {
-        client.close();
         h.close();
     }
 

@@ -1,7 +1,6 @@
 package dev.modelgateway.e2e;
 
 import com.anthropic.client.AnthropicClient;
-import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.anthropic.core.http.StreamResponse;
 import com.anthropic.errors.RateLimitException;
 import com.anthropic.helpers.MessageAccumulator;
@@ -9,12 +8,10 @@ import com.anthropic.models.messages.Message;
 import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.RawMessageStreamEvent;
 import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.JsonValue;
 import com.openai.errors.InternalServerException;
 import com.openai.helpers.ChatCompletionAccumulator;
 import com.openai.models.chat.completions.ChatCompletion;
-import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,14 +33,12 @@ class PlatformOptionsSdkTest {
     @BeforeAll
     static void start() {
         h = GatewayHarness.start();
-        openai = OpenAIOkHttpClient.builder().baseUrl(h.openAiBaseUrl()).apiKey(GatewayHarness.KEY).maxRetries(0).build();
-        anthropic = AnthropicOkHttpClient.builder().baseUrl(h.anthropicBaseUrl()).authToken(GatewayHarness.KEY).maxRetries(0).build();
+        openai = h.openai();
+        anthropic = h.anthropic();
     }
 
     @AfterAll
     static void stop() {
-        openai.close();
-        anthropic.close();
         h.close();
     }
 

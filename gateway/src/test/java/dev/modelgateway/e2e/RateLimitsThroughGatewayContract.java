@@ -1,7 +1,6 @@
 package dev.modelgateway.e2e;
 
 import com.anthropic.client.AnthropicClient;
-import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.anthropic.core.http.HttpResponseFor;
 import com.anthropic.errors.RateLimitException;
 import com.anthropic.models.messages.Message;
@@ -106,23 +105,18 @@ abstract class RateLimitsThroughGatewayContract {
     @Test
     void requestsPerMinuteThroughTheAnthropicSdk() {
         AdminApi.CreatedKey key = admin.create("{\"name\":\"rpm-messages\",\"rpm\":2}");
-        AnthropicClient client = AnthropicOkHttpClient.builder().baseUrl(h.anthropicBaseUrl()).authToken(key.secret())
-                .maxRetries(0).build();
-        try {
-            MessageCreateParams params = MessageCreateParams.builder().model(MESSAGES_MODEL).maxTokens(64).addUserMessage("hi").build();
-            for (int remaining = 1; remaining >= 0; remaining--) {
-                HttpResponseFor<Message> ok = client.messages().withRawResponse().create(params);
-                assertThat(ok.statusCode()).isEqualTo(200);
-                assertThat(ok.headers().values("x-ratelimit-limit-requests")).containsExactly("2");
-                assertThat(ok.headers().values("x-ratelimit-remaining-requests")).containsExactly(Integer.toString(remaining));
-                assertThat(ok.parse().content()).isNotEmpty();
-            }
-            RateLimitException refused = catchThrowableOfType(RateLimitException.class, () -> client.messages().create(params));
-            assertThat(refused.statusCode()).isEqualTo(429);
-            assertThat(Long.parseLong(refused.headers().values("retry-after").getFirst())).isBetween(1L, 30L);
-        } finally {
-            client.close();
+        AnthropicClient client = h.anthropic(key.secret());
+        MessageCreateParams params = MessageCreateParams.builder().model(MESSAGES_MODEL).maxTokens(64).addUserMessage("hi").build();
+        for (int remaining = 1; remaining >= 0; remaining--) {
+            HttpResponseFor<Message> ok = client.messages().withRawResponse().create(params);
+            assertThat(ok.statusCode()).isEqualTo(200);
+            assertThat(ok.headers().values("x-ratelimit-limit-requests")).containsExactly("2");
+            assertThat(ok.headers().values("x-ratelimit-remaining-requests")).containsExactly(Integer.toString(remaining));
+            assertThat(ok.parse().content()).isNotEmpty();
         }
+        RateLimitException refused = catchThrowableOfType(RateLimitException.class, () -> client.messages().create(params));
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(Long.parseLong(refused.headers().values("retry-after").getFirst())).isBetween(1L, 30L);
         // The same refusal on the wire: Anthropic's error shape.
         JsonNode body = Json.parseOrNull(messages(key.secret(), "hi", 64).body());
         assertThat(body.path("type").asText()).isEqualTo("error");

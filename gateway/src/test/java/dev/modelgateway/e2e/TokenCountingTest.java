@@ -1,7 +1,6 @@
 package dev.modelgateway.e2e;
 
 import com.anthropic.client.AnthropicClient;
-import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.anthropic.errors.BadRequestException;
 import com.anthropic.models.messages.MessageCountTokensParams;
 import com.anthropic.models.messages.MessageTokensCount;
@@ -22,12 +21,11 @@ class TokenCountingTest {
     @BeforeAll
     static void start() {
         h = GatewayHarness.start();
-        client = AnthropicOkHttpClient.builder().baseUrl(h.anthropicBaseUrl()).authToken(GatewayHarness.KEY).maxRetries(0).build();
+        client = h.anthropic();
     }
 
     @AfterAll
     static void stop() {
-        client.close();
         h.close();
     }
 

@@ -1,7 +1,6 @@
 package dev.modelgateway.e2e;
 
 import com.anthropic.client.AnthropicClient;
-import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.anthropic.errors.RateLimitException;
 import com.anthropic.models.messages.ContentBlock;
 import com.anthropic.models.messages.Message;
@@ -9,7 +8,6 @@ import com.anthropic.models.messages.StopReason;
 import com.anthropic.models.messages.Tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.JsonValue;
 import com.openai.models.FunctionDefinition;
 import com.openai.models.FunctionParameters;
@@ -25,7 +23,6 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -41,14 +38,12 @@ class TranslationEdgeCasesTest {
     @BeforeAll
     static void start() {
         h = GatewayHarness.start();
-        chat = OpenAIOkHttpClient.builder().baseUrl(h.openAiBaseUrl()).apiKey(GatewayHarness.KEY).maxRetries(0).build();
-        messages = AnthropicOkHttpClient.builder().baseUrl(h.anthropicBaseUrl()).authToken(GatewayHarness.KEY).maxRetries(0).build();
+        chat = h.openai();
+        messages = h.anthropic();
     }
 
     @AfterAll
     static void stop() {
-        chat.close();
-        messages.close();
         h.close();
     }
 

@@ -1,7 +1,6 @@
 package dev.modelgateway.e2e;
 
 import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.errors.OpenAIServiceException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.json.Json;
@@ -20,12 +19,11 @@ class UnavailableFeaturesTest {
     @BeforeAll
     static void start() {
         h = GatewayHarness.start();
-        client = OpenAIOkHttpClient.builder().baseUrl(h.openAiBaseUrl()).apiKey(GatewayHarness.KEY).maxRetries(2).build();
+        client = h.openai(GatewayHarness.KEY, 2);
     }
 
     @AfterAll
     static void stop() {
-        client.close();
         h.close();
     }
 
