@@ -4,10 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.http.TraceId;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 import java.math.BigDecimal;
 import java.net.http.HttpResponse;
@@ -21,29 +18,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * token, and the caller's own usage report. Costs are checked against the catalogue prices, in units of
  * 1e-10 USD (price per million tokens × 10^4 per token).
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class LedgerThroughGatewayContract {
+abstract class LedgerThroughGatewayContract extends AccountsContract {
     static final String ANTHROPIC_MODEL = "platform/vendorA-sonnet-4.5";
     static final String OPENAI_MODEL = "platform/vendorB-5.5";
 
-    GatewayHarness h;
-    AdminApi admin;
-
-    abstract GatewayHarness startGateway() throws Exception;
-
-    void stopStores() throws Exception {
-    }
-
-    @BeforeAll
-    void start() throws Exception {
-        h = startGateway();
-        admin = new AdminApi(h);
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        h.close();
-        stopStores();
+    LedgerThroughGatewayContract(Stores stores) {
+        super(stores);
     }
 
     /** vendorA-sonnet-4.5: $3 in, $15 out, $0.30 cache read, $3.75 / $6 cache write 5m / 1h per million. */

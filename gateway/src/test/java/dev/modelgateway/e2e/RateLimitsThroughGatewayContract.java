@@ -7,10 +7,7 @@ import com.anthropic.models.messages.Message;
 import com.anthropic.models.messages.MessageCreateParams;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.json.Json;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 import java.net.http.HttpResponse;
 
@@ -22,29 +19,12 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * 429 with {@code retry-after} in the caller's protocol shape when refused. Run once per limiter
  * (in-process and Redis).
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class RateLimitsThroughGatewayContract {
+abstract class RateLimitsThroughGatewayContract extends AccountsContract {
     static final String CHAT_MODEL = "platform/vendorB-5.5";
     static final String MESSAGES_MODEL = "platform/vendorA-sonnet-4.5";
 
-    GatewayHarness h;
-    AdminApi admin;
-
-    abstract GatewayHarness startGateway() throws Exception;
-
-    void stopStores() throws Exception {
-    }
-
-    @BeforeAll
-    void start() throws Exception {
-        h = startGateway();
-        admin = new AdminApi(h);
-    }
-
-    @AfterAll
-    void stop() throws Exception {
-        h.close();
-        stopStores();
+    RateLimitsThroughGatewayContract(Stores stores) {
+        super(stores);
     }
 
     HttpResponse<String> chat(String key, String prompt, int maxTokens) {

@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 
 /**
  * The stores several gateway instances share: a fresh schema in the local PostgreSQL and a key prefix
@@ -37,26 +38,33 @@ final class SharedStores implements AutoCloseable {
         return REDIS + "?key_prefix=" + prefix;
     }
 
+    /** A gateway on these stores; several of them share one rate limit and one ledger. */
+    GatewayHarness.Builder gateway() {
+        return GatewayHarness.builder().database(databaseUrl()).redis(redisUrl());
+    }
+
     int redisKeyCount() {
-        Vertx vertx = Vertx.vertx();
-        Redis redis = Redis.createClient(vertx, REDIS);
-        try {
-            return redis.send(Request.cmd(Command.KEYS).arg(prefix + "*")).await().size();
-        } finally {
-            redis.close().await();
-            vertx.close().await();
-        }
+        return withRedis(redis -> keys(redis).size());
     }
 
     @Override
     public void close() throws SQLException {
         exec("DROP SCHEMA " + schema + " CASCADE");
+        withRedis(redis -> {
+            for (Response k : keys(redis)) redis.send(Request.cmd(Command.DEL).arg(k.toString())).await();
+            return null;
+        });
+    }
+
+    private Response keys(Redis redis) {
+        return redis.send(Request.cmd(Command.KEYS).arg(prefix + "*")).await();
+    }
+
+    private static <T> T withRedis(Function<Redis, T> use) {
         Vertx vertx = Vertx.vertx();
         Redis redis = Redis.createClient(vertx, REDIS);
         try {
-            for (Response k : redis.send(Request.cmd(Command.KEYS).arg(prefix + "*")).await()) {
-                redis.send(Request.cmd(Command.DEL).arg(k.toString())).await();
-            }
+            return use.apply(redis);
         } finally {
             redis.close().await();
             vertx.close().await();

@@ -2,8 +2,7 @@ package dev.modelgateway.e2e;
 
 /** The ledger through a gateway on its SQLite file. */
 class SqliteLedgerThroughGatewayTest extends LedgerThroughGatewayContract {
-    @Override
-    GatewayHarness startGateway() {
-        return GatewayHarness.start();
+    SqliteLedgerThroughGatewayTest() {
+        super(Stores.SQLITE);
     }
 }

@@ -2,8 +2,7 @@ package dev.modelgateway.e2e;
 
 /** Rate limits through a gateway on SQLite with in-process counters. */
 class SqliteRateLimitsTest extends RateLimitsThroughGatewayContract {
-    @Override
-    GatewayHarness startGateway() {
-        return GatewayHarness.start();
+    SqliteRateLimitsTest() {
+        super(Stores.SQLITE);
     }
 }

@@ -34,8 +34,8 @@ class TwoGatewayInstancesTest {
     @BeforeEach
     void start() throws Exception {
         stores = new SharedStores();
-        a = GatewayHarness.builder().database(stores.databaseUrl()).redis(stores.redisUrl()).start();
-        b = GatewayHarness.builder().simulator(a.sim).database(stores.databaseUrl()).redis(stores.redisUrl()).start();
+        a = stores.gateway().start();
+        b = stores.gateway().simulator(a.sim).start();
     }
 
     @AfterEach
