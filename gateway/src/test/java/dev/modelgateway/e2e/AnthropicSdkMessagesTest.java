@@ -16,9 +16,8 @@ import com.anthropic.models.messages.ThinkingConfigAdaptive;
 import com.anthropic.models.messages.Tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.json.Json;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.Map;
@@ -27,20 +26,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The messages protocol through the official anthropic-java SDK (bearer-token option), natively to vendor A. */
+@ExtendWith(PerClassGateway.class)
 class AnthropicSdkMessagesTest {
     static GatewayHarness h;
     static AnthropicClient client;
-
-    @BeforeAll
-    static void start() {
-        h = GatewayHarness.start();
-        client = h.anthropic();
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
-    }
 
     static MessageCreateParams.Builder hello(String model) {
         return MessageCreateParams.builder().model(model).maxTokens(1024).addUserMessage("Hello gateway");

@@ -9,29 +9,18 @@ import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.RawMessageStreamEvent;
 import com.anthropic.models.messages.WebSearchTool20250305;
 import dev.modelgateway.json.Json;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The messages protocol's web_search_20250305 tool reaches vendor A and its server-tool blocks come back intact. */
+@ExtendWith(PerClassGateway.class)
 class AnthropicSdkWebSearchTest {
     static GatewayHarness h;
     static AnthropicClient client;
-
-    @BeforeAll
-    static void start() {
-        h = GatewayHarness.start();
-        client = h.anthropic();
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
-    }
 
     static MessageCreateParams search() {
         return MessageCreateParams.builder().model("platform/vendorA-sonnet-4.5").maxTokens(1024)

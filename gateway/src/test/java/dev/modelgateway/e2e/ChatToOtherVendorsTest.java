@@ -17,9 +17,8 @@ import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
 import com.openai.models.completions.CompletionUsage;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -34,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Chat completions through openai-java to vendors that do not speak it (A: messages, C: Gemini) and to
  * vendor D (natively), streamed and not, checked against what the simulator received and reported.
  */
+@ExtendWith(PerClassGateway.class)
 class ChatToOtherVendorsTest {
     static final List<String> MODELS = List.of("platform/vendorA-sonnet-5", "vendorA-sonnet-5", "platform/vendorA-sonnet-4.5",
             "vendorC-pro-3", "vendorC-flash-3", "vendorD-plus-latest");
@@ -41,17 +41,6 @@ class ChatToOtherVendorsTest {
 
     static GatewayHarness h;
     static OpenAIClient client;
-
-    @BeforeAll
-    static void start() {
-        h = GatewayHarness.start();
-        client = h.openai();
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
-    }
 
     static Stream<Arguments> modelsAndModes() {
         return MODELS.stream().flatMap(m -> Stream.of(Arguments.of(m, false), Arguments.of(m, true)));

@@ -2,9 +2,8 @@ package dev.modelgateway.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.json.Json;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
@@ -23,19 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code POST /images/scales} over raw HTTP (openai-java has no method for it), JSON and multipart, translated to the
  * simulator's Imagen upscale.
  */
+@ExtendWith(PerClassGateway.class)
 class ImageScalesTest {
     static final String MODEL = "platform/vendorC-imagen-upscale";
     static GatewayHarness h;
-
-    @BeforeAll
-    static void start() {
-        h = GatewayHarness.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
-    }
 
     @Test
     void jsonRequestIsUpscaledByVendorC() throws Exception {

@@ -11,9 +11,8 @@ import com.openai.errors.UnauthorizedException;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import dev.modelgateway.json.Json;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.math.BigDecimal;
 import java.net.http.HttpResponse;
@@ -32,23 +31,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Keys made through the admin API, used by the official SDKs, and every refusal (disabled, expired,
  * model not allowed, budget spent) in the shape of the protocol the caller speaks.
  */
+@ExtendWith(PerClassGateway.class)
 class KeysThroughGatewayTest {
     static final String CHAT_MODEL = "platform/vendorB-5.5";
     static final String MESSAGES_MODEL = "platform/vendorA-sonnet-4.5";
 
     static GatewayHarness h;
     static AdminApi admin;
-
-    @BeforeAll
-    static void start() {
-        h = GatewayHarness.start();
-        admin = new AdminApi(h);
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
-    }
 
     static HttpResponse<String> chat(String key, String model) {
         return h.post("/api/v1/chat/completions", "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",

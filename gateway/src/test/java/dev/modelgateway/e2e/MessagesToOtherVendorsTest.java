@@ -24,8 +24,7 @@ import com.anthropic.models.messages.Usage;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -41,23 +40,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The messages protocol through anthropic-java (bearer token) to vendors that do not speak it: B (OpenAI
  * chat), C (Gemini), D (Qwen), streamed and not, checked against what the simulator received and reported.
  */
+@ExtendWith(PerClassGateway.class)
 class MessagesToOtherVendorsTest {
     static final List<String> MODELS = List.of("platform/vendorB-5.5", "vendorC-pro-3", "vendorC-flash-3", "vendorD-plus-latest");
     static final String TINY_PNG = ChatToOtherVendorsTest.TINY_PNG;
 
     static GatewayHarness h;
     static AnthropicClient client;
-
-    @BeforeAll
-    static void start() {
-        h = GatewayHarness.start();
-        client = h.anthropic();
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
-    }
 
     static Stream<Arguments> modelsAndModes() {
         return MODELS.stream().flatMap(m -> Stream.of(Arguments.of(m, false), Arguments.of(m, true)));

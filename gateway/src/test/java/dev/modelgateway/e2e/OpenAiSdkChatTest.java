@@ -20,9 +20,8 @@ import com.openai.models.chat.completions.ChatCompletionFunctionTool;
 import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.json.Json;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.Map;
@@ -31,20 +30,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Chat completions through the official openai-java SDK, natively to vendors B and D. */
+@ExtendWith(PerClassGateway.class)
 class OpenAiSdkChatTest {
     static GatewayHarness h;
     static OpenAIClient client;
-
-    @BeforeAll
-    static void start() {
-        h = GatewayHarness.start();
-        client = h.openai();
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
-    }
 
     static ChatCompletionCreateParams.Builder hello(String model) {
         return ChatCompletionCreateParams.builder().model(model).addUserMessage("Hello gateway");

@@ -5,9 +5,8 @@ import com.openai.errors.BadRequestException;
 import com.openai.models.embeddings.CreateEmbeddingResponse;
 import com.openai.models.embeddings.EmbeddingCreateParams;
 import dev.modelgateway.json.Json;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 
@@ -15,20 +14,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Embeddings through openai-java for vendor B (native), vendor C (batchEmbedContents) and vendor D (compatible mode). */
+@ExtendWith(PerClassGateway.class)
 class OpenAiSdkEmbeddingsTest {
     static GatewayHarness h;
     static OpenAIClient client;
-
-    @BeforeAll
-    static void start() {
-        h = GatewayHarness.start();
-        client = h.openai();
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
-    }
 
     static CreateEmbeddingResponse embed(String model, EmbeddingCreateParams.EncodingFormat format) {
         return client.embeddings().create(EmbeddingCreateParams.builder().model(model)

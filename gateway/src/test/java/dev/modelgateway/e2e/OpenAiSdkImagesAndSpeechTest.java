@@ -8,9 +8,8 @@ import com.openai.models.images.ImageEditParams;
 import com.openai.models.images.ImageGenerateParams;
 import com.openai.models.images.ImagesResponse;
 import dev.modelgateway.json.Json;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.InputStream;
 import java.util.Base64;
@@ -19,22 +18,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Image generation and edits, and speech, through openai-java natively to vendor B. */
+@ExtendWith(PerClassGateway.class)
 class OpenAiSdkImagesAndSpeechTest {
     static final byte[] PNG = Base64.getDecoder().decode(
             "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==");
     static GatewayHarness h;
     static OpenAIClient client;
-
-    @BeforeAll
-    static void start() {
-        h = GatewayHarness.start();
-        client = h.openai();
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
-    }
 
     @Test
     void generateAndEdit() {

@@ -18,9 +18,8 @@ import com.openai.models.responses.ResponseStreamEvent;
 import com.openai.models.responses.WebSearchTool;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.Map;
@@ -29,20 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The Responses API through openai-java: natively to vendor B, translated to vendors A, C and D. */
+@ExtendWith(PerClassGateway.class)
 class OpenAiSdkResponsesTest {
     static GatewayHarness h;
     static OpenAIClient client;
-
-    @BeforeAll
-    static void start() {
-        h = GatewayHarness.start();
-        client = h.openai();
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
-    }
 
     static ResponseCreateParams.Builder hello(String model) {
         return ResponseCreateParams.builder().model(model).input("Hello gateway");

@@ -6,30 +6,19 @@ import com.openai.models.audio.AudioResponseFormat;
 import com.openai.models.audio.transcriptions.Transcription;
 import com.openai.models.audio.transcriptions.TranscriptionCreateParams;
 import com.openai.models.audio.transcriptions.TranscriptionCreateResponse;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Synchronous transcription through openai-java's own {@code audio().transcriptions().create()}, native to vendor B. */
+@ExtendWith(PerClassGateway.class)
 class OpenAiSdkTranscriptionsTest {
     static final String MODEL = "platform/vendorB-transcribe";
     static final byte[] AUDIO = "RIFF....WAVEfmt fake audio".getBytes();
     static GatewayHarness h;
     static OpenAIClient client;
-
-    @BeforeAll
-    static void start() {
-        h = GatewayHarness.start();
-        client = h.openai();
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
-    }
 
     @Test
     void jsonTranscriptIsRelayedAndMetered() {

@@ -13,9 +13,8 @@ import com.openai.errors.InternalServerException;
 import com.openai.helpers.ChatCompletionAccumulator;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.Map;
@@ -25,22 +24,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** platform_options through the official SDKs (their own retries off): what a migrating client sees. */
+@ExtendWith(PerClassGateway.class)
 class PlatformOptionsSdkTest {
     static GatewayHarness h;
     static OpenAIClient openai;
     static AnthropicClient anthropic;
-
-    @BeforeAll
-    static void start() {
-        h = GatewayHarness.start();
-        openai = h.openai();
-        anthropic = h.anthropic();
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
-    }
 
     static String directive(String faults) {
         return "[[sim:" + faults + ";id=" + UUID.randomUUID().toString().substring(0, 8) + "]] Hello";

@@ -13,9 +13,9 @@ import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -28,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Realtime over WebSocket, end to end: openai-java's own {@code RealtimeConnection} (4.101 has one) for a
  * session, and a raw Vert.x WebSocket client for the browser subprotocol, refusals and close codes.
  */
+@ExtendWith(PerClassGateway.class)
 class RealtimeTest {
     static final String MODEL = "platform/vendorB-realtime";
     static GatewayHarness h;
@@ -35,13 +36,7 @@ class RealtimeTest {
 
     @BeforeAll
     static void start() {
-        h = GatewayHarness.start();
         ws = h.vertx.createWebSocketClient();
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
     }
 
     @Test

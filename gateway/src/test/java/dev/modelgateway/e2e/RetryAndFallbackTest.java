@@ -3,9 +3,8 @@ package dev.modelgateway.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.OutputStream;
 import java.net.Socket;
@@ -22,18 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Each test puts a unique {@code id=} into its directive, so that the simulator's {@code times} counter and
  * the request log are its own.
  */
+@ExtendWith(PerClassGateway.class)
 class RetryAndFallbackTest {
     static GatewayHarness h;
-
-    @BeforeAll
-    static void start() {
-        h = GatewayHarness.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
-    }
 
     static String unique() {
         return "id=" + UUID.randomUUID().toString().substring(0, 8);

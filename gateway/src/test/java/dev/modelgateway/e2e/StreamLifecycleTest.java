@@ -1,8 +1,7 @@
 package dev.modelgateway.e2e;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -12,18 +11,9 @@ import java.nio.charset.StandardCharsets;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** What happens to a stream when either side goes away. */
+@ExtendWith(PerClassGateway.class)
 class StreamLifecycleTest {
     static GatewayHarness h;
-
-    @BeforeAll
-    static void start() {
-        h = GatewayHarness.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
-    }
 
     @Test
     void clientDisconnectCancelsTheUpstreamRequest() throws Exception {

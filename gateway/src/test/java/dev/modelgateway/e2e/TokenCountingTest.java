@@ -6,28 +6,17 @@ import com.anthropic.models.messages.MessageCountTokensParams;
 import com.anthropic.models.messages.MessageTokensCount;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.json.Json;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Token counting: anthropic-java's countTokens and SPEC 4's /api/count-message-tokens, exact for vendor A, local otherwise. */
+@ExtendWith(PerClassGateway.class)
 class TokenCountingTest {
     static GatewayHarness h;
     static AnthropicClient client;
-
-    @BeforeAll
-    static void start() {
-        h = GatewayHarness.start();
-        client = h.anthropic();
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
-    }
 
     @Test
     void sdkCountTokensIsExactForVendorA() {

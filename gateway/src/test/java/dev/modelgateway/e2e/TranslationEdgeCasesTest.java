@@ -15,9 +15,8 @@ import com.openai.models.ReasoningEffort;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionFunctionTool;
 import dev.modelgateway.json.Json;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,22 +29,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Regression cases from translation-notes §13 through the real gateway: parallel calls, truncation, errors, redaction. */
+@ExtendWith(PerClassGateway.class)
 class TranslationEdgeCasesTest {
     static GatewayHarness h;
     static OpenAIClient chat;
     static AnthropicClient messages;
-
-    @BeforeAll
-    static void start() {
-        h = GatewayHarness.start();
-        chat = h.openai();
-        messages = h.anthropic();
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
-    }
 
     static ChatCompletionFunctionTool chatTool(String name) {
         return ChatCompletionFunctionTool.builder().function(FunctionDefinition.builder().name(name)

@@ -4,31 +4,20 @@ import com.openai.client.OpenAIClient;
 import com.openai.errors.OpenAIServiceException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.json.Json;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /** SPEC 1.5: Files, Batches, Assistants/Threads and fine-tuning answer 501 with advice, without SDK retries. */
+@ExtendWith(PerClassGateway.class)
 class UnavailableFeaturesTest {
     static GatewayHarness h;
-    static OpenAIClient client;
-
-    @BeforeAll
-    static void start() {
-        h = GatewayHarness.start();
-        client = h.openai(GatewayHarness.KEY, 2);
-    }
-
-    @AfterAll
-    static void stop() {
-        h.close();
-    }
 
     @Test
     void sdkCallsGetA501WithAdviceAndAreNotRetried() {
+        OpenAIClient client = h.openai(GatewayHarness.KEY, 2);
         OpenAIServiceException e = catchThrowableOfType(OpenAIServiceException.class, () -> client.files().list());
         assertThat(e.statusCode()).isEqualTo(501);
         assertThat(e.getMessage()).contains("Files API").contains("inline");
