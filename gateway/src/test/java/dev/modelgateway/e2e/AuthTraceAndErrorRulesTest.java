@@ -81,8 +81,8 @@ class AuthTraceAndErrorRulesTest {
                 h.post("/api/v1/chat/completions", CHAT),
                 h.postAuthed("/api/v1/chat/completions", "{not json"),
                 h.postAuthed("/api/v1/messages", MESSAGES),
-                h.get("/api/v1/models", "authorization", "Bearer " + GatewayHarness.KEY),
-                h.get("/api/v1/nowhere", "authorization", "Bearer " + GatewayHarness.KEY)}) {
+                h.getAuthed("/api/v1/models"),
+                h.getAuthed("/api/v1/nowhere")}) {
             String id = r.headers().firstValue("x-platform-trace-id").orElseThrow();
             assertThat(id).matches("[0-9a-f]{32}");
             ids.add(id);
@@ -236,7 +236,7 @@ class AuthTraceAndErrorRulesTest {
 
     @Test
     void unknownEndpointIs404InOpenAiShape() {
-        HttpResponse<String> r = h.get("/api/v1/nowhere", "authorization", "Bearer " + GatewayHarness.KEY);
+        HttpResponse<String> r = h.getAuthed("/api/v1/nowhere");
         assertThat(r.statusCode()).isEqualTo(404);
         assertThat(json(r).at("/error/message").asText()).contains("/api/v1/nowhere");
     }
@@ -251,7 +251,7 @@ class AuthTraceAndErrorRulesTest {
 
     @Test
     void modelsListHasEveryNamedModelInOpenAiShape() {
-        HttpResponse<String> r = h.get("/api/v1/models", "authorization", "Bearer " + GatewayHarness.KEY);
+        HttpResponse<String> r = h.getAuthed("/api/v1/models");
         assertThat(r.statusCode()).isEqualTo(200);
         JsonNode list = json(r);
         assertThat(list.path("object").asText()).isEqualTo("list");

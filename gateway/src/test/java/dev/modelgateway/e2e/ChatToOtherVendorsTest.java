@@ -3,8 +3,6 @@ package dev.modelgateway.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.openai.client.OpenAIClient;
 import com.openai.core.JsonValue;
-import com.openai.models.FunctionDefinition;
-import com.openai.models.FunctionParameters;
 import com.openai.models.ReasoningEffort;
 import com.openai.models.ResponseFormatJsonSchema;
 import com.openai.models.chat.completions.ChatCompletion;
@@ -12,7 +10,6 @@ import com.openai.models.chat.completions.ChatCompletionContentPart;
 import com.openai.models.chat.completions.ChatCompletionContentPartImage;
 import com.openai.models.chat.completions.ChatCompletionContentPartText;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
-import com.openai.models.chat.completions.ChatCompletionFunctionTool;
 import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
 import com.openai.models.completions.CompletionUsage;
 import dev.modelgateway.json.Json;
@@ -37,7 +34,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ChatToOtherVendorsTest {
     static final List<String> MODELS = List.of("platform/vendorA-sonnet-5", "vendorA-sonnet-5", "platform/vendorA-sonnet-4.5",
             "vendorC-pro-3", "vendorC-flash-3", "vendorD-plus-latest");
-    static final String TINY_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
     static GatewayHarness h;
     static OpenAIClient client;
@@ -57,15 +53,6 @@ class ChatToOtherVendorsTest {
     static ChatCompletionCreateParams.Builder ask(String model, String text) {
         return ChatCompletionCreateParams.builder().model(model).addUserMessage(text);
     }
-
-    static final ChatCompletionFunctionTool WEATHER = ChatCompletionFunctionTool.builder().function(FunctionDefinition.builder()
-            .name("get_weather").description("Weather for a city")
-            .parameters(FunctionParameters.builder()
-                    .putAdditionalProperty("type", JsonValue.from("object"))
-                    .putAdditionalProperty("properties", JsonValue.from(Map.of("city", Map.of("type", "string"))))
-                    .putAdditionalProperty("required", JsonValue.from(List.of("city")))
-                    .build())
-            .build()).build();
 
     /** Gemini takes a tool result as an object, text under "output" (which the simulator echoes as JSON). */
     static String resultAsSent(String model, String text) {
@@ -106,7 +93,7 @@ class ChatToOtherVendorsTest {
     @ParameterizedTest(name = "{0} stream={1}")
     @MethodSource("modelsAndModes")
     void toolCallThenToolResult(String model, boolean stream) {
-        ChatTurn first = ChatTurn.run(client, ask(model, "Weather in Paris?").addTool(WEATHER), stream);
+        ChatTurn first = ChatTurn.run(client, ask(model, "Weather in Paris?").addTool(Samples.WEATHER), stream);
         assertThat(first.choice().finishReason()).isEqualTo(ChatCompletion.Choice.FinishReason.TOOL_CALLS);
         var call = first.toolCalls().getFirst();
         assertThat(call.id()).isNotBlank();
@@ -114,7 +101,7 @@ class ChatToOtherVendorsTest {
         assertThat(Json.parseOrNull(call.function().arguments()).path("city").asText()).isEqualTo("sim");
         assertUsageIsTheSimulators(first);
 
-        ChatTurn second = ChatTurn.run(client, ask(model, "Weather in Paris?").addTool(WEATHER)
+        ChatTurn second = ChatTurn.run(client, ask(model, "Weather in Paris?").addTool(Samples.WEATHER)
                 .addMessage(first.asAssistantTurn())
                 .addMessage(ChatCompletionToolMessageParam.builder().toolCallId(call.id()).content("18 degrees, sunny").build()), stream);
         assertThat(second.content()).isEqualTo("Tool result received: " + resultAsSent(model, "18 degrees, sunny"));
@@ -130,7 +117,7 @@ class ChatToOtherVendorsTest {
     @ParameterizedTest(name = "{0} stream={1}")
     @MethodSource("thinkingModelsAndModes")
     void reasoningWithToolsSurvivesTheRoundTrip(String model, boolean stream) {
-        ChatTurn first = ChatTurn.run(client, ask(model, "Think, then check the weather").addTool(WEATHER)
+        ChatTurn first = ChatTurn.run(client, ask(model, "Think, then check the weather").addTool(Samples.WEATHER)
                 .reasoningEffort(ReasoningEffort.HIGH), stream);
         JsonNode sent = upstreamBody();
         if (vendorOf(model).equals("anthropic")) {
@@ -143,7 +130,7 @@ class ChatToOtherVendorsTest {
         assertThat(first.thinkingBlocks().size() + first.toolCallExtras().size()).as("a replayable signature").isPositive();
         assertUsageIsTheSimulators(first);
 
-        ChatTurn second = ChatTurn.run(client, ask(model, "Think, then check the weather").addTool(WEATHER)
+        ChatTurn second = ChatTurn.run(client, ask(model, "Think, then check the weather").addTool(Samples.WEATHER)
                 .reasoningEffort(ReasoningEffort.HIGH)
                 .addMessage(first.asAssistantTurn())
                 .addMessage(ChatCompletionToolMessageParam.builder().toolCallId(first.toolCalls().getFirst().id())
@@ -168,18 +155,18 @@ class ChatToOtherVendorsTest {
         ChatTurn turn = ChatTurn.run(client, ChatCompletionCreateParams.builder().model(model)
                 .addUserMessageOfArrayOfContentParts(List.of(
                         ChatCompletionContentPart.ofText(ChatCompletionContentPartText.builder().text("Compare these").build()),
-                        image("data:image/png;base64," + TINY_PNG),
+                        image("data:image/png;base64," + Samples.TINY_PNG),
                         image(url))), stream);
         assertThat(turn.content()).isEqualTo("Hello from " + upstreamId(model) + ". You said: Compare these I see 2 image(s).");
         JsonNode sent = upstreamBody();
         switch (vendorOf(model)) {
             case "anthropic" -> {
                 assertThat(sent.at("/messages/0/content/1/source/type").asText()).isEqualTo("base64");
-                assertThat(sent.at("/messages/0/content/1/source/data").asText()).isEqualTo(TINY_PNG);
+                assertThat(sent.at("/messages/0/content/1/source/data").asText()).isEqualTo(Samples.TINY_PNG);
                 assertThat(sent.at("/messages/0/content/2/source/url").asText()).isEqualTo(url);
             }
             case "gemini" -> {
-                assertThat(sent.at("/contents/0/parts/1/inlineData/data").asText()).isEqualTo(TINY_PNG);
+                assertThat(sent.at("/contents/0/parts/1/inlineData/data").asText()).isEqualTo(Samples.TINY_PNG);
                 JsonNode fetched = sent.at("/contents/0/parts/2/inlineData");
                 assertThat(fetched.path("mimeType").asText()).isEqualTo("image/png");
                 assertThat(java.util.Base64.getDecoder().decode(fetched.path("data").asText())).startsWith(0x89, 'P', 'N', 'G');

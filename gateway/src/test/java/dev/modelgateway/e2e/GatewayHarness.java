@@ -138,36 +138,9 @@ public final class GatewayHarness implements AutoCloseable {
      * The ledger rows written for a public model, waiting up to five seconds for the asynchronous ledger
      * writer to have stored at least {@code atLeast} of them.
      */
-    public java.util.List<Map<String, Object>> ledger(String publicModel, int atLeast) {
-        long deadline = System.currentTimeMillis() + 5000;
-        while (true) {
-            java.util.List<Map<String, Object>> rows = new java.util.ArrayList<>();
-            try (java.sql.Connection c = java.sql.DriverManager.getConnection(databaseUrl);
-                 java.sql.PreparedStatement ps = c.prepareStatement(
-                         "SELECT * FROM usage_ledger WHERE public_model = ? ORDER BY at_ms")) {
-                ps.setString(1, publicModel);
-                try (java.sql.ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        Map<String, Object> row = new java.util.LinkedHashMap<>();
-                        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-                            row.put(rs.getMetaData().getColumnName(i), rs.getObject(i));
-                        }
-                        rows.add(row);
-                    }
-                }
-            } catch (java.sql.SQLException e) {
-                throw new IllegalStateException(e);
-            }
-            if (rows.size() >= atLeast || System.currentTimeMillis() > deadline) return rows;
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return rows;
-            }
-        }
+    public List<Map<String, Object>> ledger(String publicModel, int atLeast) {
+        return LedgerRows.awaitByModel(databaseUrl, publicModel, atLeast);
     }
-
 
     private static String tempDatabase() {
         try {
@@ -228,11 +201,7 @@ public final class GatewayHarness implements AutoCloseable {
     }
 
     public HttpResponse<String> postAuthed(String path, String body, String... headers) {
-        String[] all = new String[headers.length + 2];
-        all[0] = "authorization";
-        all[1] = "Bearer " + KEY;
-        System.arraycopy(headers, 0, all, 2, headers.length);
-        return post(path, body, all);
+        return post(path, body, withMasterKey(headers));
     }
 
     public HttpResponse<String> get(String path, String... headers) {
@@ -240,6 +209,27 @@ public final class GatewayHarness implements AutoCloseable {
                 .timeout(Duration.ofSeconds(20)).GET();
         for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
         return send(b.build());
+    }
+
+    public HttpResponse<String> getAuthed(String path, String... headers) {
+        return get(path, withMasterKey(headers));
+    }
+
+    /** A multipart/form-data POST with the master key; {@code form} is the encoded body, parts split by {@code boundary}. */
+    public HttpResponse<String> postMultipartAuthed(String path, String boundary, byte[] form) {
+        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+                .timeout(Duration.ofSeconds(20))
+                .header("authorization", "Bearer " + KEY)
+                .header("content-type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(form)).build());
+    }
+
+    private static String[] withMasterKey(String... headers) {
+        String[] all = new String[headers.length + 2];
+        all[0] = "authorization";
+        all[1] = "Bearer " + KEY;
+        System.arraycopy(headers, 0, all, 2, headers.length);
+        return all;
     }
 
     /**

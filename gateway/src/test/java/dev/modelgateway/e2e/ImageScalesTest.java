@@ -9,9 +9,6 @@ import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -57,11 +54,7 @@ class ImageScalesTest {
                 .getBytes(StandardCharsets.UTF_8));
         form.write(png(2, 2));
         form.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + h.gateway.port() + "/api/v1/images/scales"))
-                .header("authorization", "Bearer " + GatewayHarness.KEY)
-                .header("content-type", "multipart/form-data; boundary=" + boundary)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(form.toByteArray())).build();
-        HttpResponse<String> r = HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = h.postMultipartAuthed("/api/v1/images/scales", boundary, form.toByteArray());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode body = Json.parseOrNull(r.body());
         assertThat(body.path("output_format").asText()).isEqualTo("jpeg");

@@ -43,10 +43,10 @@ class MediaFetchTest {
                 req.response().setStatusCode(302).putHeader("location", n == 0 ? "/png" : "/hop/" + (n - 1)).end();
             } else if (path.equals("/png")) {
                 req.response().putHeader("content-type", "image/png").end(io.vertx.core.buffer.Buffer.buffer(
-                        java.util.Base64.getDecoder().decode(ChatToOtherVendorsTest.TINY_PNG)));
+                        java.util.Base64.getDecoder().decode(Samples.TINY_PNG)));
             } else if (path.equals("/untyped")) {
                 req.response().end(io.vertx.core.buffer.Buffer.buffer(
-                        java.util.Base64.getDecoder().decode(ChatToOtherVendorsTest.TINY_PNG)));
+                        java.util.Base64.getDecoder().decode(Samples.TINY_PNG)));
             } else if (path.equals("/html")) {
                 req.response().putHeader("content-type", "text/html").end("<html></html>");
             } else if (path.equals("/big")) {
@@ -158,7 +158,7 @@ class MediaFetchTest {
         MediaFetcher f = fetcher(MediaPolicy.DEFAULT);
         MediaFetcher.Fetched png = f.fetch(local("/hop/2")).await();
         assertThat(png.mediaType()).isEqualTo("image/png");
-        assertThat(png.base64()).isEqualTo(ChatToOtherVendorsTest.TINY_PNG);
+        assertThat(png.base64()).isEqualTo(Samples.TINY_PNG);
         assertThat(failure(f, local("/hop/3"))).contains("more than 3 redirects");
         f.close().await();
     }

@@ -43,7 +43,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(PerClassGateway.class)
 class MessagesToOtherVendorsTest {
     static final List<String> MODELS = List.of("platform/vendorB-5.5", "vendorC-pro-3", "vendorC-flash-3", "vendorD-plus-latest");
-    static final String TINY_PNG = ChatToOtherVendorsTest.TINY_PNG;
 
     static GatewayHarness h;
     static AnthropicClient client;
@@ -185,16 +184,16 @@ class MessagesToOtherVendorsTest {
         Message m = run(MessageCreateParams.builder().model(model).maxTokens(1024).addUserMessageOfContentBlockParams(List.of(
                 ContentBlockParam.ofText(TextBlockParam.builder().text("Compare these").build()),
                 ContentBlockParam.ofImage(ImageBlockParam.builder().source(Base64ImageSource.builder()
-                        .mediaType(Base64ImageSource.MediaType.IMAGE_PNG).data(TINY_PNG).build()).build()),
+                        .mediaType(Base64ImageSource.MediaType.IMAGE_PNG).data(Samples.TINY_PNG).build()).build()),
                 ContentBlockParam.ofImage(ImageBlockParam.builder().source(UrlImageSource.builder().url(url).build()).build()))), stream);
         assertThat(text(m)).endsWith("You said: Compare these I see 2 image(s).");
         JsonNode sent = upstreamBody();
         if (vendorOf(model).equals("gemini")) {
-            assertThat(sent.at("/contents/0/parts/1/inlineData/data").asText()).isEqualTo(TINY_PNG);
+            assertThat(sent.at("/contents/0/parts/1/inlineData/data").asText()).isEqualTo(Samples.TINY_PNG);
             assertThat(sent.at("/contents/0/parts/2/inlineData/mimeType").asText()).isEqualTo("image/png");
             assertThat(Base64.getDecoder().decode(sent.at("/contents/0/parts/2/inlineData/data").asText())).startsWith(0x89, 'P', 'N', 'G');
         } else {
-            assertThat(sent.at("/messages/0/content/1/image_url/url").asText()).isEqualTo("data:image/png;base64," + TINY_PNG);
+            assertThat(sent.at("/messages/0/content/1/image_url/url").asText()).isEqualTo("data:image/png;base64," + Samples.TINY_PNG);
             assertThat(sent.at("/messages/0/content/2/image_url/url").asText()).isEqualTo(url);
         }
         assertUsageIsTheSimulators(m);

@@ -7,8 +7,6 @@ import com.openai.errors.BadRequestException;
 import com.openai.errors.NotFoundException;
 import com.openai.errors.UnauthorizedException;
 import com.openai.helpers.ChatCompletionAccumulator;
-import com.openai.models.FunctionDefinition;
-import com.openai.models.FunctionParameters;
 import com.openai.models.ResponseFormatJsonObject;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
@@ -86,14 +84,7 @@ class OpenAiSdkChatTest {
 
     @Test
     void toolCallsStreamAndNot() {
-        ChatCompletionFunctionTool tool = ChatCompletionFunctionTool.builder().function(FunctionDefinition.builder()
-                .name("get_weather").description("Weather for a city")
-                .parameters(FunctionParameters.builder()
-                        .putAdditionalProperty("type", JsonValue.from("object"))
-                        .putAdditionalProperty("properties", JsonValue.from(Map.of("city", Map.of("type", "string"))))
-                        .putAdditionalProperty("required", JsonValue.from(List.of("city")))
-                        .build())
-                .build()).build();
+        ChatCompletionFunctionTool tool = Samples.WEATHER;
         ChatCompletion c = client.chat().completions().create(hello("platform/vendorB-5.5").addTool(tool).build());
         var call = c.choices().get(0).message().toolCalls().orElseThrow().get(0).asFunction();
         assertThat(call.function().name()).isEqualTo("get_weather");

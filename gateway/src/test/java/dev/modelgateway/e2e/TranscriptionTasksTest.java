@@ -4,12 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.json.Json;
 import org.junit.jupiter.api.Test;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,22 +29,14 @@ class TranscriptionTasksTest {
             body.writeBytes(audio);
         }
         body.writeBytes(tail);
-        try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + h.gateway.port() + TASKS))
-                    .header("authorization", "Bearer " + GatewayHarness.KEY)
-                    .header("content-type", "multipart/form-data; boundary=" + boundary)
-                    .timeout(Duration.ofSeconds(20))
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return h.postMultipartAuthed(TASKS, boundary, body.toByteArray());
     }
 
     static JsonNode poll(GatewayHarness h, String id, String state) {
         long deadline = System.currentTimeMillis() + 15_000;
         JsonNode task;
         do {
-            task = Json.parseOrNull(h.get(TASKS + "/" + id, "authorization", "Bearer " + GatewayHarness.KEY).body());
+            task = Json.parseOrNull(h.getAuthed(TASKS + "/" + id).body());
             if (state.equals(task.path("status").asText())) return task;
             try {
                 Thread.sleep(50);
@@ -80,7 +68,7 @@ class TranscriptionTasksTest {
             var rows = h.ledger("platform/vendorB-transcribe", 1);
             assertThat(((Number) rows.getLast().get("output_tokens")).longValue()).isPositive();
 
-            assertThat(h.get(TASKS + "/trtask_unknown", "authorization", "Bearer " + GatewayHarness.KEY).statusCode()).isEqualTo(404);
+            assertThat(h.getAuthed(TASKS + "/trtask_unknown").statusCode()).isEqualTo(404);
         }
     }
 

@@ -33,7 +33,7 @@ class UnavailableFeaturesTest {
     void rawShapeAndHeaders() {
         for (String path : new String[]{"/api/v1/files", "/api/v1/files/file-1/content", "/api/v1/threads/t1/messages",
                 "/api/v1/fine_tuning/jobs", "/api/v1/vector_stores"}) {
-            var r = h.get(path, "authorization", "Bearer " + GatewayHarness.KEY);
+            var r = h.getAuthed(path);
             assertThat(r.statusCode()).as(path).isEqualTo(501);
             assertThat(r.headers().firstValue("x-should-retry")).hasValue("false");
             JsonNode err = Json.parseOrNull(r.body()).path("error");
