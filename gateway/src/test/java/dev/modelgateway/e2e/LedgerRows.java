@@ -14,19 +14,19 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /** Reads the usage ledger straight from the accounts database, as an auditor would. */
-final class LedgerRows {
+public final class LedgerRows {
     /** One {@code usage_ledger} row. */
-    record Row(String traceId, String keyId, String publicModel, String answeredModel, String vendor, Usage usage,
+    public record Row(String traceId, String keyId, String publicModel, String answeredModel, String vendor, Usage usage,
                int attempts, int status, long latencyMs, Long ttftMs, long costE10) {}
 
     private LedgerRows() {}
 
     /** The key's rows in time order, waiting up to 5 s for the batch writer to bring {@code expected} of them. */
-    static List<Row> await(String databaseUrl, String keyId, int expected) {
+    public static List<Row> await(String databaseUrl, String keyId, int expected) {
         return await(() -> read(databaseUrl, keyId), expected);
     }
 
-    static List<Row> read(String databaseUrl, String keyId) {
+    public static List<Row> read(String databaseUrl, String keyId) {
         return query(databaseUrl, "SELECT * FROM usage_ledger WHERE key_id = ? ORDER BY at_ms, id", keyId, rs -> {
             long ttft = rs.getLong("ttft_ms");
             Long ttftMs = rs.wasNull() ? null : ttft;
@@ -78,7 +78,7 @@ final class LedgerRows {
         }
     }
 
-    static void sleep(long ms) {
+    public static void sleep(long ms) {
         try {
             Thread.sleep(ms);
         } catch (InterruptedException e) {

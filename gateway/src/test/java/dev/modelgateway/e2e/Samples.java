@@ -9,12 +9,12 @@ import java.util.List;
 import java.util.Map;
 
 /** Inputs that tests of several features send through the gateway. */
-final class Samples {
+public final class Samples {
     /** A 1×1 PNG, base64. */
-    static final String TINY_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+    public static final String TINY_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
     /** {@code get_weather(city)} as an openai-java chat tool. */
-    static final ChatCompletionFunctionTool WEATHER = ChatCompletionFunctionTool.builder().function(FunctionDefinition.builder()
+    public static final ChatCompletionFunctionTool WEATHER = ChatCompletionFunctionTool.builder().function(FunctionDefinition.builder()
             .name("get_weather").description("Weather for a city")
             .parameters(FunctionParameters.builder()
                     .putAdditionalProperty("type", JsonValue.from("object"))

@@ -18,32 +18,32 @@ import java.util.function.Function;
  * The stores several gateway instances share: a fresh schema in the local PostgreSQL and a key prefix
  * of its own in the local Redis ({@code .ci/run} starts both). Both are removed on close.
  */
-final class SharedStores implements AutoCloseable {
+public final class SharedStores implements AutoCloseable {
     static final String PG_BASE = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
     static final String REDIS = "redis://127.0.0.1:6379";
 
     private final String schema = random("e2e_");
     private final String prefix = random("mge2e-") + ":";
 
-    SharedStores() throws SQLException {
+    public SharedStores() throws SQLException {
         exec("CREATE SCHEMA " + schema);
     }
 
-    String databaseUrl() {
+    public String databaseUrl() {
         return PG_BASE + "&currentSchema=" + schema;
     }
 
     /** The Redis URL with this test's key prefix ({@code key_prefix} is read by the gateway, not sent to Redis). */
-    String redisUrl() {
+    public String redisUrl() {
         return REDIS + "?key_prefix=" + prefix;
     }
 
     /** A gateway on these stores; several of them share one rate limit and one ledger. */
-    GatewayHarness.Builder gateway() {
+    public GatewayHarness.Builder gateway() {
         return GatewayHarness.builder().database(databaseUrl()).redis(redisUrl());
     }
 
-    int redisKeyCount() {
+    public int redisKeyCount() {
         return withRedis(redis -> keys(redis).size());
     }
 
