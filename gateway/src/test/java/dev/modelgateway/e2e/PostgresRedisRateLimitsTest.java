@@ -1,8 +1,0 @@
-package dev.modelgateway.e2e;
-
-/** Rate limits through a gateway on PostgreSQL with counters in Redis. */
-class PostgresRedisRateLimitsTest extends RateLimitsThroughGatewayContract {
-    PostgresRedisRateLimitsTest() {
-        super(Stores.POSTGRES_REDIS);
-    }
-}
