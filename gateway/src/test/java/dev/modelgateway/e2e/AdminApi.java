@@ -8,32 +8,32 @@ import java.net.http.HttpResponse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The accounts admin API of a gateway, called with the master key as an operator would. */
-final class AdminApi {
+public final class AdminApi {
     /** A key as the admin API hands it out: the only time the secret is seen. */
-    record CreatedKey(String id, String secret) {}
+    public record CreatedKey(String id, String secret) {}
 
     private final GatewayHarness h;
 
-    AdminApi(GatewayHarness h) {
+    public AdminApi(GatewayHarness h) {
         this.h = h;
     }
 
-    CreatedKey create(String settingsJson) {
+    public CreatedKey create(String settingsJson) {
         HttpResponse<String> r = call("POST", "/api/v1/admin/keys", settingsJson);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
         JsonNode key = Json.parseOrNull(r.body());
         return new CreatedKey(key.path("id").asText(), key.path("key").asText());
     }
 
-    JsonNode patch(String id, String json) {
+    public JsonNode patch(String id, String json) {
         return ok(call("PATCH", "/api/v1/admin/keys/" + id, json));
     }
 
-    JsonNode get(String path) {
+    public JsonNode get(String path) {
         return ok(call("GET", path, null));
     }
 
-    HttpResponse<String> call(String method, String path, String body) {
+    public HttpResponse<String> call(String method, String path, String body) {
         return h.send(method, path, body, "authorization", "Bearer " + GatewayHarness.KEY);
     }
 

@@ -22,10 +22,10 @@ import java.util.Map;
  * does not model (reasoning_content, thinking_blocks, tool_calls[].extra_content) collected from either
  * shape, so that a test can send the assistant turn back exactly as a careful client would.
  */
-record ChatTurn(ChatCompletion completion, String reasoning, List<JsonValue> thinkingBlocks,
+public record ChatTurn(ChatCompletion completion, String reasoning, List<JsonValue> thinkingBlocks,
                 Map<Long, JsonValue> toolCallExtras) {
 
-    static ChatTurn run(OpenAIClient client, ChatCompletionCreateParams.Builder params, boolean stream) {
+    public static ChatTurn run(OpenAIClient client, ChatCompletionCreateParams.Builder params, boolean stream) {
         if (!stream) {
             ChatCompletion c = client.chat().completions().create(params.build());
             var msg = c.choices().get(0).message();
@@ -76,25 +76,25 @@ record ChatTurn(ChatCompletion completion, String reasoning, List<JsonValue> thi
     }
 
     /** The signature of thinking block {@code i}, as the gateway sent it. */
-    String signature(int i) {
+    public String signature(int i) {
         Map<String, Object> block = thinkingBlocks.get(i).convert(Map.class);
         return (String) block.get("signature");
     }
 
-    ChatCompletion.Choice choice() {
+    public ChatCompletion.Choice choice() {
         return completion.choices().get(0);
     }
 
-    String content() {
+    public String content() {
         return choice().message().content().orElse("");
     }
 
-    List<ChatCompletionMessageFunctionToolCall> toolCalls() {
+    public List<ChatCompletionMessageFunctionToolCall> toolCalls() {
         return choice().message().toolCalls().orElse(List.of()).stream().map(ChatCompletionMessageToolCall::asFunction).toList();
     }
 
     /** The assistant turn to send back: content, tool calls with their extra_content, and thinking_blocks. */
-    ChatCompletionAssistantMessageParam asAssistantTurn() {
+    public ChatCompletionAssistantMessageParam asAssistantTurn() {
         var b = ChatCompletionAssistantMessageParam.builder();
         choice().message().content().ifPresent(b::content);
         List<ChatCompletionMessageToolCall> calls = new ArrayList<>();

@@ -1,5 +1,9 @@
 package dev.modelgateway.e2e;
 
+import com.anthropic.client.AnthropicClient;
+import com.anthropic.client.okhttp.AnthropicOkHttpClient;
+import com.openai.client.OpenAIClient;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.MediaPolicy;
 import dev.modelgateway.config.Vendor;
@@ -16,7 +20,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A real gateway (two event loops) in front of a real vendor simulator, both on loopback. */
 public final class GatewayHarness implements AutoCloseable {
@@ -28,7 +36,9 @@ public final class GatewayHarness implements AutoCloseable {
     /** JDBC URL of the accounts store (a temporary SQLite file unless given), for tests that read the ledger. */
     public final String databaseUrl;
     /** The simulator is on loopback, so the harness lets the gateway fetch media URLs there. */
-    static final MediaPolicy LOOPBACK_MEDIA = MediaPolicy.DEFAULT.withAllowPrivate(true);
+    private static final MediaPolicy LOOPBACK_MEDIA = MediaPolicy.DEFAULT.withAllowPrivate(true);
+    /** The SDK clients handed out, closed before the gateway stops. */
+    private final List<Runnable> clients = new CopyOnWriteArrayList<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final HttpClient http1 = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
             .version(HttpClient.Version.HTTP_1_1).build();
@@ -40,72 +50,83 @@ public final class GatewayHarness implements AutoCloseable {
         this.databaseUrl = databaseUrl;
     }
 
+    /** A gateway with the defaults: its own simulator, every vendor keyed, a temporary SQLite file, no Redis. */
     public static GatewayHarness start() {
-        return start(Map.of());
+        return builder().start();
     }
 
-    /** @param missingKeys vendors left without an API key, to test the "not configured" error */
-    public static GatewayHarness start(Map<Vendor, Boolean> missingKeys) {
-        return start(missingKeys, "jdbc:sqlite:" + tempDatabase());
+    /** A gateway set up otherwise than {@link #start()}: only what a test sets differs from the defaults. */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /** @param breaker circuit-breaker thresholds (tests of the breaker use small ones) */
-    public static GatewayHarness start(Map<Vendor, Boolean> missingKeys, CircuitBreaker.Thresholds breaker) {
-        Vertx vertx = Vertx.vertx();
-        return start(vertx, VendorSimulator.start(vertx, 0).await(), missingKeys, LOOPBACK_MEDIA,
-                "jdbc:sqlite:" + tempDatabase(), null, breaker);
-    }
+    /** What a harness's gateway runs with; each setting defaults to what {@link #start()} uses. */
+    public static final class Builder {
+        private final Set<Vendor> missingKeys = EnumSet.noneOf(Vendor.class);
+        private CircuitBreaker.Thresholds breaker = CircuitBreaker.Thresholds.DEFAULT;
+        private MediaPolicy media = LOOPBACK_MEDIA;
+        private String databaseUrl;
+        private String redisUrl;
+        private VendorSimulator sim;
 
-    /** A gateway on a given accounts database, e.g. a second one on the first one's file (restarts). */
-    public static GatewayHarness start(Map<Vendor, Boolean> missingKeys, String databaseUrl) {
-        return start(missingKeys, LOOPBACK_MEDIA, databaseUrl);
-    }
+        private Builder() {
+        }
 
-    /** @param media how media URLs are fetched (the default harness allows loopback, where the simulator is) */
-    public static GatewayHarness start(Map<Vendor, Boolean> missingKeys, MediaPolicy media) {
-        return start(missingKeys, media, "jdbc:sqlite:" + tempDatabase());
-    }
+        /** Leaves a vendor without an API key, to test the "not configured" error. */
+        public Builder missingKey(Vendor vendor) {
+            missingKeys.add(vendor);
+            return this;
+        }
 
-    public static GatewayHarness start(Map<Vendor, Boolean> missingKeys, MediaPolicy media, String databaseUrl) {
-        Vertx vertx = Vertx.vertx();
-        return start(vertx, VendorSimulator.start(vertx, 0).await(), missingKeys, media, databaseUrl, null);
-    }
+        /** Circuit-breaker thresholds (tests of the breaker use small ones). */
+        public Builder breaker(CircuitBreaker.Thresholds thresholds) {
+            this.breaker = thresholds;
+            return this;
+        }
 
-    /** A gateway with its own simulator on the given accounts stores (Redis may be null). */
-    public static GatewayHarness start(String databaseUrl, String redisUrl) {
-        Vertx vertx = Vertx.vertx();
-        return start(vertx, VendorSimulator.start(vertx, 0).await(), Map.of(), LOOPBACK_MEDIA, databaseUrl, redisUrl);
-    }
+        /** How media URLs are fetched (the default allows loopback, where the simulator is). */
+        public Builder media(MediaPolicy policy) {
+            this.media = policy;
+            return this;
+        }
 
-    /**
-     * Another gateway instance, on its own Vert.x, in front of an existing simulator (another harness's):
-     * close it before the harness that owns the simulator.
-     */
-    public static GatewayHarness startOn(VendorSimulator sim, String databaseUrl, String redisUrl) {
-        return start(Vertx.vertx(), sim, Map.of(), LOOPBACK_MEDIA, databaseUrl, redisUrl);
-    }
+        /** The accounts database, e.g. a second gateway on the first one's file (restarts); a fresh SQLite file if unset. */
+        public Builder database(String url) {
+            this.databaseUrl = url;
+            return this;
+        }
 
-    private static GatewayHarness start(Vertx vertx, VendorSimulator sim, Map<Vendor, Boolean> missingKeys,
-                                        MediaPolicy media, String databaseUrl, String redisUrl) {
-        return start(vertx, sim, missingKeys, media, databaseUrl, redisUrl, CircuitBreaker.Thresholds.DEFAULT);
-    }
+        /** The Redis URL for shared counters; none (in-process counters) if unset. */
+        public Builder redis(String url) {
+            this.redisUrl = url;
+            return this;
+        }
 
-    private static GatewayHarness start(Vertx vertx, VendorSimulator sim, Map<Vendor, Boolean> missingKeys,
-                                        MediaPolicy media, String databaseUrl, String redisUrl,
-                                        CircuitBreaker.Thresholds breaker) {
-        SimKeys keys = SimKeys.defaults();
-        String s = sim.baseUrl();
-        Map<Vendor, VendorEndpoint> vendors = new EnumMap<>(Vendor.class);
-        vendors.put(Vendor.ANTHROPIC, new VendorEndpoint(Vendor.ANTHROPIC, s + "/anthropic", keys.anthropic()));
-        vendors.put(Vendor.OPENAI, new VendorEndpoint(Vendor.OPENAI, s + "/openai/v1", keys.openai()));
-        vendors.put(Vendor.GEMINI, new VendorEndpoint(Vendor.GEMINI, s + "/gemini", keys.gemini()));
-        vendors.put(Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, s + "/dashscope/compatible-mode/v1", keys.dashscope()));
-        missingKeys.forEach((v, missing) -> {
-            if (missing) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
-        });
-        GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), databaseUrl, redisUrl, media);
-        Gateway gateway = Gateway.start(vertx, config, 2, breaker).await();
-        return new GatewayHarness(vertx, sim, gateway, databaseUrl);
+        /**
+         * Another gateway instance, on its own Vert.x, in front of an existing simulator (another harness's)
+         * instead of a simulator of its own: close it before the harness that owns the simulator.
+         */
+        public Builder simulator(VendorSimulator existing) {
+            this.sim = existing;
+            return this;
+        }
+
+        public GatewayHarness start() {
+            Vertx vertx = Vertx.vertx();
+            VendorSimulator s = sim != null ? sim : VendorSimulator.start(vertx, 0).await();
+            String db = databaseUrl != null ? databaseUrl : tempDatabaseUrl();
+            SimKeys keys = SimKeys.defaults();
+            String base = s.baseUrl();
+            Map<Vendor, VendorEndpoint> vendors = new EnumMap<>(Vendor.class);
+            vendors.put(Vendor.ANTHROPIC, new VendorEndpoint(Vendor.ANTHROPIC, base + "/anthropic", keys.anthropic()));
+            vendors.put(Vendor.OPENAI, new VendorEndpoint(Vendor.OPENAI, base + "/openai/v1", keys.openai()));
+            vendors.put(Vendor.GEMINI, new VendorEndpoint(Vendor.GEMINI, base + "/gemini", keys.gemini()));
+            vendors.put(Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, base + "/dashscope/compatible-mode/v1", keys.dashscope()));
+            for (Vendor v : missingKeys) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
+            GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media);
+            Gateway gateway = Gateway.start(vertx, config, 2, breaker).await();
+            return new GatewayHarness(vertx, s, gateway, db);
+        }
     }
 
     /** A fresh temporary SQLite database URL. */
@@ -117,36 +138,9 @@ public final class GatewayHarness implements AutoCloseable {
      * The ledger rows written for a public model, waiting up to five seconds for the asynchronous ledger
      * writer to have stored at least {@code atLeast} of them.
      */
-    public java.util.List<Map<String, Object>> ledger(String publicModel, int atLeast) {
-        long deadline = System.currentTimeMillis() + 5000;
-        while (true) {
-            java.util.List<Map<String, Object>> rows = new java.util.ArrayList<>();
-            try (java.sql.Connection c = java.sql.DriverManager.getConnection(databaseUrl);
-                 java.sql.PreparedStatement ps = c.prepareStatement(
-                         "SELECT * FROM usage_ledger WHERE public_model = ? ORDER BY at_ms")) {
-                ps.setString(1, publicModel);
-                try (java.sql.ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        Map<String, Object> row = new java.util.LinkedHashMap<>();
-                        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-                            row.put(rs.getMetaData().getColumnName(i), rs.getObject(i));
-                        }
-                        rows.add(row);
-                    }
-                }
-            } catch (java.sql.SQLException e) {
-                throw new IllegalStateException(e);
-            }
-            if (rows.size() >= atLeast || System.currentTimeMillis() > deadline) return rows;
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return rows;
-            }
-        }
+    public List<Map<String, Object>> ledger(String publicModel, int atLeast) {
+        return LedgerRows.awaitByModel(databaseUrl, publicModel, atLeast);
     }
-
 
     private static String tempDatabase() {
         try {
@@ -168,6 +162,35 @@ public final class GatewayHarness implements AutoCloseable {
         return "http://127.0.0.1:" + gateway.port() + "/api";
     }
 
+    /** openai-java on this gateway with the master key, its own retries off; closed with the harness. */
+    public OpenAIClient openai() {
+        return openai(KEY);
+    }
+
+    /** openai-java with another platform key, its own retries off. */
+    public OpenAIClient openai(String key) {
+        return openai(key, 0);
+    }
+
+    /** openai-java with the SDK's own retries on, for tests of what the SDK retries. */
+    public OpenAIClient openai(String key, int maxRetries) {
+        OpenAIClient client = OpenAIOkHttpClient.builder().baseUrl(openAiBaseUrl()).apiKey(key).maxRetries(maxRetries).build();
+        clients.add(client::close);
+        return client;
+    }
+
+    /** anthropic-java with the master key as a bearer token ({@code authToken}), its own retries off; closed with the harness. */
+    public AnthropicClient anthropic() {
+        return anthropic(KEY);
+    }
+
+    /** anthropic-java with another platform key as a bearer token, its own retries off. */
+    public AnthropicClient anthropic(String key) {
+        AnthropicClient client = AnthropicOkHttpClient.builder().baseUrl(anthropicBaseUrl()).authToken(key).maxRetries(0).build();
+        clients.add(client::close);
+        return client;
+    }
+
     public HttpResponse<String> post(String path, String body, String... headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
                 .timeout(Duration.ofSeconds(20))
@@ -178,11 +201,7 @@ public final class GatewayHarness implements AutoCloseable {
     }
 
     public HttpResponse<String> postAuthed(String path, String body, String... headers) {
-        String[] all = new String[headers.length + 2];
-        all[0] = "authorization";
-        all[1] = "Bearer " + KEY;
-        System.arraycopy(headers, 0, all, 2, headers.length);
-        return post(path, body, all);
+        return post(path, body, withMasterKey(headers));
     }
 
     public HttpResponse<String> get(String path, String... headers) {
@@ -190,6 +209,27 @@ public final class GatewayHarness implements AutoCloseable {
                 .timeout(Duration.ofSeconds(20)).GET();
         for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
         return send(b.build());
+    }
+
+    public HttpResponse<String> getAuthed(String path, String... headers) {
+        return get(path, withMasterKey(headers));
+    }
+
+    /** A multipart/form-data POST with the master key; {@code form} is the encoded body, parts split by {@code boundary}. */
+    public HttpResponse<String> postMultipartAuthed(String path, String boundary, byte[] form) {
+        return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+                .timeout(Duration.ofSeconds(20))
+                .header("authorization", "Bearer " + KEY)
+                .header("content-type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(form)).build());
+    }
+
+    private static String[] withMasterKey(String... headers) {
+        String[] all = new String[headers.length + 2];
+        all[0] = "authorization";
+        all[1] = "Bearer " + KEY;
+        System.arraycopy(headers, 0, all, 2, headers.length);
+        return all;
     }
 
     /**
@@ -229,6 +269,7 @@ public final class GatewayHarness implements AutoCloseable {
 
     @Override
     public void close() {
+        clients.forEach(Runnable::run);
         gateway.stop().await();
         vertx.close().await();
     }

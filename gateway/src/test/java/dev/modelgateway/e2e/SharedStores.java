@@ -12,51 +12,59 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 
 /**
  * The stores several gateway instances share: a fresh schema in the local PostgreSQL and a key prefix
  * of its own in the local Redis ({@code .ci/run} starts both). Both are removed on close.
  */
-final class SharedStores implements AutoCloseable {
+public final class SharedStores implements AutoCloseable {
     static final String PG_BASE = "jdbc:postgresql://127.0.0.1:5432/gateway_test?user=gateway_test&password=gateway_test";
     static final String REDIS = "redis://127.0.0.1:6379";
 
     private final String schema = random("e2e_");
     private final String prefix = random("mge2e-") + ":";
 
-    SharedStores() throws SQLException {
+    public SharedStores() throws SQLException {
         exec("CREATE SCHEMA " + schema);
     }
 
-    String databaseUrl() {
+    public String databaseUrl() {
         return PG_BASE + "&currentSchema=" + schema;
     }
 
     /** The Redis URL with this test's key prefix ({@code key_prefix} is read by the gateway, not sent to Redis). */
-    String redisUrl() {
+    public String redisUrl() {
         return REDIS + "?key_prefix=" + prefix;
     }
 
-    int redisKeyCount() {
-        Vertx vertx = Vertx.vertx();
-        Redis redis = Redis.createClient(vertx, REDIS);
-        try {
-            return redis.send(Request.cmd(Command.KEYS).arg(prefix + "*")).await().size();
-        } finally {
-            redis.close().await();
-            vertx.close().await();
-        }
+    /** A gateway on these stores; several of them share one rate limit and one ledger. */
+    public GatewayHarness.Builder gateway() {
+        return GatewayHarness.builder().database(databaseUrl()).redis(redisUrl());
+    }
+
+    public int redisKeyCount() {
+        return withRedis(redis -> keys(redis).size());
     }
 
     @Override
     public void close() throws SQLException {
         exec("DROP SCHEMA " + schema + " CASCADE");
+        withRedis(redis -> {
+            for (Response k : keys(redis)) redis.send(Request.cmd(Command.DEL).arg(k.toString())).await();
+            return null;
+        });
+    }
+
+    private Response keys(Redis redis) {
+        return redis.send(Request.cmd(Command.KEYS).arg(prefix + "*")).await();
+    }
+
+    private static <T> T withRedis(Function<Redis, T> use) {
         Vertx vertx = Vertx.vertx();
         Redis redis = Redis.createClient(vertx, REDIS);
         try {
-            for (Response k : redis.send(Request.cmd(Command.KEYS).arg(prefix + "*")).await()) {
-                redis.send(Request.cmd(Command.DEL).arg(k.toString())).await();
-            }
+            return use.apply(redis);
         } finally {
             redis.close().await();
             vertx.close().await();

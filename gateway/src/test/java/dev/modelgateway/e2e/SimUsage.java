@@ -19,16 +19,16 @@ import java.util.Set;
  *
  * @param prompt all input tokens, cached or not
  */
-record SimUsage(long prompt, long cacheRead, long cacheWrite, long output) {
+public record SimUsage(long prompt, long cacheRead, long cacheWrite, long output) {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final Set<String> HOP_HEADERS = Set.of("host", "content-length", "connection", "transfer-encoding",
             "upgrade", "http2-settings", "accept-encoding");
 
-    long uncachedInput() {
+    public long uncachedInput() {
         return prompt - cacheRead - cacheWrite;
     }
 
-    static SimUsage replay(GatewayHarness h, ReceivedRequest r) {
+    public static SimUsage replay(GatewayHarness h, ReceivedRequest r) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(h.sim.baseUrl() + r.path()))
                 .timeout(Duration.ofSeconds(20))
                 .POST(HttpRequest.BodyPublishers.ofString(r.body()));

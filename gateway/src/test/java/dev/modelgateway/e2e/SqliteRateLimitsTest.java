@@ -1,9 +1,0 @@
-package dev.modelgateway.e2e;
-
-/** Rate limits through a gateway on SQLite with in-process counters. */
-class SqliteRateLimitsTest extends RateLimitsThroughGatewayContract {
-    @Override
-    GatewayHarness startGateway() {
-        return GatewayHarness.start(GatewayHarness.tempDatabaseUrl(), null);
-    }
-}
