@@ -2,13 +2,13 @@ package dev.modelgateway.server;
 
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.AccountsConfig;
-import dev.modelgateway.services.SharedServices;
-import dev.modelgateway.services.TranscriptionTasks;
-import dev.modelgateway.services.ResponseStore;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
+import dev.modelgateway.services.ResponseStore;
+import dev.modelgateway.services.SharedServices;
+import dev.modelgateway.services.TranscriptionTasks;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -45,7 +45,7 @@ public final class Gateway {
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey());
         CircuitBreakers breakers = new CircuitBreakers(breaker);
         return Accounts.open(vertx, accountsConfig, catalogue).compose(accounts ->
-                TranscriptionTasks.start(vertx, bound, catalogue, accounts).compose(tasks -> {
+                TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers).compose(tasks -> {
                     SharedServices services = new SharedServices(new ResponseStore(), tasks);
                     return vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts, services, breakers),
                                     new DeploymentOptions().setInstances(instances))

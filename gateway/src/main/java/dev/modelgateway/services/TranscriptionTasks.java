@@ -8,17 +8,23 @@ import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.error.VendorError;
 import dev.modelgateway.json.Json;
-import dev.modelgateway.upstream.TransportFailures;
+import dev.modelgateway.routing.CircuitBreakers;
+import dev.modelgateway.routing.Deadline;
+import dev.modelgateway.routing.RetryRule;
 import dev.modelgateway.store.Database;
 import dev.modelgateway.upstream.MultipartForm;
-import dev.modelgateway.upstream.VendorRequest;
+import dev.modelgateway.upstream.Relay;
+import dev.modelgateway.upstream.TransportFailures;
 import dev.modelgateway.upstream.VendorClients;
+import dev.modelgateway.upstream.VendorRequest;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClientResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -27,41 +33,44 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs transcription tasks: each accepted task is stored first (so it survives a restart), then claimed,
- * sent to the vendor, and finished with its transcript or error. At start, tasks a previous process left
+ * sent to the vendor through the relay (behind the deployment's circuit breaker, like every call), and finished with its transcript or error. At start, tasks a previous process left
  * running are queued again and resumed; a task interrupted {@link #MAX_ATTEMPTS} times fails. JDBC runs on
  * Vert.x worker threads, never on an event loop.
  */
 public final class TranscriptionTasks {
     static final int MAX_ATTEMPTS = 3;
     static final Duration RETRY_DELAY = Duration.ofSeconds(2);
-    public static final long UPSTREAM_IDLE_TIMEOUT_MS = 300_000;
+    /** Deadline of one vendor call for a transcription, synchronous or task (long audio takes minutes). */
+    public static final long UPSTREAM_TIMEOUT_MS = 300_000;
     private static final Logger LOG = LoggerFactory.getLogger(TranscriptionTasks.class);
 
     private final Vertx vertx;
     private final TranscriptionTaskStore store;
     private final VendorClients clients;
+    private final Relay relay;
     private final GatewayConfig config;
     private final Catalogue catalogue;
     private final Accounts accounts;
     private volatile boolean closed;
 
-    private TranscriptionTasks(Vertx vertx, Database db, GatewayConfig config, Catalogue catalogue, Accounts accounts) {
+    private TranscriptionTasks(Vertx vertx, Database db, GatewayConfig config, Catalogue catalogue, Accounts accounts,
+                               CircuitBreakers breakers) {
         this.vertx = vertx;
         this.store = new TranscriptionTaskStore(db);
         this.clients = new VendorClients(vertx);
+        this.relay = new Relay(clients, breakers);
         this.config = config;
         this.catalogue = catalogue;
         this.accounts = accounts;
     }
 
     /** Starts the runner and resumes the tasks a previous process did not finish. */
-    public static Future<TranscriptionTasks> start(Vertx vertx, GatewayConfig config, Catalogue catalogue, Accounts accounts) {
-        TranscriptionTasks tasks = new TranscriptionTasks(vertx, accounts.database(), config, catalogue, accounts);
+    public static Future<TranscriptionTasks> start(Vertx vertx, GatewayConfig config, Catalogue catalogue, Accounts accounts,
+                                                   CircuitBreakers breakers) {
+        TranscriptionTasks tasks = new TranscriptionTasks(vertx, accounts.database(), config, catalogue, accounts, breakers);
         return tasks.blocking(() -> tasks.store.requeueInterrupted(System.currentTimeMillis())).map(ids -> {
             if (!ids.isEmpty()) LOG.info("resuming {} transcription task(s)", ids.size());
             ids.forEach(tasks::process);
@@ -112,37 +121,33 @@ public final class TranscriptionTasks {
         parts.add(new MultipartForm.Part("file", task.fileName(), task.fileType(), task.audio()));
         MultipartForm.Encoded body = MultipartForm.encode(parts);
         VendorRequest req = new VendorRequest(config.vendor(model.vendor()), "/audio/transcriptions",
-                MultiMap.caseInsensitiveMultiMap().set("content-type", body.contentType()), body.body(), dev.modelgateway.routing.Deadline.ofMillis(UPSTREAM_IDLE_TIMEOUT_MS));
-        clients.send(req, r -> { })
-                .compose(resp -> resp.body().map(b -> new Answer(resp, b)))
-                .onComplete(ar -> {
-                    if (closed) return; // the next process resumes the task
-                    if (ar.failed()) {
-                        retryLater(task, TransportFailures.classify(ar.cause(), model.vendor().id()).getMessage());
-                        return;
-                    }
-                    Answer a = ar.result();
-                    int status = a.response.statusCode();
-                    if (status / 100 == 2) {
-                        ObjectNode result = Json.MAPPER.createObjectNode()
-                                .put("content_type", String.valueOf(a.response.getHeader("content-type")))
-                                .put("body", a.body.toString());
-                        long done = System.currentTimeMillis();
-                        blocking(() -> {
-                            store.succeed(task.id(), result, done);
-                            return null;
-                        }).onSuccess(v -> record(task, model, usageOf(a.body), status));
-                    } else if (status == 429 || status >= 500) {
-                        retryLater(task, "vendor answered HTTP " + status);
-                    } else {
-                        JsonNode vendorError = Json.parseOrNull(a.body.toString());
-                        String message = vendorError != null ? vendorError.at("/error/message").asText("") : "";
-                        finishFailed(task, status, "upstream_error", message.isEmpty() ? "The vendor refused the audio (HTTP " + status + ")." : message);
-                    }
-                });
+                MultiMap.caseInsensitiveMultiMap().set("content-type", body.contentType()), body.body(), Deadline.ofMillis(UPSTREAM_TIMEOUT_MS));
+        relay.fetch(vertx, req).onComplete(ar -> {
+            if (closed) return; // the next process resumes the task
+            if (ar.succeeded()) {
+                Relay.Answer a = ar.result();
+                ObjectNode result = Json.MAPPER.createObjectNode()
+                        .put("content_type", String.valueOf(a.headers().get("content-type")))
+                        .put("body", a.body().toString());
+                long done = System.currentTimeMillis();
+                blocking(() -> {
+                    store.succeed(task.id(), result, done);
+                    return null;
+                }).onSuccess(v -> record(task, model, usageOf(a.body()), 200));
+            } else if (ar.cause() instanceof VendorError e && !RetryRule.retryableStatus(e.status())) {
+                JsonNode vendorError = Json.parseOrNull(e.body().toString());
+                String message = vendorError != null ? vendorError.at("/error/message").asText("") : "";
+                finishFailed(task, e.status(), "upstream_error",
+                        message.isEmpty() ? "The vendor refused the audio (HTTP " + e.status() + ")." : message);
+            } else if (ar.cause() instanceof VendorError e) {
+                retryLater(task, "vendor answered HTTP " + e.status());
+            } else {
+                // transport failures, timeouts and an open circuit breaker: the vendor may answer later
+                retryLater(task, TransportFailures.classify(ar.cause(), model.vendor().id()).getMessage());
+            }
+        });
     }
 
-    private record Answer(HttpClientResponse response, Buffer body) { }
 
     private void retryLater(TranscriptionTask task, String reason) {
         if (task.attempts() >= MAX_ATTEMPTS) {

@@ -4,31 +4,35 @@ import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
-import dev.modelgateway.http.Exchange;
+import io.vertx.core.http.HttpServerResponse;
 
 /**
  * One upstream call running under the call's deadline. When the deadline passes before the call is
  * over (or, for a stream, before its first byte reached the caller), the upstream request is reset, which
  * closes its connection, and the attempt fails with a timeout. A caller who goes away resets it too.
  */
-final class InFlight {
-    private final Exchange ex;
+final class InFlight<T> {
+    private final Vertx vertx;
+    /** The caller waiting for the answer; null for a background call (transcription tasks). */
+    private final HttpServerResponse caller;
     private final VendorRequest req;
     private final String vendor;
-    private final Promise<RelayOutcome> result = Promise.promise();
+    private final Promise<T> result = Promise.promise();
     private HttpClientRequest upstream;
     private long timer = -1;
     private boolean expired;
 
-    InFlight(Exchange ex, VendorRequest req) {
-        this.ex = ex;
+    InFlight(Vertx vertx, HttpServerResponse caller, VendorRequest req) {
+        this.vertx = vertx;
+        this.caller = caller;
         this.req = req;
         this.vendor = req.endpoint().vendor().id();
         long remaining = req.deadline().remainingMs();
         if (remaining <= 0) expire();
-        else timer = ex.vertx().setTimer(remaining, id -> {
+        else timer = vertx.setTimer(remaining, id -> {
             timer = -1;
             expire();
         });
@@ -41,13 +45,13 @@ final class InFlight {
 
     private void attach(HttpClientRequest request) {
         upstream = request;
-        ex.response().closeHandler(v -> request.reset());
-        if (expired || ex.response().closed()) request.reset();
+        if (caller != null) caller.closeHandler(v -> request.reset());
+        if (expired || (caller != null && caller.closed())) request.reset();
     }
 
     /** The first byte went to the caller: from now on only the idle timeout applies. */
     void committed() {
-        if (timer >= 0) ex.vertx().cancelTimer(timer);
+        if (timer >= 0) vertx.cancelTimer(timer);
         timer = -1;
     }
 
@@ -64,7 +68,7 @@ final class InFlight {
         return expired;
     }
 
-    void complete(Future<RelayOutcome> outcome) {
+    void complete(Future<T> outcome) {
         outcome.onComplete(ar -> {
             committed();
             if (ar.succeeded()) result.tryComplete(ar.result());
@@ -72,7 +76,7 @@ final class InFlight {
         });
     }
 
-    Future<RelayOutcome> result() {
+    Future<T> result() {
         return result.future();
     }
 

@@ -1,17 +1,18 @@
 package dev.modelgateway.upstream;
 
-import dev.modelgateway.error.VendorError;
-import dev.modelgateway.wire.StreamTap;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.error.VendorError;
+import dev.modelgateway.http.Exchange;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.routing.RetryRule;
-import dev.modelgateway.http.Exchange;
-import io.vertx.core.AsyncResult;
+import dev.modelgateway.wire.StreamTap;
 import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -86,31 +87,52 @@ public final class Relay {
         }));
     }
 
-    /** Runs one call behind the deployment's circuit breaker and under the call's deadline. */
-    private Future<RelayOutcome> guarded(Exchange ex, VendorRequest req, Function<InFlight, Future<RelayOutcome>> send) {
+    /**
+     * A call no caller waits for (background tasks): the vendor's 2xx answer, or a failure ({@link VendorError}
+     * for a non-2xx answer), behind the same circuit breaker and under the request's deadline.
+     */
+    public Future<Answer> fetch(Vertx vertx, VendorRequest req) {
+        return guarded(vertx, null, req, call -> call.send(clients).compose(resp -> resp.body()
+                .recover(t -> Future.failedFuture(call.failure(t)))
+                .compose(body -> resp.statusCode() / 100 == 2
+                        ? Future.succeededFuture(new Answer(resp.headers(), body))
+                        : Future.failedFuture(new VendorError(resp.statusCode(), resp.headers(), body)))),
+                answer -> CircuitBreaker.Outcome.HEALTHY);
+    }
+
+    /** A vendor's 2xx answer to a {@link #fetch}. */
+    public record Answer(MultiMap headers, Buffer body) {
+    }
+
+    private Future<RelayOutcome> guarded(Exchange ex, VendorRequest req, Function<InFlight<RelayOutcome>, Future<RelayOutcome>> send) {
+        return guarded(ex.vertx(), ex.response(), req, send, outcome -> switch (outcome.status()) {
+            case 499 -> CircuitBreaker.Outcome.UNKNOWN;
+            case 200 -> CircuitBreaker.Outcome.HEALTHY;
+            default -> CircuitBreaker.Outcome.FAILED; // a stream cut or failed by the vendor
+        });
+    }
+
+    /**
+     * Runs one call behind the deployment's circuit breaker and under the call's deadline; {@code caller} is the
+     * response waiting for it (null for a background call), {@code health} what a success says of the deployment.
+     */
+    private <T> Future<T> guarded(Vertx vertx, HttpServerResponse caller, VendorRequest req,
+                                  Function<InFlight<T>, Future<T>> send, Function<T, CircuitBreaker.Outcome> health) {
         CircuitBreaker breaker = breakers.of(req.endpoint());
         CircuitBreaker.Permit permit = breaker.acquire();
         if (permit == CircuitBreaker.Permit.REFUSED) return Future.failedFuture(circuitOpen(req, breaker));
-        InFlight call = new InFlight(ex, req);
-        Future<RelayOutcome> sent;
+        InFlight<T> call = new InFlight<>(vertx, caller, req);
+        Future<T> sent;
         try {
             sent = send.apply(call);
         } catch (RuntimeException e) {
             sent = Future.failedFuture(e);
         }
         call.complete(sent);
-        return call.result().andThen(ar -> breaker.record(permit, health(ex, ar)));
-    }
-
-    private static CircuitBreaker.Outcome health(Exchange ex, AsyncResult<RelayOutcome> ar) {
-        if (ar.succeeded()) {
-            return switch (ar.result().status()) {
-                case 499 -> CircuitBreaker.Outcome.UNKNOWN;
-                case 200 -> CircuitBreaker.Outcome.HEALTHY;
-                default -> CircuitBreaker.Outcome.FAILED; // a stream cut or failed by the vendor
-            };
-        }
-        return ex.response().closed() ? CircuitBreaker.Outcome.UNKNOWN : RetryRule.health(AttemptFailure.of(ar.cause()));
+        return call.result().andThen(ar -> breaker.record(permit, ar.succeeded() ? health.apply(ar.result())
+                // a caller who left says nothing about the vendor
+                : caller != null && caller.closed() ? CircuitBreaker.Outcome.UNKNOWN
+                : RetryRule.health(AttemptFailure.of(ar.cause()))));
     }
 
     private static GatewayException circuitOpen(VendorRequest req, CircuitBreaker breaker) {

@@ -1,17 +1,17 @@
 package dev.modelgateway.endpoint.audio;
 
-import dev.modelgateway.services.TranscriptionTasks;
-import dev.modelgateway.call.SingleAttempt;
 import dev.modelgateway.call.CallServices;
+import dev.modelgateway.call.SingleAttempt;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.error.GatewayException;
-import dev.modelgateway.upstream.JsonAnswer;
-import dev.modelgateway.upstream.VendorErrorMapper;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.http.MultipartBody;
+import dev.modelgateway.services.TranscriptionTasks;
+import dev.modelgateway.upstream.JsonAnswer;
 import dev.modelgateway.upstream.MultipartForm;
+import dev.modelgateway.upstream.VendorErrorMapper;
 import dev.modelgateway.upstream.VendorRequest;
 import io.vertx.core.MultiMap;
 import io.vertx.ext.web.RoutingContext;
@@ -61,7 +61,7 @@ public final class TranscriptionsEndpoint {
         MultipartForm.Encoded encoded = MultipartForm.encode(upstream);
         VendorRequest req = new VendorRequest(platform.config().vendor(model.vendor()), "/audio/transcriptions",
                 MultiMap.caseInsensitiveMultiMap().set("content-type", encoded.contentType()), encoded.body(),
-                dev.modelgateway.routing.Deadline.ofMillis(TranscriptionTasks.UPSTREAM_IDLE_TIMEOUT_MS));
+                dev.modelgateway.routing.Deadline.ofMillis(TranscriptionTasks.UPSTREAM_TIMEOUT_MS));
         if (JSON_FORMATS.contains(format) && !stream) {
             JsonAnswer answer = body -> new JsonAnswer.Answer(body, TranscriptionTasks.usageOf(body));
             SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0,
