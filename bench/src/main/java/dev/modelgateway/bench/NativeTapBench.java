@@ -1,9 +1,9 @@
 package dev.modelgateway.bench;
 
+import dev.modelgateway.sse.SseParser;
+import dev.modelgateway.wire.StreamTap;
 import dev.modelgateway.wire.anthropic.AnthropicNativeTap;
 import dev.modelgateway.wire.openai.chat.ChatNativeTap;
-import dev.modelgateway.wire.StreamTap;
-import dev.modelgateway.sse.SseParser;
 import io.vertx.core.buffer.Buffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,18 +1,17 @@
 package dev.modelgateway.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.canonical.CanonicalRequest;
 import dev.modelgateway.canonical.StreamEvent;
 import dev.modelgateway.json.Json;
-import dev.modelgateway.wire.InboundCodec;
-import dev.modelgateway.wire.StreamEncoder;
-import dev.modelgateway.wire.openai.chat.ChatInbound;
-import dev.modelgateway.wire.anthropic.MessagesInbound;
 import dev.modelgateway.sse.SseParser;
+import dev.modelgateway.wire.InboundCodec;
 import dev.modelgateway.wire.StreamDecoder;
+import dev.modelgateway.wire.StreamEncoder;
 import dev.modelgateway.wire.VendorCodec;
 import dev.modelgateway.wire.anthropic.AnthropicCodec;
+import dev.modelgateway.wire.anthropic.MessagesInbound;
 import dev.modelgateway.wire.gemini.GeminiCodec;
+import dev.modelgateway.wire.openai.chat.ChatInbound;
 import dev.modelgateway.wire.openai.chat.OpenAiChatCodec;
 import dev.modelgateway.wire.qwen.QwenCodec;
 import io.vertx.core.buffer.Buffer;

@@ -2,15 +2,17 @@ package dev.modelgateway.accounts;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelPrice;
+import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.store.Database;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.math.BigDecimal;
 import java.sql.SQLException;
@@ -22,8 +24,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Platform accounts: API keys, admission (model allow-list, budget, rate limits) and the usage ledger.

@@ -1,11 +1,12 @@
 package dev.modelgateway.accounts;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** An admission that took tokens from its scopes' buckets on an estimate and gives back or takes the difference once. */
 final class LimitedAdmission implements Admission {

@@ -1,8 +1,8 @@
 package dev.modelgateway.call;
 
-import dev.modelgateway.error.VendorError;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.error.VendorError;
 import dev.modelgateway.json.Json;
 
 /**

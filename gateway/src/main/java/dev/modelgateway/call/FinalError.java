@@ -1,11 +1,11 @@
 package dev.modelgateway.call;
 
-import dev.modelgateway.error.VendorError;
-import dev.modelgateway.upstream.TransportFailures;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
-import dev.modelgateway.routing.AttemptPlan.Verdict;
+import dev.modelgateway.error.VendorError;
 import dev.modelgateway.http.Exchange;
+import dev.modelgateway.routing.AttemptPlan.Verdict;
+import dev.modelgateway.upstream.TransportFailures;
 import io.vertx.core.http.HttpServerResponse;
 
 import java.util.HashMap;

@@ -1,25 +1,25 @@
 package dev.modelgateway.call;
 
-import dev.modelgateway.wire.Codecs;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.modelgateway.wire.anthropic.ThinkingRules;
 import dev.modelgateway.canonical.CanonicalRequest;
 import dev.modelgateway.canonical.CanonicalResponse;
 import dev.modelgateway.canonical.ContentBlock;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.error.VendorError;
 import dev.modelgateway.json.Json;
-import dev.modelgateway.wire.InboundCodec;
+import dev.modelgateway.routing.Deadline;
 import dev.modelgateway.upstream.JsonAnswer;
 import dev.modelgateway.upstream.RelayOutcome;
-import dev.modelgateway.wire.TranslatingTap;
-import dev.modelgateway.error.VendorError;
 import dev.modelgateway.upstream.VendorErrorMapper;
-import dev.modelgateway.routing.Deadline;
 import dev.modelgateway.upstream.VendorRequest;
+import dev.modelgateway.wire.Codecs;
 import dev.modelgateway.wire.EncodedRequest;
+import dev.modelgateway.wire.InboundCodec;
+import dev.modelgateway.wire.TranslatingTap;
 import dev.modelgateway.wire.VendorCodec;
+import dev.modelgateway.wire.anthropic.ThinkingRules;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 

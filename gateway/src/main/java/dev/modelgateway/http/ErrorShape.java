@@ -2,8 +2,8 @@ package dev.modelgateway.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.error.GatewayException;
-import dev.modelgateway.wire.openai.chat.ChatErrors;
 import dev.modelgateway.wire.anthropic.MessagesErrors;
+import dev.modelgateway.wire.openai.chat.ChatErrors;
 
 /**
  * The wire protocol a caller speaks on a route; it decides the shape of every error the caller sees.

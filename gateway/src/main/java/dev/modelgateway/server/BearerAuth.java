@@ -1,8 +1,8 @@
 package dev.modelgateway.server;
 
-import dev.modelgateway.http.Exchange;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.http.Exchange;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;

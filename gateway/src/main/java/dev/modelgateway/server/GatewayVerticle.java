@@ -1,16 +1,16 @@
 package dev.modelgateway.server;
 
-import dev.modelgateway.http.Caller;
 import dev.modelgateway.accounts.Accounts;
-import dev.modelgateway.call.Metering;
 import dev.modelgateway.call.CallServices;
-import dev.modelgateway.services.SharedServices;
-import dev.modelgateway.endpoint.realtime.RealtimeEndpoint;
+import dev.modelgateway.call.Metering;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
-import dev.modelgateway.upstream.Relay;
-import dev.modelgateway.upstream.MediaFetcher;
+import dev.modelgateway.endpoint.realtime.RealtimeEndpoint;
+import dev.modelgateway.http.Caller;
 import dev.modelgateway.routing.CircuitBreakers;
+import dev.modelgateway.services.SharedServices;
+import dev.modelgateway.upstream.MediaFetcher;
+import dev.modelgateway.upstream.Relay;
 import dev.modelgateway.upstream.VendorClients;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;

@@ -1,7 +1,7 @@
 package dev.modelgateway.upstream;
 
-import dev.modelgateway.wire.openai.media.RealtimeUsage;
 import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.wire.openai.media.RealtimeUsage;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketBase;

@@ -21,7 +21,7 @@ final class StreamPump {
     private final HttpClientResponse upstream;
     private final StreamTap tap;
     private final String vendor;
-    private final InFlight call;
+    private final InFlight<RelayOutcome> call;
     private final HttpServerResponse out;
     private final Promise<RelayOutcome> done = Promise.promise();
     private Buffer pending = Buffer.buffer(512);
@@ -29,7 +29,7 @@ final class StreamPump {
     private long silenceTimer = -1;
     private long lastEventNanos;
 
-    StreamPump(Exchange ex, HttpClientResponse upstream, StreamTap tap, String vendor, InFlight call) {
+    StreamPump(Exchange ex, HttpClientResponse upstream, StreamTap tap, String vendor, InFlight<RelayOutcome> call) {
         this.ex = ex;
         this.upstream = upstream;
         this.tap = tap;

@@ -1,12 +1,12 @@
 package dev.modelgateway.wire;
 
 import dev.modelgateway.config.Vendor;
+import dev.modelgateway.wire.anthropic.MessagesInbound;
 import dev.modelgateway.wire.anthropic.MessagesNative;
 import dev.modelgateway.wire.openai.chat.ChatInbound;
 import dev.modelgateway.wire.openai.chat.ChatNative;
-import dev.modelgateway.wire.openai.responses.ResponsesNative;
-import dev.modelgateway.wire.anthropic.MessagesInbound;
 import dev.modelgateway.wire.openai.responses.ResponsesInbound;
+import dev.modelgateway.wire.openai.responses.ResponsesNative;
 
 /** The protocol a caller speaks, and which vendors speak it natively (no translation needed). */
 public enum CallerProtocol {

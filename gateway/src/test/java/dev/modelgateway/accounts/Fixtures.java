@@ -1,8 +1,8 @@
 package dev.modelgateway.accounts;
 
-import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelPrice;
+import dev.modelgateway.catalogue.PriceBook;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

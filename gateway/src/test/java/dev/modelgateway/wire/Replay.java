@@ -1,11 +1,11 @@
 package dev.modelgateway.wire;
 
-import com.openai.helpers.ChatCompletionAccumulator;
-import com.openai.models.chat.completions.ChatCompletion;
-import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.anthropic.helpers.MessageAccumulator;
 import com.anthropic.models.messages.Message;
 import com.anthropic.models.messages.RawMessageStreamEvent;
+import com.openai.helpers.ChatCompletionAccumulator;
+import com.openai.models.chat.completions.ChatCompletion;
+import com.openai.models.chat.completions.ChatCompletionChunk;
 import dev.modelgateway.canonical.CanonicalRequest;
 import dev.modelgateway.canonical.StreamEvent;
 import dev.modelgateway.error.GatewayException;

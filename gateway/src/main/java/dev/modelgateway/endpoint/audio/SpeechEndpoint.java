@@ -1,17 +1,17 @@
 package dev.modelgateway.endpoint.audio;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.modelgateway.call.SingleAttempt;
 import dev.modelgateway.call.CallServices;
-import dev.modelgateway.endpoint.tokens.LocalTokenizer;
+import dev.modelgateway.call.SingleAttempt;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
+import dev.modelgateway.endpoint.tokens.LocalTokenizer;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.upstream.VendorErrorMapper;
-import dev.modelgateway.http.Exchange;
 import dev.modelgateway.upstream.VendorRequest;
 import io.vertx.core.MultiMap;
 import io.vertx.ext.web.RoutingContext;

@@ -1,17 +1,17 @@
 package dev.modelgateway.endpoint.audio;
 
-import dev.modelgateway.services.TranscriptionTasks;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.call.CallServices;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
-import dev.modelgateway.json.Json;
-import dev.modelgateway.upstream.TransportFailures;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.http.MultipartBody;
+import dev.modelgateway.json.Json;
+import dev.modelgateway.services.TranscriptionTasks;
 import dev.modelgateway.upstream.MultipartForm;
+import dev.modelgateway.upstream.TransportFailures;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.List;

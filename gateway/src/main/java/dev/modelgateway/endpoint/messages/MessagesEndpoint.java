@@ -1,19 +1,19 @@
 package dev.modelgateway.endpoint.messages;
 
-import dev.modelgateway.wire.anthropic.ThinkingRules;
-import dev.modelgateway.http.Exchange;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.call.Call;
-import dev.modelgateway.endpoint.ChatModels;
 import dev.modelgateway.call.CallRunner;
-import dev.modelgateway.wire.CallerProtocol;
-import dev.modelgateway.endpoint.MessageShape;
 import dev.modelgateway.call.CallServices;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.config.Vendor;
+import dev.modelgateway.endpoint.ChatModels;
+import dev.modelgateway.endpoint.MessageShape;
+import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.PlatformOptions;
+import dev.modelgateway.wire.CallerProtocol;
+import dev.modelgateway.wire.anthropic.ThinkingRules;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.Set;

@@ -1,18 +1,18 @@
 package dev.modelgateway.endpoint.realtime;
 
-import dev.modelgateway.upstream.RealtimeRelay;
-import dev.modelgateway.upstream.RelayOutcome;
 import dev.modelgateway.accounts.Admission;
-import dev.modelgateway.call.Metering;
 import dev.modelgateway.call.CallServices;
+import dev.modelgateway.call.Metering;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
-import dev.modelgateway.upstream.TransportFailures;
 import dev.modelgateway.http.Exchange;
+import dev.modelgateway.upstream.RealtimeRelay;
+import dev.modelgateway.upstream.RelayOutcome;
+import dev.modelgateway.upstream.TransportFailures;
 import dev.modelgateway.upstream.VendorSockets;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;

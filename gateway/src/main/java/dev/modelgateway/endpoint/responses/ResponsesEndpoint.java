@@ -1,23 +1,23 @@
 package dev.modelgateway.endpoint.responses;
 
-import dev.modelgateway.services.ResponseStore;
-import dev.modelgateway.wire.openai.responses.ResponsesRules;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.call.Call;
 import dev.modelgateway.call.CallRunner;
-import dev.modelgateway.wire.CallerProtocol;
 import dev.modelgateway.call.CallServices;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.json.Json;
-import dev.modelgateway.wire.openai.responses.ResponsesInbound;
 import dev.modelgateway.routing.PlatformOptions;
-import dev.modelgateway.http.Exchange;
+import dev.modelgateway.services.ResponseStore;
+import dev.modelgateway.wire.CallerProtocol;
+import dev.modelgateway.wire.openai.responses.ResponsesInbound;
+import dev.modelgateway.wire.openai.responses.ResponsesRules;
 import io.vertx.ext.web.RoutingContext;
 
 import java.time.Clock;

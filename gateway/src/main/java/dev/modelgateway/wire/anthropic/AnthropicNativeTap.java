@@ -1,11 +1,11 @@
 package dev.modelgateway.wire.anthropic;
 
-import dev.modelgateway.wire.TapState;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sse.SseEvent;
+import dev.modelgateway.wire.TapState;
 import io.vertx.core.buffer.Buffer;
 
 /**

@@ -6,8 +6,8 @@ import dev.modelgateway.canonical.CanonicalRequest;
 import dev.modelgateway.canonical.ReasoningBudgets;
 import dev.modelgateway.canonical.ReasoningConfig;
 import dev.modelgateway.catalogue.ModelEntry;
-import dev.modelgateway.config.Vendor;
 import dev.modelgateway.catalogue.ThinkingPolicy;
+import dev.modelgateway.config.Vendor;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Fields;
 

@@ -3,9 +3,9 @@ package dev.modelgateway.wire.anthropic;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.canonical.ToolCallIds;
 import dev.modelgateway.error.GatewayException;
-import dev.modelgateway.wire.openai.chat.ChatInbound;
-import dev.modelgateway.wire.Fixtures;
 import dev.modelgateway.wire.EncodedRequest;
+import dev.modelgateway.wire.Fixtures;
+import dev.modelgateway.wire.openai.chat.ChatInbound;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -8,10 +8,10 @@ import dev.modelgateway.canonical.StopReason;
 import dev.modelgateway.canonical.UnmappedFields;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.ErrorKind;
-import dev.modelgateway.wire.openai.chat.ChatInbound;
-import dev.modelgateway.wire.anthropic.MessagesInbound;
 import dev.modelgateway.wire.Fixtures;
 import dev.modelgateway.wire.Replay;
+import dev.modelgateway.wire.anthropic.MessagesInbound;
+import dev.modelgateway.wire.openai.chat.ChatInbound;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,10 +1,10 @@
 package dev.modelgateway.wire.gemini;
 
 import dev.modelgateway.error.GatewayException;
-import dev.modelgateway.wire.openai.chat.ChatInbound;
-import dev.modelgateway.wire.anthropic.MessagesInbound;
-import dev.modelgateway.wire.Fixtures;
 import dev.modelgateway.wire.EncodedRequest;
+import dev.modelgateway.wire.Fixtures;
+import dev.modelgateway.wire.anthropic.MessagesInbound;
+import dev.modelgateway.wire.openai.chat.ChatInbound;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,10 +1,10 @@
 package dev.modelgateway.wire.openai.chat;
 
-import dev.modelgateway.wire.TapState;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sse.SseEvent;
+import dev.modelgateway.wire.TapState;
 import io.vertx.core.buffer.Buffer;
 
 /**

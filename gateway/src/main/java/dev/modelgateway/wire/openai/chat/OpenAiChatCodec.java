@@ -7,8 +7,8 @@ import dev.modelgateway.canonical.CanonicalResponse;
 import dev.modelgateway.canonical.ContentBlock;
 import dev.modelgateway.canonical.MediaKind;
 import dev.modelgateway.error.GatewayException;
-import dev.modelgateway.wire.StreamDecoder;
 import dev.modelgateway.wire.EncodedRequest;
+import dev.modelgateway.wire.StreamDecoder;
 import dev.modelgateway.wire.VendorCodec;
 
 import java.util.Map;

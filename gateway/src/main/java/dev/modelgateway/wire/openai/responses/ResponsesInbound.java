@@ -1,7 +1,5 @@
 package dev.modelgateway.wire.openai.responses;
 
-import dev.modelgateway.wire.openai.chat.ChatErrors;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -10,6 +8,7 @@ import dev.modelgateway.canonical.CanonicalResponse;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.wire.InboundCodec;
 import dev.modelgateway.wire.StreamEncoder;
+import dev.modelgateway.wire.openai.chat.ChatErrors;
 
 import java.time.Clock;
 import java.util.UUID;

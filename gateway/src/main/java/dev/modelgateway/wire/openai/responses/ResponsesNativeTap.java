@@ -1,12 +1,12 @@
 package dev.modelgateway.wire.openai.responses;
 
-import dev.modelgateway.wire.TapState;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sse.SseEvent;
+import dev.modelgateway.wire.TapState;
 import io.vertx.core.buffer.Buffer;
 
 /**

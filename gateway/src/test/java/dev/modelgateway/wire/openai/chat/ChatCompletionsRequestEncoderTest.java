@@ -1,9 +1,9 @@
 package dev.modelgateway.wire.openai.chat;
 
 import dev.modelgateway.error.GatewayException;
-import dev.modelgateway.wire.anthropic.MessagesInbound;
-import dev.modelgateway.wire.Fixtures;
 import dev.modelgateway.wire.EncodedRequest;
+import dev.modelgateway.wire.Fixtures;
+import dev.modelgateway.wire.anthropic.MessagesInbound;
 import dev.modelgateway.wire.qwen.QwenCodec;
 import org.junit.jupiter.api.Test;
 

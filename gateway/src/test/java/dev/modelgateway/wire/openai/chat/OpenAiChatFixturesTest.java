@@ -8,10 +8,10 @@ import dev.modelgateway.canonical.StopReason;
 import dev.modelgateway.canonical.UnmappedFields;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.ErrorKind;
-import dev.modelgateway.wire.anthropic.MessagesInbound;
 import dev.modelgateway.sse.SseEvent;
 import dev.modelgateway.wire.Fixtures;
 import dev.modelgateway.wire.Replay;
+import dev.modelgateway.wire.anthropic.MessagesInbound;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
