@@ -9,6 +9,8 @@ import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
 import io.vertx.core.Vertx;
 
+import java.util.Map;
+
 /**
  * {@code ./gw demo}: the real gateway in front of the built-in vendor simulator, with a fixed demo
  * key, so that the README's curl and SDK snippets work on a machine with no vendor accounts.
@@ -27,7 +29,7 @@ final class Demo {
         String s = sim.baseUrl();
         GatewayConfig config = new GatewayConfig(base.host(), base.port(),
                 base.masterKey() != null ? base.masterKey() : DEMO_KEY,
-                java.util.Map.of(
+                Map.of(
                         Vendor.ANTHROPIC, new VendorEndpoint(Vendor.ANTHROPIC, s + "/anthropic", keys.anthropic()),
                         Vendor.OPENAI, new VendorEndpoint(Vendor.OPENAI, s + "/openai/v1", keys.openai()),
                         Vendor.GEMINI, new VendorEndpoint(Vendor.GEMINI, s + "/gemini", keys.gemini()),

@@ -1,15 +1,18 @@
 package dev.modelgateway;
 
+import dev.modelgateway.accounts.AccountsConfig;
+import dev.modelgateway.accounts.KeysCommand;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.server.Gateway;
-import dev.modelgateway.accounts.AccountsConfig;
-import dev.modelgateway.accounts.KeysCommand;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /** Command line: {@code serve [--config FILE]}, {@code demo}. The {@code ./gw} launcher calls this. */
 public final class Main {
@@ -54,8 +57,8 @@ public final class Main {
     static void stopOnShutdown(Vertx vertx, Gateway gateway) {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
-                gateway.stop().toCompletionStage().toCompletableFuture().get(15, java.util.concurrent.TimeUnit.SECONDS);
-                vertx.close().toCompletionStage().toCompletableFuture().get(5, java.util.concurrent.TimeUnit.SECONDS);
+                gateway.stop().toCompletionStage().toCompletableFuture().get(15, TimeUnit.SECONDS);
+                vertx.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
             } catch (Exception e) {
                 System.err.println("shutdown did not complete cleanly: " + e);
             }
@@ -65,7 +68,7 @@ public final class Main {
     /** {@code keys create|list|disable|delete}: manages platform API keys in the configured store. */
     private static void keys(String[] args) throws Exception {
         Path configFile = null;
-        java.util.List<String> rest = new java.util.ArrayList<>();
+        List<String> rest = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--config") && i + 1 < args.length) configFile = Path.of(args[++i]);
             else rest.add(args[i]);

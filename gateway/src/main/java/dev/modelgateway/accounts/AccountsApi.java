@@ -3,6 +3,7 @@ package dev.modelgateway.accounts;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -173,7 +174,7 @@ final class AccountsApi {
     }
 
     /** Runs an admin operation after checking that the caller holds the master key. */
-    private io.vertx.core.Handler<RoutingContext> admin(Function<RoutingContext, Future<JsonObject>> operation) {
+    private Handler<RoutingContext> admin(Function<RoutingContext, Future<JsonObject>> operation) {
         return ctx -> respond(ctx, accounts.authenticate(bearer(ctx)).compose(key -> {
             if (!key.master()) {
                 return Future.failedFuture(GatewayException.of(ErrorKind.AUTHENTICATION, accounts.masterKeyConfigured()

@@ -1,10 +1,12 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.catalogue.ModelPrice;
+
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 
 /**
- * Dollars stored as whole units of 1e-10 USD, the precision of {@link dev.modelgateway.catalogue.ModelPrice#cost}:
+ * Dollars stored as whole units of 1e-10 USD, the precision of {@link ModelPrice#cost}:
  * exact, and summed exactly by SQL on both SQLite (which has no exact decimal type) and PostgreSQL.
  */
 final class Money {

@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -81,7 +82,7 @@ public final class Catalogue implements PriceBook {
         Map<String, String> unavailable = new HashMap<>();
         root.path("unavailable").properties().forEach(e -> unavailable.put(e.getKey(), e.getValue().asText()));
         // models keeps catalogue order: GET /models lists them as the file does.
-        return new Catalogue(java.util.Collections.unmodifiableMap(models), Map.copyOf(aliases), Map.copyOf(unavailable));
+        return new Catalogue(Collections.unmodifiableMap(models), Map.copyOf(aliases), Map.copyOf(unavailable));
     }
 
     private static BigDecimal decimal(JsonNode node, String field) {

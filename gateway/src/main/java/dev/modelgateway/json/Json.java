@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.error.GatewayException;
 import io.vertx.core.buffer.Buffer;
 
+import java.io.IOException;
+
 /** The gateway's one Jackson mapper and the parsing of request bodies into JSON objects. */
 public final class Json {
     public static final ObjectMapper MAPPER = new ObjectMapper();
@@ -32,7 +34,7 @@ public final class Json {
         } catch (JsonProcessingException e) {
             throw GatewayException.invalid(null, "The request body is not valid JSON: " + e.getOriginalMessage()
                     + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw GatewayException.invalid(null, "The request body could not be read: " + e.getMessage());
         }
         if (node == null || !node.isObject()) {

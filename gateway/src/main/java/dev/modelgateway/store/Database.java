@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 
 /**
  * A pooled JDBC database, SQLite (embedded default) or PostgreSQL (shared by several instances),
@@ -77,7 +78,7 @@ public final class Database implements AutoCloseable {
             return;
         }
         long lockId = ("model-gateway:" + module).hashCode();
-        try (java.sql.Connection c = pool.getConnection(); java.sql.Statement st = c.createStatement()) {
+        try (Connection c = pool.getConnection(); Statement st = c.createStatement()) {
             st.execute("SELECT pg_advisory_lock(" + lockId + ")");
             try {
                 flyway.run();

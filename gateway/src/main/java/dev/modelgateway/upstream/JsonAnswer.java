@@ -1,6 +1,7 @@
 package dev.modelgateway.upstream;
 
 import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.error.GatewayException;
 import io.vertx.core.buffer.Buffer;
 
 /** Turns a vendor's successful JSON body into what the caller receives, and reads its usage. */
@@ -9,6 +10,6 @@ public interface JsonAnswer {
     record Answer(Buffer body, Usage usage) {
     }
 
-    /** @throws dev.modelgateway.error.GatewayException when the vendor's body is unusable */
+    /** @throws GatewayException when the vendor's body is unusable */
     Answer answer(Buffer vendorBody);
 }

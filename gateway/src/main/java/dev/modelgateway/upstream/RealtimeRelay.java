@@ -7,6 +7,7 @@ import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketBase;
 import io.vertx.core.http.WebSocketFrame;
 
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -16,7 +17,7 @@ import java.util.function.Consumer;
  */
 public final class RealtimeRelay {
     /** Close codes that may only be observed, never sent (RFC 6455 §7.4.1). */
-    private static final java.util.Set<Short> UNSENDABLE = java.util.Set.of((short) 1005, (short) 1006, (short) 1015);
+    private static final Set<Short> UNSENDABLE = Set.of((short) 1005, (short) 1006, (short) 1015);
 
     private final ServerWebSocket client;
     private final WebSocket upstream;

@@ -7,6 +7,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.redis.client.Command;
@@ -27,9 +28,11 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /** Real stores for the tests: a SQLite file, a fresh PostgreSQL schema, a Redis key namespace. */
 final class Fixtures {
@@ -52,7 +55,7 @@ final class Fixtures {
     static <T> T await(Future<T> future) {
         try {
             return future.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException r) throw r;
             throw new IllegalStateException(e.getCause());
         } catch (Exception e) {
@@ -70,7 +73,7 @@ final class Fixtures {
     static Throwable failure(Future<?> future) {
         try {
             future.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             return e.getCause();
         } catch (Exception e) {
             throw new IllegalStateException(e);
@@ -118,7 +121,7 @@ final class Fixtures {
     }
 
     /** A real HTTP server on an ephemeral port with the accounts routes mounted. */
-    record Server(int port, io.vertx.core.http.HttpServer server) {
+    record Server(int port, HttpServer server) {
         static Server start(Vertx vertx, Accounts accounts) {
             Router router = Router.router(vertx);
             accounts.mountRoutes(router);
@@ -151,7 +154,7 @@ final class Fixtures {
         }
 
         Map<String, String> firstHeaders() {
-            return headers.map().entrySet().stream().collect(java.util.stream.Collectors.toMap(Map.Entry::getKey,
+            return headers.map().entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
                     e -> e.getValue().getFirst()));
         }
     }

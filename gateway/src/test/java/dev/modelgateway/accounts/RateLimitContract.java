@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -122,7 +123,7 @@ abstract class RateLimitContract {
 
         var view = http.get("/api/v1/admin/rate-limits", MASTER);
         assertThat(view.status()).isEqualTo(200);
-        Map<String, JsonObject> byKey = new java.util.HashMap<>();
+        Map<String, JsonObject> byKey = new HashMap<>();
         view.json().getJsonArray("data").forEach(o -> byKey.put(((JsonObject) o).getString("key_id"), (JsonObject) o));
         JsonObject l = byKey.get(limited.id());
         assertThat(l.getLong("rpm")).isEqualTo(10);

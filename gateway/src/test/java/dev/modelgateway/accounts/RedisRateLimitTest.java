@@ -1,5 +1,6 @@
 package dev.modelgateway.accounts;
 
+import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 
 class RedisRateLimitTest extends RateLimitContract {
@@ -17,7 +18,7 @@ class RedisRateLimitTest extends RateLimitContract {
 
     @AfterEach
     void deleteKeys() {
-        var v = io.vertx.core.Vertx.vertx();
+        var v = Vertx.vertx();
         Fixtures.deleteRedisKeys(v, prefix);
         Fixtures.await(v.close());
     }

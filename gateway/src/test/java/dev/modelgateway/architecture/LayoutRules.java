@@ -3,6 +3,7 @@ package dev.modelgateway.architecture;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.Architectures;
 
+import java.util.Arrays;
 import java.util.List;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -57,8 +58,8 @@ final class LayoutRules {
 
     /** One wire format never reaches into another, but for the reuses listed in {@link #WIRE_REUSE}. */
     static List<ArchRule> wireFormatsApart(String root) {
-        return java.util.Arrays.stream(WIRE_FORMATS).map(format -> {
-            String[] others = java.util.Arrays.stream(WIRE_FORMATS)
+        return Arrays.stream(WIRE_FORMATS).map(format -> {
+            String[] others = Arrays.stream(WIRE_FORMATS)
                     .filter(other -> !other.equals(format))
                     .filter(other -> WIRE_REUSE.stream().noneMatch(r -> r[0].equals(format) && r[1].equals(other)))
                     .map(other -> root + ".wire." + other + "..")

@@ -6,6 +6,7 @@ import dev.modelgateway.error.GatewayException;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,7 +43,7 @@ class CatalogueTest {
         for (ModelEntry m : catalogue.models()) {
             ModelPrice p = m.price();
             if (p.input().signum() > 0 && m.has("chat")) {
-                assertThat(p.cacheRead()).as(m.id()).isLessThanOrEqualTo(p.input().divide(BigDecimal.valueOf(3), java.math.RoundingMode.UP));
+                assertThat(p.cacheRead()).as(m.id()).isLessThanOrEqualTo(p.input().divide(BigDecimal.valueOf(3), RoundingMode.UP));
             }
         }
         ModelPrice sonnet = catalogue.priceOf("platform/vendorA-sonnet-5");

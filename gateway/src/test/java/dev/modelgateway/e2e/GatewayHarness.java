@@ -14,10 +14,14 @@ import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
 import io.vertx.core.Vertx;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -144,11 +148,11 @@ public final class GatewayHarness implements AutoCloseable {
 
     private static String tempDatabase() {
         try {
-            java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("gateway-test");
+            Path dir = Files.createTempDirectory("gateway-test");
             dir.toFile().deleteOnExit();
             return dir.resolve("gateway.db").toString();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -94,7 +95,7 @@ public record SimUsage(long prompt, long cacheRead, long cacheWrite, long output
         return last;
     }
 
-    private static java.util.List<JsonNode> events(String body) {
+    private static List<JsonNode> events(String body) {
         return body.lines().filter(l -> l.startsWith("data:")).map(l -> l.substring(5).trim())
                 .filter(d -> !d.equals("[DONE]")).map(Json::parseOrNull).filter(n -> n != null).toList();
     }

@@ -8,6 +8,7 @@ import com.openai.models.chat.completions.ChatCompletionMessageToolCall;
 import dev.modelgateway.canonical.CanonicalRequest;
 import dev.modelgateway.canonical.CanonicalResponse;
 import dev.modelgateway.canonical.StreamEvent;
+import dev.modelgateway.canonical.ToolArguments;
 import dev.modelgateway.canonical.UnmappedFields;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.sse.SseEvent;
@@ -147,8 +148,8 @@ class FixtureReplayTest {
         // Arguments become objects on the Anthropic side: compare as JSON. Invalid (truncated) JSON cannot be
         // accumulated by any client; it must still be relayed fragment for fragment.
         exp.toolArgs().forEach((id, raw) -> {
-            if (raw.isEmpty() || dev.modelgateway.canonical.ToolArguments.parseOrNull(raw) != null) {
-                assertThat(Fixtures.parse(args.get(id))).isEqualTo(dev.modelgateway.canonical.ToolArguments.toObject(raw));
+            if (raw.isEmpty() || ToolArguments.parseOrNull(raw) != null) {
+                assertThat(Fixtures.parse(args.get(id))).isEqualTo(ToolArguments.toObject(raw));
             } else {
                 String relayed = frames.stream().filter(f -> "content_block_delta".equals(f.event()))
                         .map(f -> Fixtures.parse(f.data()).path("delta"))

@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -60,7 +61,7 @@ public final class Fixtures {
             List<SseEvent> out = new ArrayList<>();
             SseParser p = new SseParser(out::add);
             for (int i = 0; i < bytes.length; i += 97) {
-                byte[] piece = java.util.Arrays.copyOfRange(bytes, i, Math.min(bytes.length, i + 97));
+                byte[] piece = Arrays.copyOfRange(bytes, i, Math.min(bytes.length, i + 97));
                 p.feed(piece);
             }
             p.end();

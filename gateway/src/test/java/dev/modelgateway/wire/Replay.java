@@ -3,6 +3,9 @@ package dev.modelgateway.wire;
 import com.anthropic.helpers.MessageAccumulator;
 import com.anthropic.models.messages.Message;
 import com.anthropic.models.messages.RawMessageStreamEvent;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.openai.core.ObjectMappers;
 import com.openai.helpers.ChatCompletionAccumulator;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
@@ -63,9 +66,9 @@ public final class Replay {
             if (e.event() != null) throw new AssertionError("chat streams carry no event names: " + e.event());
             if (e.data().equals("[DONE]")) continue;
             try {
-                ChatCompletionChunk chunk = com.openai.core.ObjectMappers.jsonMapper().readValue(e.data(), ChatCompletionChunk.class);
+                ChatCompletionChunk chunk = ObjectMappers.jsonMapper().readValue(e.data(), ChatCompletionChunk.class);
                 acc.accumulate(chunk.validate());
-            } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
+            } catch (JsonProcessingException ex) {
                 throw new AssertionError("unparseable chunk " + e.data(), ex);
             }
         }
@@ -87,7 +90,7 @@ public final class Replay {
                 boolean serverTool = ev.isContentBlockStart()
                         && !Fixtures.parse(e.data()).path("content_block").path("type").asText().matches("text|thinking|redacted_thinking|tool_use");
                 acc.accumulate(serverTool ? ev : ev.validate());
-            } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
+            } catch (JsonProcessingException ex) {
                 throw new AssertionError("unparseable event " + e.data(), ex);
             }
         }
@@ -97,20 +100,20 @@ public final class Replay {
     public static String anthropicJson(Object value) {
         try {
             return com.anthropic.core.ObjectMappers.jsonMapper().writeValueAsString(value);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new AssertionError(e);
         }
     }
 
-    public static ChatCompletion chatBody(com.fasterxml.jackson.databind.JsonNode body) {
+    public static ChatCompletion chatBody(JsonNode body) {
         try {
-            return com.openai.core.ObjectMappers.jsonMapper().readValue(body.toString(), ChatCompletion.class).validate();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return ObjectMappers.jsonMapper().readValue(body.toString(), ChatCompletion.class).validate();
+        } catch (JsonProcessingException e) {
             throw new AssertionError(e);
         }
     }
 
-    public static Message messagesBody(com.fasterxml.jackson.databind.JsonNode body) {
+    public static Message messagesBody(JsonNode body) {
         try {
             Message m = com.anthropic.core.ObjectMappers.jsonMapper().readValue(body.toString(), Message.class);
             // See messages(): server-tool blocks are not validated by this SDK version.
@@ -119,7 +122,7 @@ public final class Replay {
                 if (b.isText() || b.isThinking() || b.isRedactedThinking() || b.isToolUse()) b.validate();
             }
             return m;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new AssertionError(e);
         }
     }

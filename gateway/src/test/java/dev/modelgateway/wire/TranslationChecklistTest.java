@@ -1,8 +1,11 @@
 package dev.modelgateway.wire;
 
 import com.anthropic.models.messages.Message;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.openai.core.ObjectMappers;
 import com.openai.models.chat.completions.ChatCompletion;
 import dev.modelgateway.canonical.CanonicalRequest;
+import dev.modelgateway.canonical.StreamEvent;
 import dev.modelgateway.canonical.ToolCallIds;
 import dev.modelgateway.canonical.UnmappedFields;
 import dev.modelgateway.sse.SseEvent;
@@ -30,7 +33,7 @@ class TranslationChecklistTest {
     /** Feeds chat-completions chunk JSON lines (as an OpenAI-shaped upstream would send) through a decoder. */
     static Replay.Decoded chatUpstream(VendorCodec codec, String... chunks) {
         StreamDecoder d = codec.newStreamDecoder();
-        List<dev.modelgateway.canonical.StreamEvent> events = new ArrayList<>();
+        List<StreamEvent> events = new ArrayList<>();
         for (String c : chunks) d.decode(new SseEvent(null, c), events::add);
         d.decode(new SseEvent(null, "[DONE]"), events::add);
         d.end(events::add);
@@ -141,7 +144,7 @@ class TranslationChecklistTest {
 
                 """;
         var decoder = new AnthropicCodec().newStreamDecoder();
-        List<dev.modelgateway.canonical.StreamEvent> events = new ArrayList<>();
+        List<StreamEvent> events = new ArrayList<>();
         for (SseEvent e : Replay.frames(upstream)) decoder.decode(e, events::add);
         String chat = Replay.encode(new ChatInbound(), USAGE, new Replay.Decoded(events, null));
         assertThat(chat).contains("\"thinking_blocks\":[{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"ONLYSIG\"}]");
@@ -159,8 +162,8 @@ class TranslationChecklistTest {
                  "usage":{"input_tokens":10,"output_tokens":20}}"""));
         ChatCompletion cc = Replay.chatBody(new ChatInbound().encodeResponse(response, "m"));
         // The client echoes the assistant message it got (SDK-level JSON, extension fields included).
-        var echoed = (com.fasterxml.jackson.databind.node.ObjectNode) Fixtures.parse(
-                com.openai.core.ObjectMappers.jsonMapper().valueToTree(cc.choices().getFirst().message()).toString());
+        var echoed = (ObjectNode) Fixtures.parse(
+                ObjectMappers.jsonMapper().valueToTree(cc.choices().getFirst().message()).toString());
         var next = Fixtures.parse("""
                 {"model":"m","reasoning_effort":"low","max_tokens":4000,"messages":[{"role":"user","content":"Weather?"},%s,
                  {"role":"tool","tool_call_id":"toolu_1","content":"18C"}],
@@ -228,7 +231,7 @@ class TranslationChecklistTest {
 
                 """;
         var decoder = new AnthropicCodec().newStreamDecoder();
-        List<dev.modelgateway.canonical.StreamEvent> events = new ArrayList<>();
+        List<StreamEvent> events = new ArrayList<>();
         for (SseEvent e : Replay.frames(upstream)) decoder.decode(e, events::add);
         var u = Replay.chat(Replay.encode(new ChatInbound(), USAGE, new Replay.Decoded(events, null))).usage().orElseThrow();
         assertThat(u.promptTokens()).isEqualTo(157);

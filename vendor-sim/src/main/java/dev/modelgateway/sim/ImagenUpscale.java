@@ -3,7 +3,6 @@ package dev.modelgateway.sim;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import javax.imageio.ImageIO;
 import java.awt.Image;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
@@ -11,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Base64;
 import java.util.Map;
+import javax.imageio.ImageIO;
 
 /**
  * Imagen's upscaling, as Vertex AI serves it on {@code imagen-*:predict}: {@code instances[0].image.bytesBase64Encoded}

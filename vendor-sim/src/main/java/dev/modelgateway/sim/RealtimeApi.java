@@ -3,9 +3,12 @@ package dev.modelgateway.sim;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.MultiMap;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.ServerWebSocketHandshake;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,7 +60,7 @@ final class RealtimeApi {
         new Session(ws, entry, ws.query() == null ? "gpt-realtime" : queryModel(ws.query())).start();
     }
 
-    private RequestLog.Entry log(String uri, io.vertx.core.MultiMap headers) {
+    private RequestLog.Entry log(String uri, MultiMap headers) {
         Map<String, String> h = new LinkedHashMap<>();
         headers.forEach(e -> {
             String name = e.getKey().toLowerCase(Locale.ROOT);
@@ -69,7 +72,7 @@ final class RealtimeApi {
     }
 
     private static String queryModel(String query) {
-        for (String kv : query.split("&")) if (kv.startsWith("model=")) return java.net.URLDecoder.decode(kv.substring(6), java.nio.charset.StandardCharsets.UTF_8);
+        for (String kv : query.split("&")) if (kv.startsWith("model=")) return URLDecoder.decode(kv.substring(6), StandardCharsets.UTF_8);
         return "gpt-realtime";
     }
 

@@ -1,10 +1,10 @@
 package dev.modelgateway.sim;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.Base64;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Opaque signatures for thinking blocks / thought signatures: base64 HMAC-SHA256 over the thinking text with

@@ -2,6 +2,7 @@ package dev.modelgateway.sim;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Each vendor's own error body for an HTTP status, with stock messages modelled on real responses. */
@@ -103,7 +104,7 @@ final class VendorErrors {
                 else { type = "invalid_request_error"; c = "invalid_parameter_error"; msg = "Invalid request"; }
             }
         }
-        String rid = java.util.UUID.randomUUID().toString();
+        String rid = UUID.randomUUID().toString();
         ObjectNode root = Json.obj();
         ObjectNode e = root.putObject("error");
         e.put("message", message != null ? message : msg).put("type", type).putNull("param")

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
@@ -134,7 +135,7 @@ public final class VendorSimulator {
         });
     }
 
-    private void dispatch(String vendor, String path, Exchange ex, String body, io.vertx.core.buffer.Buffer raw) {
+    private void dispatch(String vendor, String path, Exchange ex, String body, Buffer raw) {
         switch (vendor) {
             case "anthropic" -> anthropic.handle(ex, path, body);
             case "gemini" -> gemini.handle(ex, path, body);
@@ -243,7 +244,7 @@ public final class VendorSimulator {
                 });
             }
             case "/_sim/files/sim.png" -> req.response().putHeader("content-type", "image/png")
-                    .end(io.vertx.core.buffer.Buffer.buffer(ImagesApi.PNG));
+                    .end(Buffer.buffer(ImagesApi.PNG));
             case "/_sim/reset" -> {
                 clearReceived();
                 faults.reset();

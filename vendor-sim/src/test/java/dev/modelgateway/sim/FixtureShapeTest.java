@@ -1,6 +1,7 @@
 package dev.modelgateway.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -192,8 +193,8 @@ class FixtureShapeTest extends SimTestBase {
         assertCovers("gemini 404", json(read("gemini/error-404-model-not-found.json")),
                 json(gemini("gemini-does-not-exist", "generateContent", "{" + user + "}").body()));
         // details (QuotaFailure/RetryInfo) are omitted on purpose: a retryDelay would slow clients under test
-        com.fasterxml.jackson.databind.node.ObjectNode q = (com.fasterxml.jackson.databind.node.ObjectNode) json(read("gemini/error-429-resource-exhausted.json"));
-        ((com.fasterxml.jackson.databind.node.ObjectNode) q.get("error")).remove("details");
+        ObjectNode q = (ObjectNode) json(read("gemini/error-429-resource-exhausted.json"));
+        ((ObjectNode) q.get("error")).remove("details");
         assertCovers("gemini 429", q, json(gemini("g", "generateContent", "{" + user.replace("\"x\"", "\"[[sim:status=429]]\"") + "}").body()));
         List<Sse> fixture = sse(read("gemini/stream-text-plain.sse"));
         List<Sse> ours = sse(gemini("gemini-2.5-flash", "streamGenerateContent", "{" + user + "}").body());

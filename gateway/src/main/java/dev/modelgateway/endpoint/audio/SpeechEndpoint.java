@@ -11,6 +11,7 @@ import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.routing.Deadline;
 import dev.modelgateway.upstream.VendorErrorMapper;
 import dev.modelgateway.upstream.VendorRequest;
 import io.vertx.core.MultiMap;
@@ -44,7 +45,7 @@ public final class SpeechEndpoint {
         }
         ObjectNode upstream = body.deepCopy().put("model", model.upstreamId());
         VendorRequest req = new VendorRequest(platform.config().vendor(model.vendor()), "/audio/speech",
-                MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(upstream), dev.modelgateway.routing.Deadline.ofMillis(TIMEOUT_MS));
+                MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(upstream), Deadline.ofMillis(TIMEOUT_MS));
         Usage usage = new Usage(LocalTokenizer.count(input), 0, 0, 0, 0, 0);
         SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0,
                 () -> platform.relay().bytes(Exchange.of(ctx), req, usage, VendorErrorMapper.NATIVE));

@@ -8,6 +8,7 @@ import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.http.MultipartBody;
+import dev.modelgateway.routing.Deadline;
 import dev.modelgateway.services.TranscriptionTasks;
 import dev.modelgateway.upstream.JsonAnswer;
 import dev.modelgateway.upstream.MultipartForm;
@@ -61,7 +62,7 @@ public final class TranscriptionsEndpoint {
         MultipartForm.Encoded encoded = MultipartForm.encode(upstream);
         VendorRequest req = new VendorRequest(platform.config().vendor(model.vendor()), "/audio/transcriptions",
                 MultiMap.caseInsensitiveMultiMap().set("content-type", encoded.contentType()), encoded.body(),
-                dev.modelgateway.routing.Deadline.ofMillis(TranscriptionTasks.UPSTREAM_TIMEOUT_MS));
+                Deadline.ofMillis(TranscriptionTasks.UPSTREAM_TIMEOUT_MS));
         if (JSON_FORMATS.contains(format) && !stream) {
             JsonAnswer answer = body -> new JsonAnswer.Answer(body, TranscriptionTasks.usageOf(body));
             SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0,

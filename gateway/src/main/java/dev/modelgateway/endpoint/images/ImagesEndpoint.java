@@ -14,6 +14,7 @@ import dev.modelgateway.http.Exchange;
 import dev.modelgateway.http.MultipartBody;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.routing.Deadline;
 import dev.modelgateway.upstream.JsonAnswer;
 import dev.modelgateway.upstream.MultipartForm;
 import dev.modelgateway.upstream.VendorErrorMapper;
@@ -75,7 +76,7 @@ public final class ImagesEndpoint {
 
     private void send(RoutingContext ctx, ModelEntry model, String path, String contentType, Buffer body) {
         VendorRequest req = new VendorRequest(platform.config().vendor(model.vendor()), path,
-                MultiMap.caseInsensitiveMultiMap().set("content-type", contentType), body, dev.modelgateway.routing.Deadline.ofMillis(TIMEOUT_MS));
+                MultiMap.caseInsensitiveMultiMap().set("content-type", contentType), body, Deadline.ofMillis(TIMEOUT_MS));
         JsonAnswer answer = vendorBody -> {
             JsonNode parsed = Json.parseOrNull(vendorBody.toString());
             if (parsed == null) throw GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + model.vendor().id() + "' returned invalid JSON.");

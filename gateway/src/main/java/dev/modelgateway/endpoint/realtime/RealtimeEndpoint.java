@@ -23,6 +23,7 @@ import io.vertx.ext.web.RoutingContext;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -36,7 +37,7 @@ public final class RealtimeEndpoint {
     /** OpenAI accepts audio appends of up to 15 MiB; frames are relayed whole, so both legs allow that much. */
     public static final int MAX_FRAME_BYTES = 16 * 1024 * 1024;
     /** The subprotocols offered by OpenAI's browser clients that the gateway selects (echoed in the handshake). */
-    public static final java.util.List<String> SUBPROTOCOLS = java.util.List.of("realtime", "openai-beta.realtime-v1");
+    public static final List<String> SUBPROTOCOLS = List.of("realtime", "openai-beta.realtime-v1");
     private static final String BETA_SUBPROTOCOL = "openai-beta.realtime-v1";
 
     private final CallServices platform;

@@ -13,6 +13,7 @@ import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.routing.Deadline;
 import dev.modelgateway.upstream.JsonAnswer;
 import dev.modelgateway.upstream.RelayOutcome;
 import dev.modelgateway.upstream.VendorErrorMapper;
@@ -78,7 +79,7 @@ public final class CountTokensEndpoint {
         String beta = ctx.request().getHeader("anthropic-beta");
         if (beta != null) headers.set("anthropic-beta", beta);
         VendorRequest req = new VendorRequest(platform.config().vendor(Vendor.ANTHROPIC), "/v1/messages/count_tokens",
-                headers, Json.toBuffer(counted), dev.modelgateway.routing.Deadline.ofMillis(TIMEOUT_MS));
+                headers, Json.toBuffer(counted), Deadline.ofMillis(TIMEOUT_MS));
         JsonAnswer answer = vendorBody -> new JsonAnswer.Answer(vendorBody, Usage.ZERO);
         return platform.relay().json(Exchange.of(ctx), req, answer, VendorErrorMapper.NATIVE);
     }

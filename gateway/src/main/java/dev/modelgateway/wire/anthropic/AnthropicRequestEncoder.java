@@ -16,6 +16,7 @@ import dev.modelgateway.canonical.Role;
 import dev.modelgateway.canonical.SignatureOrigin;
 import dev.modelgateway.canonical.ToolArguments;
 import dev.modelgateway.canonical.ToolCallIds;
+import dev.modelgateway.canonical.ToolChoice;
 import dev.modelgateway.canonical.ToolDefinition;
 import dev.modelgateway.canonical.UnmappedFields;
 import dev.modelgateway.canonical.VendorTool;
@@ -227,7 +228,7 @@ final class AnthropicRequestEncoder {
             throw GatewayException.invalid("tool_choice", "forcing a tool is not compatible with extended thinking on this model");
         }
         ObjectNode tc = F.objectNode();
-        switch (r.toolChoice() == null ? dev.modelgateway.canonical.ToolChoice.Mode.AUTO : r.toolChoice().mode()) {
+        switch (r.toolChoice() == null ? ToolChoice.Mode.AUTO : r.toolChoice().mode()) {
             case AUTO -> tc.put("type", "auto");
             case REQUIRED -> tc.put("type", "any");
             case NAMED -> tc.put("type", "tool").put("name", r.toolChoice().name());

@@ -7,6 +7,8 @@ import dev.modelgateway.canonical.ContentBlock;
 import dev.modelgateway.canonical.ToolArguments;
 import dev.modelgateway.wire.SignatureEnvelope;
 
+import java.util.Set;
+
 /** Canonical output blocks → Anthropic content blocks (shared by the response and stream encoders). */
 final class MessagesBlocks {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -43,7 +45,7 @@ final class MessagesBlocks {
         return v.vendor().equals("anthropic") && OUTPUT_BLOCK_TYPES.contains(v.raw().path("type").asText());
     }
 
-    static final java.util.Set<String> OUTPUT_BLOCK_TYPES = java.util.Set.of("server_tool_use", "web_search_tool_result",
+    static final Set<String> OUTPUT_BLOCK_TYPES = Set.of("server_tool_use", "web_search_tool_result",
             "web_fetch_tool_result", "code_execution_tool_result", "bash_code_execution_tool_result",
             "text_editor_code_execution_tool_result", "tool_search_tool_result", "container_upload");
 

@@ -2,6 +2,7 @@ package dev.modelgateway.wire.anthropic;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.canonical.ContentBlock;
 import dev.modelgateway.canonical.StreamEvent;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.GatewayException;
@@ -134,7 +135,7 @@ final class MessagesStreamEncoder implements StreamEncoder {
     private void open(StreamEvent.BlockStart s, Buffer out) {
         active = new Active(s);
         if (s instanceof StreamEvent.VendorBlockStart v && !MessagesBlocks.isReplayableVendorBlock(
-                new dev.modelgateway.canonical.ContentBlock.VendorBlock("anthropic", v.block()))) {
+                new ContentBlock.VendorBlock("anthropic", v.block()))) {
             active.skipped = true;
             return;
         }

@@ -7,6 +7,7 @@ import dev.modelgateway.e2e.Samples;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.upstream.MediaFetcher;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,6 +18,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.http.HttpResponse;
+import java.util.Base64;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,11 +46,11 @@ class MediaFetchTest {
                 int n = Integer.parseInt(path.substring(5));
                 req.response().setStatusCode(302).putHeader("location", n == 0 ? "/png" : "/hop/" + (n - 1)).end();
             } else if (path.equals("/png")) {
-                req.response().putHeader("content-type", "image/png").end(io.vertx.core.buffer.Buffer.buffer(
-                        java.util.Base64.getDecoder().decode(Samples.TINY_PNG)));
+                req.response().putHeader("content-type", "image/png").end(Buffer.buffer(
+                        Base64.getDecoder().decode(Samples.TINY_PNG)));
             } else if (path.equals("/untyped")) {
-                req.response().end(io.vertx.core.buffer.Buffer.buffer(
-                        java.util.Base64.getDecoder().decode(Samples.TINY_PNG)));
+                req.response().end(Buffer.buffer(
+                        Base64.getDecoder().decode(Samples.TINY_PNG)));
             } else if (path.equals("/html")) {
                 req.response().putHeader("content-type", "text/html").end("<html></html>");
             } else if (path.equals("/big")) {

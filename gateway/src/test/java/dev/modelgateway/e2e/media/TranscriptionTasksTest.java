@@ -5,6 +5,7 @@ import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 
@@ -23,7 +24,7 @@ class TranscriptionTasksTest {
         byte[] fileHead = ("--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.wav\"\r\n"
                 + "Content-Type: audio/wav\r\n\r\n").getBytes(StandardCharsets.UTF_8);
         byte[] tail = ("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
-        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
         body.writeBytes(head);
         if (audio != null) {
             body.writeBytes(fileHead);

@@ -5,14 +5,18 @@ import com.anthropic.core.JsonValue;
 import com.anthropic.core.http.StreamResponse;
 import com.anthropic.errors.BadRequestException;
 import com.anthropic.helpers.MessageAccumulator;
+import com.anthropic.models.messages.Base64ImageSource;
 import com.anthropic.models.messages.CacheControlEphemeral;
 import com.anthropic.models.messages.ContentBlock;
+import com.anthropic.models.messages.ContentBlockParam;
+import com.anthropic.models.messages.ImageBlockParam;
 import com.anthropic.models.messages.Message;
 import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.RawMessageStreamEvent;
 import com.anthropic.models.messages.StopReason;
 import com.anthropic.models.messages.TextBlockParam;
 import com.anthropic.models.messages.ThinkingConfigAdaptive;
+import com.anthropic.models.messages.ThinkingConfigDisabled;
 import com.anthropic.models.messages.Tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.GatewayHarness;
@@ -69,7 +73,7 @@ class AnthropicSdkMessagesTest {
     @Test
     void sonnet5ThinkingCanBeDisabled() {
         Message m = client.messages().create(hello("platform/vendorA-sonnet-5")
-                .thinking(com.anthropic.models.messages.ThinkingConfigDisabled.builder().build()).build());
+                .thinking(ThinkingConfigDisabled.builder().build()).build());
         assertThat(m.content()).noneMatch(ContentBlock::isThinking);
     }
 
@@ -109,11 +113,11 @@ class AnthropicSdkMessagesTest {
         h.sim.clearReceived();
         Message m = client.messages().create(MessageCreateParams.builder().model("platform/vendorA-sonnet-4.5").maxTokens(256)
                 .addUserMessageOfContentBlockParams(List.of(
-                        com.anthropic.models.messages.ContentBlockParam.ofImage(com.anthropic.models.messages.ImageBlockParam.builder()
-                                .source(com.anthropic.models.messages.Base64ImageSource.builder()
-                                        .mediaType(com.anthropic.models.messages.Base64ImageSource.MediaType.IMAGE_PNG)
+                        ContentBlockParam.ofImage(ImageBlockParam.builder()
+                                .source(Base64ImageSource.builder()
+                                        .mediaType(Base64ImageSource.MediaType.IMAGE_PNG)
                                         .data("iVBORw0KGgo=").build()).build()),
-                        com.anthropic.models.messages.ContentBlockParam.ofText(TextBlockParam.builder().text("What is this?").build())))
+                        ContentBlockParam.ofText(TextBlockParam.builder().text("What is this?").build())))
                 .build());
         assertThat(m.content().getLast().asText().text()).contains("1 image");
         JsonNode upstream = Json.parseOrNull(h.sim.received().getLast().body());

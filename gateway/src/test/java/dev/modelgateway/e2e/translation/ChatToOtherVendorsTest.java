@@ -25,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -174,7 +175,7 @@ class ChatToOtherVendorsTest {
                 assertThat(sent.at("/contents/0/parts/1/inlineData/data").asText()).isEqualTo(Samples.TINY_PNG);
                 JsonNode fetched = sent.at("/contents/0/parts/2/inlineData");
                 assertThat(fetched.path("mimeType").asText()).isEqualTo("image/png");
-                assertThat(java.util.Base64.getDecoder().decode(fetched.path("data").asText())).startsWith(0x89, 'P', 'N', 'G');
+                assertThat(Base64.getDecoder().decode(fetched.path("data").asText())).startsWith(0x89, 'P', 'N', 'G');
             }
             default -> assertThat(sent.at("/messages/0/content/2/image_url/url").asText()).isEqualTo(url);
         }

@@ -4,6 +4,7 @@ import com.anthropic.client.AnthropicClient;
 import com.anthropic.errors.RateLimitException;
 import com.anthropic.models.messages.ContentBlock;
 import com.anthropic.models.messages.Message;
+import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.StopReason;
 import com.anthropic.models.messages.Tool;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -96,7 +97,7 @@ class TranslationEdgeCasesTest {
     @ParameterizedTest(name = "{0} stream={1}")
     @MethodSource("messagesTargets")
     void truncationIsMaxTokensForMessages(String model, boolean stream) {
-        Message m = MessagesToOtherVendorsTest.run(messages, com.anthropic.models.messages.MessageCreateParams.builder().model(model)
+        Message m = MessagesToOtherVendorsTest.run(messages, MessageCreateParams.builder().model(model)
                 .maxTokens(3).addUserMessage("Hello gateway, a long answer please"), stream);
         assertThat(m.stopReason()).hasValue(StopReason.MAX_TOKENS);
     }

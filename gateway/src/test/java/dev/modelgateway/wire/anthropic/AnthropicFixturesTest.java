@@ -6,6 +6,7 @@ import dev.modelgateway.canonical.CanonicalRequest;
 import dev.modelgateway.canonical.CanonicalResponse;
 import dev.modelgateway.canonical.ContentBlock;
 import dev.modelgateway.canonical.StopReason;
+import dev.modelgateway.canonical.StreamEvent;
 import dev.modelgateway.canonical.UnmappedFields;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.ErrorKind;
@@ -108,9 +109,9 @@ class AnthropicFixturesTest {
         assertThat(Replay.chat(Replay.encode(new ChatInbound(), USAGE, refusal)).choices().getFirst().finishReason().asString())
                 .isEqualTo("content_filter");
         assertThat(refusal.events()).anySatisfy(e -> assertThat(e).isEqualTo(
-                new dev.modelgateway.canonical.StreamEvent.MessageDelta(StopReason.REFUSAL, null,
-                        ((dev.modelgateway.canonical.StreamEvent.MessageDelta) refusal.events().stream()
-                                .filter(x -> x instanceof dev.modelgateway.canonical.StreamEvent.MessageDelta).findFirst().get()).usage())));
+                new StreamEvent.MessageDelta(StopReason.REFUSAL, null,
+                        ((StreamEvent.MessageDelta) refusal.events().stream()
+                                .filter(x -> x instanceof StreamEvent.MessageDelta).findFirst().get()).usage())));
         var pause = Replay.decode(codec, "anthropic/stream-pause-turn-web-search.sse");
         Message m = Replay.messages(Replay.encode(new MessagesInbound(), USAGE, pause));
         assertThat(m.stopReason().orElseThrow().asString()).isEqualTo("pause_turn");

@@ -1,6 +1,7 @@
 package dev.modelgateway.wire.gemini;
 
 import com.anthropic.models.messages.Message;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.canonical.CanonicalRequest;
 import dev.modelgateway.canonical.CanonicalResponse;
 import dev.modelgateway.canonical.ContentBlock;
@@ -41,7 +42,7 @@ class GeminiFixturesTest {
     }
 
     record JsonUsage(long candidates) {
-        static JsonUsage of(com.fasterxml.jackson.databind.JsonNode body) {
+        static JsonUsage of(JsonNode body) {
             return new JsonUsage(body.at("/usageMetadata/candidatesTokenCount").asLong());
         }
     }

@@ -1,11 +1,15 @@
 package dev.modelgateway.wire.gemini;
 
+import dev.modelgateway.canonical.ContentBlock;
+import dev.modelgateway.canonical.MediaKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.wire.EncodedRequest;
 import dev.modelgateway.wire.Fixtures;
 import dev.modelgateway.wire.anthropic.MessagesInbound;
 import dev.modelgateway.wire.openai.chat.ChatInbound;
 import org.junit.jupiter.api.Test;
+
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -143,8 +147,8 @@ class GeminiRequestEncoderTest {
                   {"type":"image_url","image_url":{"url":"gs://bucket/dog.png"}}]}]}"""));
         var needed = req.urlMediaNeedingBytes(codec::canForwardUrl);
         assertThat(needed).extracting(m -> m.url()).containsExactly("https://example.com/cat.png");
-        var inlined = req.withInlinedMedia(java.util.Map.of("https://example.com/cat.png",
-                dev.modelgateway.canonical.ContentBlock.Media.base64(dev.modelgateway.canonical.MediaKind.IMAGE, "image/png", "AAAA")));
+        var inlined = req.withInlinedMedia(Map.of("https://example.com/cat.png",
+                ContentBlock.Media.base64(MediaKind.IMAGE, "image/png", "AAAA")));
         assertThat(codec.encodeRequest(inlined, "gemini-2.5-flash", false).body().at("/contents/0/parts")).isEqualTo(Fixtures.parse("""
                 [{"inlineData":{"mimeType":"image/png","data":"AAAA"}},{"fileData":{"fileUri":"gs://bucket/dog.png"}}]"""));
     }

@@ -11,6 +11,7 @@ import dev.modelgateway.canonical.Message;
 import dev.modelgateway.canonical.ReasoningConfig;
 import dev.modelgateway.canonical.ResponseFormat;
 import dev.modelgateway.canonical.Role;
+import dev.modelgateway.canonical.SignatureOrigin;
 import dev.modelgateway.canonical.ToolArguments;
 import dev.modelgateway.canonical.ToolChoice;
 import dev.modelgateway.canonical.ToolDefinition;
@@ -238,7 +239,7 @@ final class ChatRequestDecoder {
         } else {
             String reasoning = optString(m, "reasoning_content", p);
             if (reasoning != null && !reasoning.isEmpty()) {
-                out.add(new ContentBlock.Thinking(reasoning, null, dev.modelgateway.canonical.SignatureOrigin.NONE));
+                out.add(new ContentBlock.Thinking(reasoning, null, SignatureOrigin.NONE));
             }
         }
         JsonNode content = m.get("content");

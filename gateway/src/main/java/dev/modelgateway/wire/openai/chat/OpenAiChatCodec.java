@@ -13,12 +13,24 @@ import dev.modelgateway.wire.VendorCodec;
 
 import java.util.Map;
 
-/** OpenAI Chat Completions upstream. Base URL includes /v1. */
-public final class OpenAiChatCodec implements VendorCodec {
+/**
+ * Chat Completions upstream: vendor B (base URL includes /v1), and, with its dialect, every server that speaks
+ * the same wire format (vendor D's compatible mode, {@code wire/qwen}).
+ */
+public class OpenAiChatCodec implements VendorCodec {
+    private final ChatDialect dialect;
+
+    public OpenAiChatCodec() {
+        this(ChatDialect.OPENAI);
+    }
+
+    protected OpenAiChatCodec(ChatDialect dialect) {
+        this.dialect = dialect;
+    }
 
     @Override
     public EncodedRequest encodeRequest(CanonicalRequest request, String upstreamModel, boolean stream) {
-        ChatCompletionsRequestEncoder enc = new ChatCompletionsRequestEncoder(ChatDialect.OPENAI);
+        ChatCompletionsRequestEncoder enc = new ChatCompletionsRequestEncoder(dialect);
         ObjectNode body = enc.encode(request, upstreamModel, stream);
         return new EncodedRequest("/chat/completions", body, Map.of(), enc.warnings());
     }
@@ -38,7 +50,7 @@ public final class OpenAiChatCodec implements VendorCodec {
         return ChatCompletionsErrors.fromBody(httpStatus, body);
     }
 
-    /** OpenAI fetches image URLs; files and audio must be inline. */
+    /** Image URLs are fetched by the vendor; files and audio must be inline. */
     @Override
     public boolean canForwardUrl(ContentBlock.Media media) {
         return media.kind() == MediaKind.IMAGE;

@@ -1,5 +1,6 @@
 package dev.modelgateway.wire.openai.chat;
 
+import dev.modelgateway.canonical.ToolCallIds;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.wire.EncodedRequest;
 import dev.modelgateway.wire.Fixtures;
@@ -33,7 +34,7 @@ class ChatCompletionsRequestEncoderTest {
              "metadata":{"user_id":"u1"},"service_tier":"auto"}""";
 
     private static String longId() {
-        return dev.modelgateway.canonical.ToolCallIds.sanitize("toolu_01A09q90qw90lq917835lq9aaaaaaaaaaaaaaaa", 40);
+        return ToolCallIds.sanitize("toolu_01A09q90qw90lq917835lq9aaaaaaaaaaaaaaaa", 40);
     }
 
     @Test
