@@ -11,6 +11,8 @@ import java.util.function.Function;
 public sealed interface AttemptFailure {
     /** Error code of an attempt refused by an open circuit breaker. */
     String CIRCUIT_OPEN = "circuit_open";
+    /** Error code of an attempt whose vendor refused the gateway's own credential (its 401/403). */
+    String CREDENTIAL_REFUSED = "vendor_credential_refused";
     /** Error code of an attempt at a vendor that has no credential configured. */
     String NOT_CONFIGURED = "vendor_not_configured";
 
@@ -18,7 +20,7 @@ public sealed interface AttemptFailure {
      * An HTTP status came back: the vendor's own answer (relayed or decoded), or the gateway's refusal of the
      * request before it went out.
      *
-     * @param credentialRefused the vendor refused the gateway's own credential (401/403 on the native path)
+     * @param credentialRefused the vendor refused the gateway's own credential (its 401/403, relayed or decoded)
      * @param header            the answer's response headers (retry hints)
      */
     record Status(int status, boolean credentialRefused, Function<String, String> header) implements AttemptFailure { }
@@ -40,6 +42,7 @@ public sealed interface AttemptFailure {
             case VendorError e -> new Status(e.status(), e.status() == 401 || e.status() == 403, e.headers()::get);
             case GatewayException g when CIRCUIT_OPEN.equals(g.code()) -> new CircuitOpen(headers(g.headers()));
             case GatewayException g when NOT_CONFIGURED.equals(g.code()) -> new NotConfigured();
+            case GatewayException g when CREDENTIAL_REFUSED.equals(g.code()) -> new Status(g.status(), true, headers(g.headers()));
             case GatewayException g when g.kind() == ErrorKind.TIMEOUT -> new TimedOut();
             case GatewayException g -> new Status(g.status(), false, headers(g.headers()));
             default -> new Transport();

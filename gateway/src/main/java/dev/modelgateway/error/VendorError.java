@@ -26,6 +26,6 @@ public final class VendorError extends RuntimeException {
      */
     public static GatewayException credentialRefused(String vendor, int status) {
         return GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + vendor + "' refused the gateway's credential (HTTP "
-                + status + "); the operator must check its API key.");
+                + status + "); the operator must check its API key.").withCode(AttemptFailure.CREDENTIAL_REFUSED);
     }
 }

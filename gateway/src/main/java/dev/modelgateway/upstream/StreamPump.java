@@ -82,8 +82,10 @@ final class StreamPump {
         out.closeHandler(v -> {
             // Over HTTP/2 the stream's normal end closes it too: only an unfinished response means the caller left.
             if (out.ended()) return;
-            upstream.request().reset();
+            // Complete first: the reset runs the upstream exception handler at once, which would end the
+            // stream as the vendor's failure (502) and tell the breaker the deployment failed.
             done.tryComplete(new RelayOutcome(499, tap.usage(), ttftMs, true));
+            upstream.request().reset();
         });
         return done.future().andThen(ar -> ex.vertx().cancelTimer(silenceTimer));
     }

@@ -33,7 +33,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -326,12 +325,10 @@ class CallRunnerTest {
     /**
      * docs/platform-options.md: a refused vendor credential (401/403) moves to the next model at once, as on
      * the native path (refusedCredentialMovesToTheFallbackWithoutRetryingThePrimary). On the translated path
-     * TranslatedAttempt turns the vendor's 401 into VendorError.credentialRefused, a plain 502 GatewayException
-     * without a code; AttemptFailure.of reads it as Status(502, credentialRefused=false), which RetryRule
-     * retries on the same deployment after a backoff.
+     * the vendor's 401 becomes VendorError.credentialRefused, whose code tells AttemptFailure.of that the
+     * credential was refused (before, it read as a plain 502 and was retried on the same deployment).
      */
     @Test
-    @Disabled("bug: on the translated path a vendor 401/403 is retried on the same model instead of falling back")
     void refusedCredentialOnTheTranslatedPathAlsoMovesToTheFallbackAtOnce() {
         callOf = chat("platform/vendorA-sonnet-4.5", false, "status=401;times=1;",
                 new PlatformOptions(null, 1, List.of(model("platform/vendorB-5.4"))));

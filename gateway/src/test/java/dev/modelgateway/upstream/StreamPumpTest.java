@@ -32,7 +32,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -312,14 +311,12 @@ class StreamPumpTest {
     }
 
     /**
-     * RelayOutcome documents 499 for a caller who went away first, and Relay.health keeps such a call out
-     * of the breaker's count. StreamPump's close handler resets the upstream request before it completes
-     * with 499, and Vert.x delivers that reset synchronously to the upstream response's exception handler,
-     * which (output having been sent) appends an error event and completes with 502 first: the ledger gets
-     * 502 and the breaker counts a vendor failure, so callers leaving mid-stream can open it.
+     * RelayOutcome documents 499 for a caller who went away first, and the relay keeps such a call out of the
+     * breaker's count. Vert.x delivers the pump's reset of the upstream request synchronously to the upstream
+     * exception handler, so the pump must complete with 499 before resetting, or the call ends as the vendor's
+     * 502 and callers leaving mid-stream can open the breaker (found by this test).
      */
     @Test
-    @Disabled("StreamPump bug: a caller leaving mid-stream completes with 502 (breaker FAILED) instead of 499")
     void callerDisconnectingMidStreamCounts499AndLeavesTheBreakerClosed() {
         Relay guarded = new Relay(clients, new CircuitBreakers(new CircuitBreaker.Thresholds(1, Duration.ofSeconds(30))));
         streamForeverUntilClosed();
