@@ -35,7 +35,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What a key's limits add to one request on the request path, as the dispatcher calls them: authenticate the
+ * What a key's limits add to one request on the request path, as the call runner calls them: authenticate the
  * bearer key, admit (allow-list, budget, rate limits), settle the tokens. The master key skips the limiter; a
  * stored key with generous limits (as in accounts-overhead.sh) runs all of it, with counters in this process
  * ({@code memory}) or shared through Redis on 127.0.0.1:6379 ({@code redis}). The ledger record is left out:

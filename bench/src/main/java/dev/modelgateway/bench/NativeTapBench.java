@@ -22,7 +22,7 @@ import org.openjdk.jmh.infra.Blackhole;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The native (same-protocol) fast path, as NativeRelay.StreamPump runs it: SseParser → StreamTap (observes
+ * The native (same-protocol) fast path, as the relay's StreamPump runs it: SseParser → StreamTap (observes
  * usage, re-frames the event) → a fresh 512-byte Buffer per network read. One operation = one recorded stream.
  * Scenario = {source stream}_{tap}; "qwen_openai" is a chat stream whose chunks all carry "usage":null.
  */
