@@ -116,12 +116,33 @@ public final class Accounts {
      * with {@code retry-after} for the per-minute limits. {@code estimatedTokens} is taken from the
      * token bucket now and corrected by {@link Admission#settle}.
      */
+    /**
+     * Whether {@code key} may use {@code publicModel} at all: the allow-list alone, so that a call can refuse a
+     * fallback outside it before anything is sent (otherwise platform_options.fallbacks would bypass it).
+     */
+    public boolean allows(ApiKey key, String publicModel) {
+        return key.master() || key.allows(publicModel);
+    }
+
+    /**
+     * Admission of a fallback model within a call already admitted on its primary: only the buckets of the
+     * key's model limit for {@code publicModel} (the key's own buckets and budget were taken by the call), so a
+     * per-model limit holds whichever model of the plan answers. A model outside the allow-list is refused.
+     */
+    public Future<Admission> admitFallback(ApiKey key, String publicModel, long estimatedTokens) {
+        if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
+        if (!key.allows(publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
+        List<RateScope> scopes = RateScope.of(key, publicModel).stream().filter(s -> s.models() != null).toList();
+        if (scopes.isEmpty()) return Future.succeededFuture(Admission.UNLIMITED);
+        return limiter.acquire(scopes, estimatedTokens)
+                .<Admission>compose(d -> d.getFirst().allowed()
+                        ? Future.succeededFuture(new LimitedAdmission(RateDecision.headers(d), limiter, scopes, estimatedTokens))
+                        : Future.failedFuture(rateLimited(key, scopes, d)));
+    }
+
     public Future<Admission> admit(ApiKey key, String publicModel, long estimatedTokens) {
         if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
-        if (!key.allows(publicModel)) {
-            return Future.failedFuture(GatewayException.of(ErrorKind.PERMISSION, "API key '" + key.name()
-                    + "' may not use model '" + publicModel + "'.").withParam("model").withCode("model_not_allowed"));
-        }
+        if (!key.allows(publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
         if (key.budgetUsd() != null) {
             BigDecimal spent = Money.fromE10(spend.spentE10(key.id()));
             if (spent.compareTo(key.budgetUsd()) >= 0) {
@@ -253,6 +274,11 @@ public final class Accounts {
     }
 
     /** Names the scope and limit that made the request wait longest. */
+    private static GatewayException notAllowed(ApiKey key, String publicModel) {
+        return GatewayException.of(ErrorKind.PERMISSION, "API key '" + key.name() + "' may not use model '" + publicModel
+                + "'.").withParam("model").withCode("model_not_allowed");
+    }
+
     private static GatewayException rateLimited(ApiKey key, List<RateScope> scopes, List<RateDecision> decisions) {
         int worst = 0;
         for (int i = 1; i < decisions.size(); i++) {

@@ -3,6 +3,7 @@ package dev.modelgateway.call;
 import dev.modelgateway.accounts.Admission;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.error.AttemptFailure;
+import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.routing.AttemptPlan;
@@ -14,7 +15,9 @@ import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerResponse;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Runs a call: admission, then the attempt plan (the primary model, then each fallback, each tried
@@ -36,6 +39,12 @@ public final class CallRunner {
     /** The steps of a call: admit → plan → attempt (native or translated, relayed) → record. */
     public void run(Call call) {
         Exchange ex = call.exchange();
+        GatewayException fallbackRefused = fallbackOutsideAllowList(call);
+        if (fallbackRefused != null) {
+            ex.fail(fallbackRefused);
+            services.metering().record(ex, null, call.primary()).status(fallbackRefused.status()).write();
+            return;
+        }
         services.metering().admit(ex, call.primary(), call.requestBytes(), call.maxOutputTokens()).onComplete(admitted -> {
             if (admitted.failed()) {
                 GatewayException refused = TransportFailures.classify(admitted.cause(), "accounts");
@@ -48,6 +57,21 @@ public final class CallRunner {
         });
     }
 
+    /**
+     * A fallback the key may not use refuses the whole call up front: otherwise a key limited to one model would
+     * be served by another once its primary failed.
+     */
+    private GatewayException fallbackOutsideAllowList(Call call) {
+        List<ModelEntry> fallbacks = call.options().fallbacks();
+        for (int i = 0; i < fallbacks.size(); i++) {
+            if (!services.metering().allows(call.exchange(), fallbacks.get(i))) {
+                return GatewayException.of(ErrorKind.PERMISSION, "This API key may not use model '" + fallbacks.get(i).id()
+                        + "', named as a fallback.").withParam("platform_options.fallbacks[" + i + "]").withCode("model_not_allowed");
+            }
+        }
+        return null;
+    }
+
     /** One call's way through its attempt plan. */
     private final class Run {
         private final Call call;
@@ -56,6 +80,8 @@ public final class CallRunner {
         private final Deadline deadline;
         private final HttpServerResponse out;
         private final List<FailedAttempt> failures = new ArrayList<>();
+        /** Fallback models admitted through their own per-model limits, by id. */
+        private final Map<String, Admission> fallbackAdmissions = new HashMap<>();
 
         Run(Call call, Admission admission, AttemptPlan plan) {
             this.call = call;
@@ -69,6 +95,19 @@ public final class CallRunner {
             ModelEntry model = plan.model();
             out.putHeader(MODEL_HEADER, model.id()).putHeader(ATTEMPTS_HEADER, Integer.toString(plan.attempts()));
             if (plan.fallback() > 0) out.putHeader(FALLBACK_HEADER, Integer.toString(plan.fallback()));
+            if (plan.fallback() > 0 && !fallbackAdmissions.containsKey(model.id())) {
+                services.metering().admitFallback(call.exchange(), model, call.requestBytes(), call.maxOutputTokens())
+                        .onComplete(admitted -> {
+                            if (admitted.failed()) {
+                                // this model's own limit is spent: the plan moves on, as for an unusable deployment
+                                failed(model, admitted.cause(), AttemptPlan.Verdict.NEXT_MODEL);
+                                return;
+                            }
+                            fallbackAdmissions.put(model.id(), admitted.result());
+                            attempt();
+                        });
+                return;
+            }
             start(model).onComplete(ar -> {
                 if (ar.succeeded()) record(model).outcome(ar.result()).write();
                 else failed(model, ar.cause());
@@ -86,13 +125,16 @@ public final class CallRunner {
         }
 
         private void failed(ModelEntry model, Throwable failure) {
+            failed(model, failure, RetryRule.verdict(AttemptFailure.of(failure)));
+        }
+
+        private void failed(ModelEntry model, Throwable failure, AttemptPlan.Verdict verdict) {
             failures.add(FailedAttempt.of(model.id(), failure));
             if (out.closed()) {
                 record(model).status(499).write();
                 return;
             }
             AttemptFailure why = AttemptFailure.of(failure);
-            AttemptPlan.Verdict verdict = RetryRule.verdict(why);
             long waitMs = out.headWritten() ? -1
                     : plan.afterFailure(verdict, RetryRule.retryAfterMs(why), deadline.remainingMs());
             if (waitMs < 0) {
@@ -110,7 +152,8 @@ public final class CallRunner {
         }
 
         private Metering.Record record(ModelEntry model) {
-            return services.metering().record(call.exchange(), admission, call.primary()).attempted(model, plan.attempts());
+            return services.metering().record(call.exchange(), admission, call.primary()).attempted(model, plan.attempts())
+                    .fallbackAdmissions(fallbackAdmissions);
         }
     }
 }

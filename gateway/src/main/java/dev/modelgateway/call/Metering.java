@@ -10,6 +10,7 @@ import dev.modelgateway.upstream.RelayOutcome;
 import io.vertx.core.Future;
 
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * The accounts side of a call: admission (key's model allow-list, budget, rate limits) before the
@@ -37,6 +38,20 @@ public final class Metering {
                 }));
     }
 
+    /** Whether the caller's key may use {@code model} at all (its allow-list), before anything is sent. */
+    public boolean allows(Exchange ex, ModelEntry model) {
+        return accounts.allows(ex.caller().key(), model.id());
+    }
+
+    /**
+     * Admits a fallback of an admitted call through {@code model}'s own per-model limits (the call's key-wide
+     * buckets and budget were taken on its primary).
+     */
+    public Future<Admission> admitFallback(Exchange ex, ModelEntry model, long requestBytes, long maxOutputTokens) {
+        long estimate = requestBytes / 4 + (maxOutputTokens > 0 ? maxOutputTokens : DEFAULT_OUTPUT_ESTIMATE);
+        return accounts.admitFallback(ex.caller().key(), model.id(), estimate);
+    }
+
     /**
      * Starts the ledger record of a call to {@code requested}; {@code admission} is null when the call was
      * refused before it was admitted.
@@ -55,6 +70,7 @@ public final class Metering {
         private int attempts;
         private int status;
         private Long ttftMs;
+        private Map<String, Admission> fallbackAdmissions = Map.of();
 
         private Record(Exchange ex, Admission admission, ModelEntry requested) {
             this.ex = ex;
@@ -83,9 +99,17 @@ public final class Metering {
             return this;
         }
 
-        /** Writes the row and corrects the token counter with what was really used. */
+        /** Admissions taken for fallback models, by model id: the one that answered is settled with the usage. */
+        public Record fallbackAdmissions(Map<String, Admission> admissions) {
+            this.fallbackAdmissions = admissions;
+            return this;
+        }
+
+        /** Writes the row and corrects the token counters with what was really used. */
         public void write() {
             if (admission != null) admission.settle(usage.totalTokens());
+            fallbackAdmissions.forEach((model, a) ->
+                    a.settle(answered != null && answered.id().equals(model) ? usage.totalTokens() : 0));
             accounts.record(new UsageRecord(ex.traceId(), ex.caller().keyId(), requested.id(),
                     answered == null ? null : answered.id(), (answered == null ? requested : answered).vendor().id(),
                     usage, attempts, status, ex.elapsedMs(), ttftMs, Instant.now()));
