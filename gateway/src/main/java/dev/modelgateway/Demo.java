@@ -17,6 +17,13 @@ import java.util.Map;
  */
 final class Demo {
     static final String DEMO_KEY = "pk-demo-model-gateway";
+    /**
+     * The demo's key administers the gateway and its media fetches may reach loopback (the simulator serves the
+     * sample images there), so it listens on loopback only, and keeps its own database so that its well-known
+     * key never touches the data of {@code ./gw serve} (docs/security.md, "Demo mode").
+     */
+    static final String HOST = "127.0.0.1";
+    static final String DATABASE_URL = "jdbc:sqlite:./data/demo.db";
 
     private Demo() {
     }
@@ -25,24 +32,15 @@ final class Demo {
         GatewayConfig base = ConfigLoader.fromSystemEnv().load(null);
         Vertx vertx = Vertx.vertx();
         VendorSimulator sim = VendorSimulator.start(vertx, 0).await();
-        SimKeys keys = SimKeys.defaults();
         String s = sim.baseUrl();
-        GatewayConfig config = new GatewayConfig(base.host(), base.port(),
-                base.masterKey() != null ? base.masterKey() : DEMO_KEY,
-                Map.of(
-                        Vendor.ANTHROPIC, new VendorEndpoint(Vendor.ANTHROPIC, s + "/anthropic", keys.anthropic()),
-                        Vendor.OPENAI, new VendorEndpoint(Vendor.OPENAI, s + "/openai/v1", keys.openai()),
-                        Vendor.GEMINI, new VendorEndpoint(Vendor.GEMINI, s + "/gemini", keys.gemini()),
-                        Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, s + "/dashscope/compatible-mode/v1", keys.dashscope())),
-                base.upstreamOverrides(), base.databaseUrl(), base.redisUrl(),
-                // the simulator, which serves the demo's image URLs, is on loopback
-                base.media().withAllowPrivate(true));
+        GatewayConfig config = config(base, s, SimKeys.defaults());
         Gateway gateway = Gateway.start(vertx, config, Main.eventLoops()).await();
-        String url = "http://localhost:" + gateway.port();
+        String url = "http://" + HOST + ":" + gateway.port();
         System.out.println("""
 
                 Model Gateway demo: the gateway on %1$s/api/v1, vendors simulated on %2$s
-                Demo API key: %3$s
+                Demo API key: %3$s (it is the master key: the demo listens on loopback only,
+                and keeps its data in %4$s, apart from ./gw serve's)
 
                 Try it:
                   curl -s %1$s/api/v1/chat/completions \\
@@ -65,7 +63,22 @@ final class Demo {
                       .then(m => console.log(m.content.at(-1).text))'
 
                 Press Ctrl+C to stop.
-                """.formatted(url, s, config.masterKey()));
+                """.formatted(url, s, config.masterKey(), config.databaseUrl()));
         Main.stopOnShutdown(vertx, gateway);
+    }
+
+    /** The serve configuration turned into the demo's: simulated vendors, loopback only, its own database. */
+    static GatewayConfig config(GatewayConfig base, String simulatorUrl, SimKeys keys) {
+        String s = simulatorUrl;
+        return new GatewayConfig(HOST, base.port(),
+                base.masterKey() != null ? base.masterKey() : DEMO_KEY,
+                Map.of(
+                        Vendor.ANTHROPIC, new VendorEndpoint(Vendor.ANTHROPIC, s + "/anthropic", keys.anthropic()),
+                        Vendor.OPENAI, new VendorEndpoint(Vendor.OPENAI, s + "/openai/v1", keys.openai()),
+                        Vendor.GEMINI, new VendorEndpoint(Vendor.GEMINI, s + "/gemini", keys.gemini()),
+                        Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, s + "/dashscope/compatible-mode/v1", keys.dashscope())),
+                base.upstreamOverrides(), DATABASE_URL, base.redisUrl(),
+                // the simulator, which serves the demo's image URLs, is on loopback
+                base.media().withAllowPrivate(true));
     }
 }
