@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
-/** The {@code usage_ledger} table and the running spend kept beside it. Blocking. */
-final class Ledger {
+/** The {@code usage_ledger} table and the running spend kept beside it. Blocking. Not final: tests make it fail. */
+class Ledger {
     private final Database db;
 
     Ledger(Database db) {

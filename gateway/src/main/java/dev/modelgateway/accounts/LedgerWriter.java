@@ -14,7 +14,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Writes ledger entries off the request path: one background thread collects up to {@value #BATCH_ROWS}
  * entries or {@value #BATCH_WINDOW_MS} ms worth and writes them in one transaction, retrying while the
- * database is down. Between writes it refreshes the spend cache. A crash loses what is still queued.
+ * database is down. Between writes it refreshes the spend cache. An {@link Error} (an OutOfMemoryError under
+ * load) does not end the thread: the batch in hand is kept and tried again, or usage would silently stop being
+ * saved. A crash of the process loses what is still queued.
  */
 final class LedgerWriter {
     static final int BATCH_ROWS = 500;
@@ -64,14 +66,37 @@ final class LedgerWriter {
     }
 
     private void run() {
-        try {
-            while (!closing || !queue.isEmpty()) {
-                List<LedgerEntry> batch = nextBatch();
-                if (!batch.isEmpty()) write(batch);
+        List<LedgerEntry> batch = List.of();
+        int errorsWhileClosing = 0;
+        while (!closing || !queue.isEmpty() || !batch.isEmpty()) {
+            try {
+                if (batch.isEmpty()) batch = nextBatch();
+                if (!batch.isEmpty()) {
+                    write(batch);
+                    batch = List.of();
+                }
                 if (System.currentTimeMillis() - lastRefresh >= refreshEveryMs) refreshSpend();
+            } catch (InterruptedException e) {
+                LOG.error("ledger writer interrupted with {} rows queued", queue.size() + batch.size());
+                return;
+            } catch (Error e) {
+                if (closing && ++errorsWhileClosing >= ATTEMPTS_WHEN_CLOSING) {
+                    spend.dropped(batch);
+                    LOG.error("ledger writer failed at shutdown ({}), {} usage rows lost", e, batch.size());
+                    batch = List.of();
+                    continue;
+                }
+                LOG.error("ledger writer failed ({}); {} usage rows kept for the next try", e, batch.size());
+                pause(100);
             }
+        }
+    }
+
+    private static void pause(long ms) {
+        try {
+            Thread.sleep(ms);
         } catch (InterruptedException e) {
-            LOG.error("ledger writer interrupted with {} rows queued", queue.size());
+            Thread.currentThread().interrupt();
         }
     }
 
