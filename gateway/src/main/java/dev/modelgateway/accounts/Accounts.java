@@ -143,16 +143,31 @@ public final class Accounts {
     public Future<Admission> admit(ApiKey key, String publicModel, long estimatedTokens) {
         if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
         if (!key.allows(publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
-        if (key.budgetUsd() != null) {
-            BigDecimal spent = Money.fromE10(spend.spentE10(key.id()));
-            if (spent.compareTo(key.budgetUsd()) >= 0) {
-                // 429 is how OpenAI reports exhausted credit; x-should-retry stops the official SDKs from retrying.
-                return Future.failedFuture(GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name()
-                        + "' has used its budget of $" + key.budgetUsd().toPlainString() + " (spent $"
-                        + spent.toPlainString() + ").")
-                                .withCode("insufficient_quota").withHeaders(Map.of("x-should-retry", "false")));
-            }
+        if (key.budgetUsd() == null) return limited(key, publicModel, estimatedTokens);
+        long spentE10 = spend.spentE10(key.id());
+        if (Money.fromE10(spentE10).compareTo(key.budgetUsd()) >= 0) {
+            // 429 is how OpenAI reports exhausted credit; x-should-retry stops the official SDKs from retrying.
+            return Future.failedFuture(GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name()
+                    + "' has used its budget of $" + key.budgetUsd().toPlainString() + " (spent $"
+                    + Money.fromE10(spentE10).toPlainString() + ").")
+                    .withCode("insufficient_quota").withHeaders(Map.of("x-should-retry", "false")));
         }
+        if (Money.fromE10(spentE10 + spend.reservedE10(key.id())).compareTo(key.budgetUsd()) >= 0) {
+            return Future.failedFuture(GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name()
+                    + "': the calls it has in flight may use the rest of its budget of $" + key.budgetUsd().toPlainString()
+                    + "; retry when they have finished.").withCode("budget_reserved").withHeaders(Map.of("retry-after", "1")));
+        }
+        // The most this call may cost: every estimated token priced as output, the dearest kind.
+        ModelPrice price = prices.priceOf(publicModel);
+        long reservedE10 = price == null ? 0 : Money.toE10(price.cost(new Usage(0, 0, 0, 0, estimatedTokens, 0)));
+        spend.reserve(key.id(), reservedE10);
+        return limited(key, publicModel, estimatedTokens)
+                .<Admission>map(limits -> new ReservedAdmission(limits, spend, key.id(), reservedE10))
+                .onFailure(e -> spend.release(key.id(), reservedE10));
+    }
+
+    /** The key's rate limits for {@code publicModel}: the key's own buckets, then its model limit's. */
+    private Future<Admission> limited(ApiKey key, String publicModel, long estimatedTokens) {
         List<RateScope> scopes = RateScope.of(key, publicModel);
         if (scopes.isEmpty()) return Future.succeededFuture(Admission.UNLIMITED);
         return limiter.acquire(scopes, estimatedTokens)

@@ -8,8 +8,16 @@ public interface Admission {
     /** OpenAI's {@code x-ratelimit-*} headers for the response; empty for a key without limits. */
     Map<String, String> headers();
 
-    /** Replaces the token estimate taken at admission with the real usage; later calls are ignored. */
+    /**
+     * Replaces the token estimate taken at admission with the real usage and releases the budget reservation;
+     * later calls are ignored. Call it after the call's usage record was queued, so its cost is never counted
+     * neither as reserved nor as spent.
+     */
     void settle(long actualTokens);
+
+    /** Releases the budget reservation alone, for a call whose cost is recorded later (transcription tasks). */
+    default void releaseReservation() {
+    }
 
     Admission UNLIMITED = new Admission() {
         @Override

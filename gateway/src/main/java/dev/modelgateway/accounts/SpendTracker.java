@@ -12,9 +12,23 @@ import java.util.concurrent.ConcurrentHashMap;
 final class SpendTracker {
     private volatile Map<String, Long> committed = new ConcurrentHashMap<>();
     private final Map<String, Long> pending = new ConcurrentHashMap<>();
+    /** The most that calls admitted but not yet recorded may cost, per key (docs/accounts.md, "Budgets"). */
+    private final Map<String, Long> reserved = new ConcurrentHashMap<>();
 
     long spentE10(String keyId) {
         return committed.getOrDefault(keyId, 0L) + pending.getOrDefault(keyId, 0L);
+    }
+
+    long reservedE10(String keyId) {
+        return reserved.getOrDefault(keyId, 0L);
+    }
+
+    void reserve(String keyId, long e10) {
+        if (e10 > 0) reserved.merge(keyId, e10, Long::sum);
+    }
+
+    void release(String keyId, long e10) {
+        if (e10 > 0) reserved.computeIfPresent(keyId, (k, v) -> v - e10 <= 0 ? null : v - e10);
     }
 
     void queued(LedgerEntry e) {

@@ -107,12 +107,13 @@ public final class Metering {
 
         /** Writes the row and corrects the token counters with what was really used. */
         public void write() {
-            if (admission != null) admission.settle(usage.totalTokens());
-            fallbackAdmissions.forEach((model, a) ->
-                    a.settle(answered != null && answered.id().equals(model) ? usage.totalTokens() : 0));
+            // the record first: its cost is queued as spend before the budget reservation is released
             accounts.record(new UsageRecord(ex.traceId(), ex.caller().keyId(), requested.id(),
                     answered == null ? null : answered.id(), (answered == null ? requested : answered).vendor().id(),
                     usage, attempts, status, ex.elapsedMs(), ttftMs, Instant.now()));
+            if (admission != null) admission.settle(usage.totalTokens());
+            fallbackAdmissions.forEach((model, a) ->
+                    a.settle(answered != null && answered.id().equals(model) ? usage.totalTokens() : 0));
         }
     }
 }

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -89,8 +91,15 @@ class RealtimeTest {
         assertThat(closed.get(5, TimeUnit.SECONDS)).isEqualTo((short) 4000);
 
         JsonNode usage = done.at("/response/usage");
-        var rows = h.ledger(MODEL, 2);
-        var row = rows.stream().filter(r -> ((Number) r.get("input_tokens")).longValue() == usage.path("input_tokens").asLong()).findFirst();
+        // this session's row is written when it closes, maybe after another session's of this class: wait for it
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        Optional<Map<String, Object>> row = Optional.empty();
+        while (row.isEmpty() && System.nanoTime() < deadline) {
+            row = h.ledger(MODEL, 1).stream()
+                    .filter(r -> ((Number) r.get("input_tokens")).longValue() == usage.path("input_tokens").asLong())
+                    .findFirst();
+            if (row.isEmpty()) Thread.sleep(50);
+        }
         assertThat(usage.path("input_tokens").asLong()).isPositive();
         assertThat(row).isPresent();
         assertThat(((Number) row.get().get("output_tokens")).longValue()).isEqualTo(usage.path("output_tokens").asLong());
