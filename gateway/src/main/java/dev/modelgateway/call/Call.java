@@ -11,6 +11,7 @@ import dev.modelgateway.wire.InboundCodec;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * One validated caller request, ready to be attempted against any model of its plan. The body is the
@@ -29,6 +30,7 @@ public final class Call {
     private final Map<String, String> forwardedHeaders = new HashMap<>();
     /** URL media already downloaded for this call, so a retry or a fallback does not download again. */
     private final Map<String, ContentBlock.Media> fetchedMedia = new HashMap<>();
+    private Consumer<String> answerIds = id -> { };
     private CanonicalRequest canonical;
 
     /**
@@ -56,6 +58,12 @@ public final class Call {
         return this;
     }
 
+    /** Told the id of a native answer the caller may refer to later (a vendor B Responses id). */
+    public Call onAnswerId(Consumer<String> answerIds) {
+        this.answerIds = answerIds;
+        return this;
+    }
+
     public Exchange exchange() { return exchange; }
     public long requestBytes() { return requestBytes; }
     public CallerProtocol protocol() { return protocol; }
@@ -67,6 +75,7 @@ public final class Call {
     public long maxOutputTokens() { return maxOutputTokens; }
     Map<String, String> forwardedHeaders() { return forwardedHeaders; }
     Map<String, ContentBlock.Media> fetchedMedia() { return fetchedMedia; }
+    Consumer<String> answerIds() { return answerIds; }
 
     /** The canonical form, decoded on first use: only translated attempts need it. */
     public CanonicalRequest canonical() {

@@ -32,7 +32,7 @@ final class NativeAttempt {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
         call.forwardedHeaders().forEach(headers::set);
         if (call.stream()) {
-            var tap = format.streamTap(body, call.exchange().traceId());
+            var tap = format.streamTap(body, call.exchange().traceId(), call.answerIds());
             return services.relay().stream(call.exchange(), request(services, model, format, headers, body, deadline),
                     tap, VendorErrorMapper.NATIVE);
         }
@@ -42,6 +42,8 @@ final class NativeAttempt {
             if (parsed == null) {
                 throw GatewayException.of(ErrorKind.UPSTREAM, "The vendor returned a response that is not valid JSON.");
             }
+            String id = format.answerId(parsed);
+            if (id != null) call.answerIds().accept(id);
             return new JsonAnswer.Answer(vendorBody, format.usage(parsed));
         };
         return services.relay().json(call.exchange(), request(services, model, format, headers, body, deadline),

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelEntry;
 
+import java.util.function.Consumer;
+
 /**
  * A caller protocol as its own vendor speaks it, for the native fast path: the body is forwarded with only
  * {@code model} rewritten and the format's model rules applied, and the answer is relayed as the vendor sent
@@ -20,9 +22,18 @@ public interface NativeFormat {
      */
     void applyModelRules(ObjectNode body, ModelEntry model);
 
-    /** Prepares the outgoing body of a streamed call and returns the tap that watches the vendor's stream. */
-    StreamTap streamTap(ObjectNode body, String traceId);
+    /**
+     * Prepares the outgoing body of a streamed call and returns the tap that watches the vendor's stream;
+     * {@code answerIds} is told the id of the vendor's answer where the format has one the caller may refer to
+     * later (a Responses {@code previous_response_id}).
+     */
+    StreamTap streamTap(ObjectNode body, String traceId, Consumer<String> answerIds);
 
     /** The usage in a vendor's whole JSON answer. */
     Usage usage(JsonNode answer);
+
+    /** The id of a vendor's whole JSON answer that the caller may refer to later, or null. */
+    default String answerId(JsonNode answer) {
+        return null;
+    }
 }

@@ -71,7 +71,7 @@ public final class ResponsesEndpoint {
         }, Clock.systemUTC());
         long maxOutput = body.hasNonNull("max_output_tokens") ? Fields.nonNegativeInt(body.get("max_output_tokens"), "max_output_tokens") : 0;
         runner.run(new Call(Exchange.of(ctx), ctx.body().length(), CallerProtocol.RESPONSES, codec, body, stream, options, entry,
-                maxOutput));
+                maxOutput).onAnswerId(id -> store.own(id, keyId)));
     }
 
     /**
@@ -88,10 +88,13 @@ public final class ResponsesEndpoint {
         if (!previous.isTextual()) throw Fields.wrongType("previous_response_id", "a string", previous);
         ResponseStore.Stored stored = store.find(previous.asText(), keyId);
         if (stored == null) {
-            if (primary.vendor() == Vendor.OPENAI && !previous.asText().startsWith("resp_gw_")) return items;
-            throw GatewayException.invalid("previous_response_id", "previous_response_id: response '" + previous.asText() + "' is not known to "
-                    + "this gateway (it keeps the responses it produced for " + ResponseStore.IDLE_EXPIRY.toHours()
-                    + " hours after last use, in memory). Send the conversation in 'input' instead.");
+            if (primary.vendor() == Vendor.OPENAI && !previous.asText().startsWith("resp_gw_") && store.owns(previous.asText(), keyId)) {
+                return items;
+            }
+            throw GatewayException.invalid("previous_response_id", "previous_response_id: response '" + previous.asText()
+                    + "' is not known to this gateway for this API key (it keeps the responses it produced for "
+                    + ResponseStore.IDLE_EXPIRY.toHours() + " hours after last use, and which key created each vendor B"
+                    + " response it relayed, in memory). Send the conversation in 'input' instead.");
         }
         ArrayNode expanded = Json.MAPPER.createArrayNode();
         for (JsonNode item : stored.items()) {

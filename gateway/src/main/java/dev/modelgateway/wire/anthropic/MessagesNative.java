@@ -7,6 +7,8 @@ import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.wire.NativeFormat;
 import dev.modelgateway.wire.StreamTap;
 
+import java.util.function.Consumer;
+
 /** The messages protocol to vendor A, unchanged but for the thinking rules of docs/contract.md §2.3. */
 public final class MessagesNative implements NativeFormat {
     @Override
@@ -20,7 +22,7 @@ public final class MessagesNative implements NativeFormat {
     }
 
     @Override
-    public StreamTap streamTap(ObjectNode body, String traceId) {
+    public StreamTap streamTap(ObjectNode body, String traceId, Consumer<String> answerIds) {
         return new AnthropicNativeTap(traceId);
     }
 

@@ -8,6 +8,8 @@ import dev.modelgateway.json.Fields;
 import dev.modelgateway.wire.NativeFormat;
 import dev.modelgateway.wire.StreamTap;
 
+import java.util.function.Consumer;
+
 /** Chat completions to vendor B and vendor D's compatible mode, unchanged. */
 public final class ChatNative implements NativeFormat {
     @Override
@@ -22,7 +24,7 @@ public final class ChatNative implements NativeFormat {
 
     /** The gateway always asks for the usage chunk (the ledger needs it); the tap hides it unless the caller asked. */
     @Override
-    public StreamTap streamTap(ObjectNode body, String traceId) {
+    public StreamTap streamTap(ObjectNode body, String traceId, Consumer<String> answerIds) {
         ObjectNode so = Fields.optionalObject(body, "stream_options", "stream_options");
         if (so == null) so = body.putObject("stream_options");
         boolean callerWantsUsage = so.path("include_usage").asBoolean(false);

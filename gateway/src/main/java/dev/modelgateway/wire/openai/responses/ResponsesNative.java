@@ -7,6 +7,8 @@ import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.wire.NativeFormat;
 import dev.modelgateway.wire.StreamTap;
 
+import java.util.function.Consumer;
+
 /** The Responses API to vendor B, unchanged (its platform rules are checked by the endpoint for every model). */
 public final class ResponsesNative implements NativeFormat {
     @Override
@@ -19,12 +21,17 @@ public final class ResponsesNative implements NativeFormat {
     }
 
     @Override
-    public StreamTap streamTap(ObjectNode body, String traceId) {
-        return new ResponsesNativeTap(traceId);
+    public StreamTap streamTap(ObjectNode body, String traceId, Consumer<String> answerIds) {
+        return new ResponsesNativeTap(traceId, answerIds);
     }
 
     @Override
     public Usage usage(JsonNode answer) {
         return ResponsesUsage.toCanonical(answer.get("usage"));
+    }
+
+    @Override
+    public String answerId(JsonNode answer) {
+        return answer.path("id").isTextual() ? answer.get("id").asText() : null;
     }
 }

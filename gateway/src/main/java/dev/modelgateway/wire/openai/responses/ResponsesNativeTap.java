@@ -9,6 +9,8 @@ import dev.modelgateway.sse.SseEvent;
 import dev.modelgateway.wire.TapState;
 import io.vertx.core.buffer.Buffer;
 
+import java.util.function.Consumer;
+
 /**
  * Relays vendor B's Responses events unchanged (names and sequence numbers included). Only the terminal
  * events are parsed: {@code response.completed}/{@code incomplete} carry the usage for the ledger,
@@ -16,10 +18,13 @@ import io.vertx.core.buffer.Buffer;
  */
 public final class ResponsesNativeTap extends TapState {
     private final String traceId;
+    private final Consumer<String> answerIds;
     private long lastSequence = -1;
 
-    public ResponsesNativeTap(String traceId) {
+    /** @param answerIds told the vendor's response id once the response is over (completed or incomplete) */
+    public ResponsesNativeTap(String traceId, Consumer<String> answerIds) {
         this.traceId = traceId;
+        this.answerIds = answerIds;
     }
 
     @Override
@@ -29,7 +34,11 @@ public final class ResponsesNativeTap extends TapState {
             switch (type) {
                 case "response.completed", "response.incomplete" -> {
                     JsonNode parsed = Json.parseOrNull(e.data());
-                    if (parsed != null) usage = ResponsesUsage.toCanonical(parsed.path("response").get("usage"));
+                    if (parsed != null) {
+                        usage = ResponsesUsage.toCanonical(parsed.path("response").get("usage"));
+                        JsonNode id = parsed.path("response").path("id");
+                        if (id.isTextual()) answerIds.accept(id.asText());
+                    }
                     ended();
                 }
                 case "response.failed", "error" -> {
