@@ -187,6 +187,26 @@ public final class Accounts {
                 });
     }
 
+    /**
+     * Why a key admitted earlier may no longer be used, for long-lived calls (realtime sessions) checked while
+     * they run: deleted, disabled, expired or its budget spent; empty while it may go on. Reads the key store
+     * (blocking, on a worker), not the cache, so a change through the admin API shows at the next check.
+     */
+    public Future<Optional<GatewayException>> stillAllowed(ApiKey key) {
+        if (key.master()) return Future.succeededFuture(Optional.empty());
+        return blocking(() -> keys.find(key.id())).map(found -> {
+            if (found.isEmpty()) return Optional.of(unauthorized("API key " + key.id() + " was deleted.", "invalid_api_key"));
+            ApiKey now = found.get().toApiKey();
+            if (now.disabled()) return Optional.of(unauthorized("API key " + key.id() + " was disabled.", "api_key_disabled"));
+            if (now.expiredAt(Instant.now())) return Optional.of(unauthorized("API key " + key.id() + " expired.", "api_key_expired"));
+            if (now.budgetUsd() != null && Money.fromE10(spend.spentE10(now.id())).compareTo(now.budgetUsd()) >= 0) {
+                return Optional.of(GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + now.name() + "' has used its budget of $"
+                        + now.budgetUsd().toPlainString() + ".").withCode("insufficient_quota"));
+            }
+            return Optional.empty();
+        });
+    }
+
     /** Queues a usage record for the ledger; never blocks and never throws. */
     public void record(UsageRecord record) {
         try {

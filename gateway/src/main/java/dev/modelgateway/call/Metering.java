@@ -5,12 +5,14 @@ import dev.modelgateway.accounts.Admission;
 import dev.modelgateway.accounts.UsageRecord;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.upstream.RelayOutcome;
 import io.vertx.core.Future;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The accounts side of a call: admission (key's model allow-list, budget, rate limits) before the
@@ -41,6 +43,11 @@ public final class Metering {
     /** Whether the caller's key may use {@code model} at all (its allow-list), before anything is sent. */
     public boolean allows(Exchange ex, ModelEntry model) {
         return accounts.allows(ex.caller().key(), model.id());
+    }
+
+    /** Why the caller's key may no longer be used by a long-lived call, empty while it may go on. */
+    public Future<Optional<GatewayException>> stillAllowed(Exchange ex) {
+        return accounts.stillAllowed(ex.caller().key());
     }
 
     /**

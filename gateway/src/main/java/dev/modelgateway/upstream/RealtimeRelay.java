@@ -13,7 +13,7 @@ import java.util.function.Consumer;
 /**
  * One relayed realtime session: data frames pass unchanged both ways (fragmentation kept), each direction
  * paused while the other side's write queue is full; a close on either side closes the other with the same
- * code; when both are closed the usage summed from the vendor's events is handed to {@code onEnd}, once.
+ * code; each response's usage is handed over as it completes, and the summed usage to {@code onEnd}, once.
  */
 public final class RealtimeRelay {
     /** Close codes that may only be observed, never sent (RFC 6455 §7.4.1). */
@@ -22,13 +22,28 @@ public final class RealtimeRelay {
     private final ServerWebSocket client;
     private final WebSocket upstream;
     private final Consumer<Usage> onEnd;
-    private final RealtimeUsage usage = new RealtimeUsage();
+    private final RealtimeUsage usage;
     private int open = 2;
 
-    public RealtimeRelay(ServerWebSocket client, WebSocket upstream, Consumer<Usage> onEnd) {
+    /**
+     * @param onResponse told the usage of each response as it completes (so it is recorded as it accrues)
+     * @param onEnd      told the session's total usage once both sides are closed
+     */
+    public RealtimeRelay(ServerWebSocket client, WebSocket upstream, Consumer<Usage> onResponse, Consumer<Usage> onEnd) {
         this.client = client;
         this.upstream = upstream;
+        this.usage = new RealtimeUsage(onResponse);
         this.onEnd = onEnd;
+    }
+
+    /** Ends the session from the gateway's side (e.g. the key was revoked): both sockets close with this code. */
+    public void close(short code, String reason) {
+        if (!upstream.isClosed()) upstream.close(code, reason);
+        if (!client.isClosed()) client.close(code, reason);
+    }
+
+    public boolean closed() {
+        return open == 0;
     }
 
     public void start() {

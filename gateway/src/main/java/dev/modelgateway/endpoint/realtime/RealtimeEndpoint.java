@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code GET /api/v1/realtime?model=<id>}: vendor B's Realtime protocol over WebSocket, relayed frame for frame
@@ -39,6 +40,10 @@ public final class RealtimeEndpoint {
     /** The subprotocols offered by OpenAI's browser clients that the gateway selects (echoed in the handshake). */
     public static final List<String> SUBPROTOCOLS = List.of("realtime", "openai-beta.realtime-v1");
     private static final String BETA_SUBPROTOCOL = "openai-beta.realtime-v1";
+    /** How often an open session's key is checked again (one key-store read per session). */
+    static final long CHECK_EVERY_MS = 2_000;
+    /** RFC 6455 §7.4.1: the endpoint terminates the connection because a message violates its policy. */
+    private static final short POLICY_VIOLATION = 1008;
 
     private final CallServices platform;
     private final VendorSockets sockets;
@@ -91,11 +96,46 @@ public final class RealtimeEndpoint {
                         metering.record(Exchange.of(ctx), admission, model).attempted(model, 1).status(400).write();
                         return;
                     }
-                    new RealtimeRelay(upgraded.result(), upstream,
-                            usage -> metering.record(Exchange.of(ctx), admission, model).attempted(model, 1)
-                                    .outcome(new RelayOutcome(101, usage, null, false)).write()).start();
+                    // one ledger row per response, written as it completes (a crash loses at most the one under
+                    // way); the admission is settled with the session's total when it ends
+                    AtomicInteger responses = new AtomicInteger();
+                    RealtimeRelay session = new RealtimeRelay(upgraded.result(), upstream,
+                            usage -> {
+                                responses.incrementAndGet();
+                                metering.record(Exchange.of(ctx), null, model).attempted(model, 1)
+                                        .outcome(new RelayOutcome(101, usage, null, false)).write();
+                            },
+                            total -> {
+                                // a session that produced no response still leaves one (empty) row
+                                if (responses.get() == 0) {
+                                    metering.record(Exchange.of(ctx), admission, model).attempted(model, 1).status(101).write();
+                                } else {
+                                    admission.settle(total.totalTokens());
+                                }
+                            });
+                    session.start();
+                    watch(ctx, session);
                 });
             });
+        });
+    }
+
+    /**
+     * Checks the session's key every {@link #CHECK_EVERY_MS} ms while it is open: a key deleted, disabled,
+     * expired or over its budget since the upgrade ends the session (close code 1008, policy violation), so a
+     * revoked key or a spent budget cannot keep a session going.
+     */
+    private void watch(RoutingContext ctx, RealtimeRelay session) {
+        Exchange ex = Exchange.of(ctx);
+        ex.vertx().setPeriodic(CHECK_EVERY_MS, timer -> {
+            if (session.closed()) {
+                ex.vertx().cancelTimer(timer);
+                return;
+            }
+            platform.metering().stillAllowed(ex).onSuccess(refusal -> refusal.ifPresent(e -> {
+                ex.vertx().cancelTimer(timer);
+                session.close(POLICY_VIOLATION, e.getMessage().length() > 120 ? e.getMessage().substring(0, 120) : e.getMessage());
+            }));
         });
     }
 

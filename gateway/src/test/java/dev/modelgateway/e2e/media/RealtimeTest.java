@@ -44,7 +44,7 @@ class RealtimeTest {
     }
 
     @Test
-    void sdkSessionIsRelayedAndMeteredOnce() {
+    void sdkSessionIsRelayedAndMeteredAsEachResponseCompletes() {
         ClientOptions options = ClientOptions.builder().httpClient(OkHttpClient.builder().build())
                 .baseUrl(h.openAiBaseUrl()).apiKey(GatewayHarness.KEY).build();
         long outputTokens = 0;
@@ -60,14 +60,18 @@ class RealtimeTest {
                     event.responseOutputTextDelta().ifPresent(d -> text.append(d.delta()));
                 }
                 assertThat(text.toString()).startsWith("Hello from vendorB-realtime.");
-                outputTokens += event.asResponseDone().response().usage().orElseThrow().outputTokens().orElseThrow();
+                long responseTokens = event.asResponseDone().response().usage().orElseThrow().outputTokens().orElseThrow();
+                outputTokens += responseTokens;
+                // the response's row is written while the session is still open (a crash loses no finished response)
+                var row = h.ledger(MODEL, before + i + 1).get(before + i);
+                assertThat(((Number) row.get("output_tokens")).longValue()).isEqualTo(responseTokens).isPositive();
+                assertThat(((Number) row.get("status")).intValue()).isEqualTo(101);
             }
         }
-        var all = h.ledger(MODEL, before + 1);
-        var rows = all.subList(before, all.size());
-        assertThat(rows).as("one row for the whole session").hasSize(1);
-        assertThat(((Number) rows.getFirst().get("output_tokens")).longValue()).isEqualTo(outputTokens).isPositive();
-        assertThat(((Number) rows.getFirst().get("status")).intValue()).isEqualTo(101);
+        var rows = h.ledger(MODEL, before + 2);
+        var session = rows.subList(before, rows.size());
+        assertThat(session).as("one row per response, none more at the close").hasSize(2);
+        assertThat(session.stream().mapToLong(r -> ((Number) r.get("output_tokens")).longValue()).sum()).isEqualTo(outputTokens);
         var upstream = h.sim.received().stream().filter(r -> r.path().startsWith("/openai/v1/realtime")).toList().getLast();
         assertThat(upstream.path()).isEqualTo("/openai/v1/realtime?model=vendorB-realtime");
         assertThat(upstream.headers().get("authorization")).isEqualTo("Bearer sim-openai-key");

@@ -8,6 +8,7 @@ import dev.modelgateway.json.Json;
 import io.vertx.core.buffer.Buffer;
 
 import java.io.IOException;
+import java.util.function.Consumer;
 
 /**
  * Sums the usage of a realtime session from the vendor's {@code response.done} events
@@ -16,9 +17,15 @@ import java.io.IOException;
  * whole only when it is a {@code response.done}.
  */
 public final class RealtimeUsage {
+    private final Consumer<Usage> onResponse;
     private Usage total = Usage.ZERO;
     /** The text message being reassembled from continuation frames, null between messages. */
     private Buffer pending;
+
+    /** @param onResponse told the usage of each response as its {@code response.done} arrives */
+    public RealtimeUsage(Consumer<Usage> onResponse) {
+        this.onResponse = onResponse;
+    }
 
     /**
      * One WebSocket frame from the vendor, as its flags and payload (RFC 6455 §5.4: a text message may come
@@ -51,7 +58,9 @@ public final class RealtimeUsage {
         // OpenAI's input_tokens include the cached ones; the canonical usage keeps them apart
         long cached = usage.path("input_token_details").path("cached_tokens").asLong(0);
         long input = usage.path("input_tokens").asLong(0);
-        total = total.plus(new Usage(Math.max(0, input - cached), cached, 0, 0, usage.path("output_tokens").asLong(0), 0));
+        Usage response = new Usage(Math.max(0, input - cached), cached, 0, 0, usage.path("output_tokens").asLong(0), 0);
+        total = total.plus(response);
+        onResponse.accept(response);
     }
 
     private static String topLevelType(byte[] bytes) {
