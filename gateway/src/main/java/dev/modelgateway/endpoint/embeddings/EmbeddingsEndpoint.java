@@ -8,6 +8,7 @@ import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.config.Vendor;
+import dev.modelgateway.endpoint.JsonBody;
 import dev.modelgateway.endpoint.tokens.LocalTokenizer;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
@@ -40,7 +41,10 @@ public final class EmbeddingsEndpoint {
     }
 
     public void handle(RoutingContext ctx) {
-        EmbeddingsRequest req = EmbeddingsRequest.parse(Json.parseObject(ctx.body().buffer()));
+        JsonBody.parse(ctx, body -> handle(ctx, EmbeddingsRequest.parse(body)));
+    }
+
+    private void handle(RoutingContext ctx, EmbeddingsRequest req) {
         ModelEntry model = platform.catalogue().resolve(req.model());
         Exchange.of(ctx).model(model.id());
         if (model.kind() != ModelKind.EMBEDDING) {

@@ -7,10 +7,10 @@ import dev.modelgateway.call.CallServices;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.endpoint.ChatModels;
+import dev.modelgateway.endpoint.JsonBody;
 import dev.modelgateway.endpoint.MessageShape;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Fields;
-import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.PlatformOptions;
 import dev.modelgateway.wire.CallerProtocol;
 import dev.modelgateway.wire.anthropic.ThinkingRules;
@@ -31,7 +31,10 @@ public final class MessagesEndpoint {
     }
 
     public void handle(RoutingContext ctx) {
-        ObjectNode body = Json.parseObject(ctx.body().buffer());
+        JsonBody.parse(ctx, body -> handle(ctx, body));
+    }
+
+    private void handle(RoutingContext ctx, ObjectNode body) {
         String model = Fields.requiredString(body, "model");
         long maxTokens = Fields.requiredPositiveInt(body, "max_tokens");
         MessageShape.check(Fields.requiredArray(body, "messages"), ROLES, true);

@@ -9,6 +9,7 @@ import dev.modelgateway.call.CallServices;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.config.Vendor;
+import dev.modelgateway.endpoint.JsonBody;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Fields;
@@ -41,7 +42,10 @@ public final class ResponsesEndpoint {
     }
 
     public void handle(RoutingContext ctx) {
-        ObjectNode body = Json.parseObject(ctx.body().buffer());
+        JsonBody.parse(ctx, body -> handle(ctx, body));
+    }
+
+    private void handle(RoutingContext ctx, ObjectNode body) {
         String model = Fields.requiredString(body, "model");
         JsonNode input = body.get("input");
         if (input == null || input.isNull()) throw GatewayException.invalid("input", "Missing required parameter: 'input'.");

@@ -8,6 +8,7 @@ import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.config.Vendor;
+import dev.modelgateway.endpoint.JsonBody;
 import dev.modelgateway.endpoint.MessageShape;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
@@ -47,7 +48,10 @@ public final class CountTokensEndpoint {
     }
 
     public void handle(RoutingContext ctx) {
-        ObjectNode body = Json.parseObject(ctx.body().buffer());
+        JsonBody.parse(ctx, body -> handle(ctx, body));
+    }
+
+    private void handle(RoutingContext ctx, ObjectNode body) {
         String requested = Fields.requiredString(body, "model");
         MessageShape.check(Fields.requiredArray(body, "messages"), ROLES, true);
         ModelEntry model = platform.catalogue().resolve(requested);

@@ -1,0 +1,72 @@
+package dev.modelgateway.endpoint;
+
+import dev.modelgateway.json.Json;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.handler.BodyHandler;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A large JSON body is parsed off the event loop: the loop keeps serving its other work meanwhile. */
+class JsonBodyTest {
+    private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+
+    @AfterEach
+    void close() {
+        vertx.close().await();
+    }
+
+    /** Tens of megabytes of small objects: the shape that costs Jackson the most per byte. */
+    private static Buffer largeBody() {
+        StringBuilder json = new StringBuilder(48 * 1024 * 1024).append("{\"model\":\"m\",\"items\":[");
+        for (int i = 0; i < 900_000; i++) {
+            if (i > 0) json.append(',');
+            json.append("{\"role\":\"user\",\"content\":\"hi ").append(i).append("\",\"n\":").append(i).append('}');
+        }
+        return Buffer.buffer(json.append("]}").toString());
+    }
+
+    @Test
+    void theEventLoopStaysResponsiveWhileALargeBodyIsParsed() throws Exception {
+        Buffer body = largeBody();
+        long inlineStart = System.nanoTime();
+        Json.parseObject(body);
+        long inlineMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - inlineStart);
+
+        Router router = Router.router(vertx);
+        router.route().handler(BodyHandler.create(false).setBodyLimit(200L * 1024 * 1024));
+        router.post("/parse").handler(ctx -> JsonBody.parse(ctx, parsed ->
+                ctx.response().end(Integer.toString(parsed.path("items").size()))));
+        HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").await();
+
+        // a 5 ms timer on the server's one event loop: how late does it fire while the body is parsed?
+        AtomicLong worstLateMs = new AtomicLong();
+        AtomicLong last = new AtomicLong(System.nanoTime());
+        long timer = vertx.setPeriodic(5, id -> {
+            long now = System.nanoTime();
+            worstLateMs.accumulateAndGet(TimeUnit.NANOSECONDS.toMillis(now - last.getAndSet(now)) - 5, Math::max);
+        });
+        HttpClient client = Vertx.vertx().createHttpClient();
+        try {
+            String items = client.request(HttpMethod.POST, server.actualPort(), "127.0.0.1", "/parse")
+                    .compose(req -> req.send(body)).compose(resp -> resp.body()).await().toString();
+            assertThat(items).isEqualTo("900000");
+        } finally {
+            vertx.cancelTimer(timer);
+            client.close();
+        }
+        assertThat(worstLateMs.get()).as("worst timer delay on the event loop; parsing in place took %d ms", inlineMs)
+                .isLessThan(Math.max(100, inlineMs / 3));
+    }
+}
