@@ -25,6 +25,13 @@ final class MediaInlining {
     private MediaInlining() {
     }
 
+    /** The media types vendors take inline, per kind; any other downloaded type is refused. */
+    static final Map<MediaKind, List<String>> ACCEPTED = Map.of(
+            MediaKind.IMAGE, List.of("image/png", "image/jpeg", "image/gif", "image/webp", "image/heic", "image/heif"),
+            MediaKind.DOCUMENT, List.of("application/pdf", "text/plain", "text/markdown", "text/csv"),
+            MediaKind.AUDIO, List.of("audio/wav", "audio/x-wav", "audio/mpeg", "audio/mp3", "audio/aac", "audio/ogg",
+                    "audio/flac", "audio/aiff", "audio/webm", "audio/mp4"));
+
     static Future<CanonicalRequest> inline(Call call, CanonicalRequest request, List<ContentBlock.Media> needed,
                                            MediaFetcher fetcher) {
         Map<String, ContentBlock.Media> fetched = call.fetchedMedia();
@@ -58,11 +65,14 @@ final class MediaInlining {
                 .map(ContentBlock.Media::mediaType).findFirst().orElse(null);
         String type = f.mediaType() != null ? f.mediaType() : declared;
         if (type == null) throw new MediaFetcher.Refused("its media type is unknown (no Content-Type, unrecognised bytes)");
-        if (kind == MediaKind.IMAGE && !type.startsWith("image/")) {
-            throw new MediaFetcher.Refused("it is not an image (Content-Type " + type + ")");
-        }
-        if (kind == MediaKind.AUDIO && !type.startsWith("audio/")) {
-            throw new MediaFetcher.Refused("it is not audio (Content-Type " + type + ")");
+        if (!ACCEPTED.get(kind).contains(type)) {
+            // an internal page (JSON, HTML) must not travel on to the vendor inside the request
+            throw new MediaFetcher.Refused("its Content-Type " + type + " is not one the gateway forwards as "
+                    + switch (kind) {
+                        case IMAGE -> "an image";
+                        case DOCUMENT -> "a file";
+                        case AUDIO -> "audio";
+                    } + " (accepted: " + String.join(", ", ACCEPTED.get(kind)) + ")");
         }
         return ContentBlock.Media.base64(kind, type, f.base64());
     }

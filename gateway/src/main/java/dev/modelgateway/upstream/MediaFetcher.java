@@ -14,7 +14,6 @@ import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
 
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.Base64;
@@ -40,13 +39,26 @@ public final class MediaFetcher {
         }
     }
 
+    /** Host name to addresses; blocking (it runs on a worker thread). */
+    @FunctionalInterface
+    public interface Resolver {
+        InetAddress[] resolve(String host) throws UnknownHostException;
+    }
+
     private final Vertx vertx;
     private final MediaPolicy policy;
+    private final Resolver resolver;
     private final HttpClientAgent client;
 
     public MediaFetcher(Vertx vertx, MediaPolicy policy) {
+        this(vertx, policy, InetAddress::getAllByName);
+    }
+
+    /** With the resolver the fetcher checks and connects by (tests give one that answers differently each time). */
+    public MediaFetcher(Vertx vertx, MediaPolicy policy, Resolver resolver) {
         this.vertx = vertx;
         this.policy = policy;
+        this.resolver = resolver;
         HttpClientOptions options = new HttpClientOptions()
                 .setConnectTimeout((int) Math.min(policy.timeoutMs(), Integer.MAX_VALUE))
                 .setKeepAlive(false)
@@ -101,7 +113,7 @@ public final class MediaFetcher {
             }
             String bareHost = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
             int port = uri.getPort() > 0 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
-            vertx.executeBlocking(() -> InetAddress.getAllByName(bareHost), false).onComplete(ar -> {
+            vertx.executeBlocking(() -> resolver.resolve(bareHost), false).onComplete(ar -> {
                 if (result.future().isComplete()) return;
                 if (ar.failed()) {
                     fail(new Refused(ar.cause() instanceof UnknownHostException
@@ -124,18 +136,14 @@ public final class MediaFetcher {
         }
 
         private void connect(URI uri, boolean tls, String bareHost, int port, InetAddress checked, int redirectsLeft) {
-            InetAddress pinned;
-            try {
-                // the checked address, labelled with the host name so that TLS verifies the name, not the IP
-                pinned = InetAddress.getByAddress(bareHost, checked.getAddress());
-            } catch (UnknownHostException e) {
-                fail(new Refused("bad address for '" + bareHost + "'"));
-                return;
-            }
+            // The server is the checked address as an IP literal: a SocketAddress that still carries the host
+            // name is resolved again by Vert.x, and a rebinding DNS server answers differently the second time.
+            // The request's host (Host header, SNI, certificate name) stays the original name.
+            SocketAddress server = SocketAddress.inetSocketAddress(port, checked.getHostAddress());
             String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
             RequestOptions options = new RequestOptions()
                     .setMethod(HttpMethod.GET)
-                    .setServer(SocketAddress.inetSocketAddress(new InetSocketAddress(pinned, port)))
+                    .setServer(server)
                     .setHost(bareHost)
                     .setPort(port)
                     .setSsl(tls)

@@ -53,6 +53,8 @@ class MediaFetchTest {
                         Base64.getDecoder().decode(Samples.TINY_PNG)));
             } else if (path.equals("/html")) {
                 req.response().putHeader("content-type", "text/html").end("<html></html>");
+            } else if (path.equals("/internal.json")) {
+                req.response().putHeader("content-type", "application/json").end("{\"secret\":\"internal-only\"}");
             } else if (path.equals("/big")) {
                 req.response().setChunked(true);
                 for (int i = 0; i < 20; i++) req.response().write("x".repeat(1000));
@@ -141,6 +143,28 @@ class MediaFetchTest {
         assertThat(guarded.sim.received().getLast().body()).contains(url);
     }
 
+    @Test
+    void dnsRebindingCannotSwapInALoopbackAddress() throws Exception {
+        // The first answer is public and passes the check; any later answer (a rebinding DNS server with a
+        // zero TTL) points at loopback. The fetch must connect to the address it checked or refuse: never
+        // reach the loopback listener.
+        AtomicInteger lookups = new AtomicInteger();
+        InetAddress publicAddress = InetAddress.getByAddress(new byte[]{(byte) 203, 0, 113, 7});
+        MediaFetcher.Resolver rebinding = host -> lookups.getAndIncrement() == 0
+                ? new InetAddress[]{publicAddress}
+                : new InetAddress[]{InetAddress.getByName("127.0.0.1")};
+        MediaFetcher f = new MediaFetcher(guarded.vertx, new MediaPolicy(false, 10_000, 800, 3), rebinding);
+        try (ConnectionCounter target = ConnectionCounter.on(InetAddress.getByName("127.0.0.1"))) {
+        String url = "http://localhost:" + target.port() + "/x.png";
+        Future<MediaFetcher.Fetched> result = f.fetch(url);
+        assertThatThrownBy(result::await).isInstanceOf(MediaFetcher.Refused.class);
+        Thread.sleep(200);
+        assertThat(target.accepted()).as("connections to the loopback listener").isZero();
+        assertThat(lookups.get()).as("the host is resolved once").isEqualTo(1);
+        }
+        f.close().await();
+    }
+
     // ---- the download itself (loopback allowed, as in tests and the demo) ----
 
     static MediaFetcher fetcher(MediaPolicy policy) {
@@ -185,11 +209,36 @@ class MediaFetchTest {
             assertThat(missing.path("param").asText()).isEqualTo("messages[0].content[1].image_url.url");
             assertThat(missing.path("message").asText()).contains("HTTP 404");
             JsonNode html = refused(open.postAuthed("/api/v1/chat/completions", chatWithImage(local("/html"))));
-            assertThat(html.path("message").asText()).contains("not an image");
+            assertThat(html.path("message").asText()).contains("text/html is not one the gateway forwards as an image");
             var ok = open.postAuthed("/api/v1/chat/completions", chatWithImage(local("/hop/1")));
             assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
             assertThat(Json.parseOrNull(ok.body()).at("/choices/0/message/content").asText()).endsWith("I see 1 image(s).");
         }
+    }
+
+    @Test
+    void aFileUrlOnlyForwardsFileTypes() {
+        // Responses input_file.file_url: an internal JSON answer must not travel on to the vendor as a "file"
+        try (GatewayHarness open = GatewayHarness.start()) {
+            open.sim.clearReceived();
+            String body = "{\"model\":\"vendorC-flash-3\",\"input\":[{\"role\":\"user\",\"content\":["
+                    + "{\"type\":\"input_text\",\"text\":\"Summarise\"},"
+                    + "{\"type\":\"input_file\",\"file_url\":\"" + local("/internal.json") + "\"}]}]}";
+            JsonNode error = refused(open.postAuthed("/api/v1/responses", body));
+            assertThat(error.path("param").asText()).isEqualTo("input[0].content[1].file_url");
+            assertThat(error.path("message").asText()).contains("application/json is not one the gateway forwards as a file");
+            assertThat(open.sim.received()).isEmpty();
+        }
+    }
+
+    @Test
+    void connectsToTheAddressItResolved() {
+        // a name only the fetcher's resolver knows: the connection can only go to the address it returned
+        MediaFetcher f = new MediaFetcher(guarded.vertx, MediaPolicy.DEFAULT.withAllowPrivate(true),
+                host -> new InetAddress[]{InetAddress.getByName("127.0.0.1")});
+        MediaFetcher.Fetched png = f.fetch("http://files.invalid:" + filesPort + "/png").await();
+        assertThat(png.base64()).isEqualTo(Samples.TINY_PNG);
+        f.close().await();
     }
 
     /** A TCP listener that only counts connections, to prove a refused URL was never dialled. */
