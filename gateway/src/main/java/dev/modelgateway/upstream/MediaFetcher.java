@@ -1,6 +1,8 @@
 package dev.modelgateway.upstream;
 
 import dev.modelgateway.config.MediaPolicy;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -18,6 +20,8 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.Base64;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Downloads a medium a caller gave by URL, for vendors that only take inline bytes, without letting the
@@ -70,9 +74,31 @@ public final class MediaFetcher {
         this.client = vertx.createHttpClient(options);
     }
 
+    /** Downloads running now in the whole process, across the event loops' fetchers. */
+    private static final AtomicInteger RUNNING = new AtomicInteger();
+
+    public MediaPolicy policy() {
+        return policy;
+    }
+
     public Future<Fetched> fetch(String url) {
+        return fetch(url, policy.maxBytes());
+    }
+
+    /**
+     * @param limit the most bytes accepted for this medium (at most {@link MediaPolicy#maxBytes()}; less when
+     *              the request's total budget has less left)
+     */
+    public Future<Fetched> fetch(String url, long limit) {
+        if (RUNNING.incrementAndGet() > policy.maxConcurrentAll()) {
+            RUNNING.decrementAndGet();
+            return Future.failedFuture(GatewayException.of(ErrorKind.UNAVAILABLE, "The gateway is already downloading "
+                    + policy.maxConcurrentAll() + " media URLs (media.max_concurrent_process); try again shortly.")
+                    .withCode("media_fetch_busy").withHeaders(Map.of("retry-after", "1")));
+        }
         Promise<Fetched> result = Promise.promise();
-        Download d = new Download(result);
+        result.future().onComplete(ar -> RUNNING.decrementAndGet());
+        Download d = new Download(result, Math.min(limit, policy.maxBytes()));
         long timer = vertx.setTimer(policy.timeoutMs(), t -> d.fail(
                 new Refused("no complete answer within " + policy.timeoutMs() + " ms")));
         result.future().onComplete(ar -> vertx.cancelTimer(timer));
@@ -87,10 +113,12 @@ public final class MediaFetcher {
     /** One fetch, possibly over several redirects; the first failure wins and aborts the exchange. */
     private final class Download {
         private final Promise<Fetched> result;
+        private final long limit;
         private HttpClientRequest current;
 
-        Download(Promise<Fetched> result) {
+        Download(Promise<Fetched> result, long limit) {
             this.result = result;
+            this.limit = limit;
         }
 
         void get(String url, int redirectsLeft) {
@@ -199,14 +227,14 @@ public final class MediaFetcher {
                 return;
             }
             String length = resp.getHeader("content-length");
-            if (length != null && parseOr(length, -1) > policy.maxBytes()) {
+            if (length != null && parseOr(length, -1) > limit) {
                 fail(tooLarge());
                 return;
             }
             Buffer body = Buffer.buffer();
             resp.handler(chunk -> {
                 if (result.future().isComplete()) return;
-                if (body.length() + chunk.length() > policy.maxBytes()) {
+                if (body.length() + chunk.length() > limit) {
                     fail(tooLarge());
                     return;
                 }
@@ -221,7 +249,10 @@ public final class MediaFetcher {
         }
 
         private Refused tooLarge() {
-            return new Refused("larger than the gateway's limit of " + policy.maxBytes() + " bytes");
+            return new Refused(limit < policy.maxBytes()
+                    ? "larger than the " + limit + " bytes left of the gateway's limit of " + policy.maxTotalBytes()
+                            + " bytes for all media of one request (media.max_total_bytes)"
+                    : "larger than the gateway's limit of " + policy.maxBytes() + " bytes");
         }
 
         void fail(Refused reason) {

@@ -34,6 +34,9 @@ class MediaFetchTest {
     static ConnectionCounter loopback6;
     static HttpServer files;
     static int filesPort;
+    /** Downloads of /slow.png running now, and the most seen at once. */
+    static final AtomicInteger slowRunning = new AtomicInteger();
+    static final AtomicInteger slowPeak = new AtomicInteger();
 
     @BeforeAll
     static void start() throws IOException {
@@ -53,6 +56,17 @@ class MediaFetchTest {
                         Base64.getDecoder().decode(Samples.TINY_PNG)));
             } else if (path.equals("/html")) {
                 req.response().putHeader("content-type", "text/html").end("<html></html>");
+            } else if (path.equals("/slow.png")) {
+                slowPeak.accumulateAndGet(slowRunning.incrementAndGet(), Math::max);
+                guarded.vertx.setTimer(150, t -> {
+                    slowRunning.decrementAndGet();
+                    req.response().putHeader("content-type", "image/png").end(Buffer.buffer(
+                            Base64.getDecoder().decode(Samples.TINY_PNG)));
+                });
+            } else if (path.equals("/fat.png")) {
+                byte[] png = Base64.getDecoder().decode(Samples.TINY_PNG);
+                byte[] fat = java.util.Arrays.copyOf(png, 1500);
+                req.response().putHeader("content-type", "image/png").end(Buffer.buffer(fat));
             } else if (path.equals("/internal.json")) {
                 req.response().putHeader("content-type", "application/json").end("{\"secret\":\"internal-only\"}");
             } else if (path.equals("/big")) {
@@ -239,6 +253,57 @@ class MediaFetchTest {
         MediaFetcher.Fetched png = f.fetch("http://files.invalid:" + filesPort + "/png").await();
         assertThat(png.base64()).isEqualTo(Samples.TINY_PNG);
         f.close().await();
+    }
+
+    static String chatWithImages(String... urls) {
+        StringBuilder parts = new StringBuilder("{\"type\":\"text\",\"text\":\"Look\"}");
+        for (String u : urls) parts.append(",{\"type\":\"image_url\",\"image_url\":{\"url\":\"").append(u).append("\"}}");
+        return "{\"model\":\"vendorC-flash-3\",\"messages\":[{\"role\":\"user\",\"content\":[" + parts + "]}]}";
+    }
+
+    @Test
+    void tooManyMediaUrlsIsA400NamingTheFirstOneOver() {
+        // one small request with any number of URLs used to download them all at once (1.7 KB -> +3.1 GB RSS)
+        try (GatewayHarness open = GatewayHarness.start()) {
+            open.sim.clearReceived();
+            String[] urls = new String[21];
+            for (int i = 0; i < urls.length; i++) urls[i] = local("/png?n=" + i);
+            JsonNode error = refused(open.postAuthed("/api/v1/chat/completions", chatWithImages(urls)));
+            assertThat(error.path("param").asText()).isEqualTo("messages[0].content[21].image_url.url");
+            assertThat(error.path("message").asText()).contains("20").contains("media.max_items");
+            assertThat(open.sim.received()).isEmpty();
+            var ok = open.postAuthed("/api/v1/chat/completions", chatWithImages(java.util.Arrays.copyOf(urls, 20)));
+            assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void atMostFourDownloadsAtOnceForOneRequest() {
+        slowPeak.set(0);
+        try (GatewayHarness open = GatewayHarness.start()) {
+            String[] urls = new String[10];
+            for (int i = 0; i < urls.length; i++) urls[i] = local("/slow.png?n=" + i);
+            var ok = open.postAuthed("/api/v1/chat/completions", chatWithImages(urls));
+            assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+            assertThat(Json.parseOrNull(ok.body()).at("/choices/0/message/content").asText()).endsWith("I see 10 image(s).");
+            assertThat(slowPeak.get()).as("downloads running at once").isBetween(1, 4);
+        }
+    }
+
+    @Test
+    void theMediaOfOneRequestShareATotalByteBudget() {
+        MediaPolicy tight = MediaPolicy.DEFAULT.withAllowPrivate(true).withRequestLimits(20, 4000, 4, 64);
+        try (GatewayHarness open = GatewayHarness.builder().media(tight).start()) {
+            open.sim.clearReceived();
+            JsonNode error = refused(open.postAuthed("/api/v1/chat/completions",
+                    chatWithImages(local("/fat.png?n=1"), local("/fat.png?n=2"), local("/fat.png?n=3"))));
+            assertThat(error.path("param").asText()).matches("messages\\[0]\\.content\\[[1-3]]\\.image_url\\.url");
+            assertThat(error.path("message").asText()).contains("4000 bytes").contains("media.max_total_bytes");
+            assertThat(open.sim.received()).isEmpty();
+            var ok = open.postAuthed("/api/v1/chat/completions",
+                    chatWithImages(local("/fat.png?n=1"), local("/fat.png?n=2")));
+            assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+        }
     }
 
     /** A TCP listener that only counts connections, to prove a refused URL was never dialled. */
