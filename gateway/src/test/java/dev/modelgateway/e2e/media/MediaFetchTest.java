@@ -306,6 +306,20 @@ class MediaFetchTest {
         }
     }
 
+    @Test
+    void theProcessRunsAtMostItsLimitOfDownloadsAtOnce() {
+        MediaFetcher f = fetcher(new MediaPolicy(true, 10_000, 500, 3).withRequestLimits(20, 50_000, 4, 1));
+        Future<MediaFetcher.Fetched> held = f.fetch(local("/silent"));
+        Future<MediaFetcher.Fetched> second = f.fetch(local("/png"));
+        assertThatThrownBy(second::await).isInstanceOfSatisfying(dev.modelgateway.error.GatewayException.class, e -> {
+            assertThat(e.status()).isEqualTo(503);
+            assertThat(e.getMessage()).contains("media.max_concurrent_process");
+        });
+        assertThatThrownBy(held::await).isInstanceOf(MediaFetcher.Refused.class);
+        assertThat(f.fetch(local("/png")).await().base64()).as("the slot is free again").isEqualTo(Samples.TINY_PNG);
+        f.close().await();
+    }
+
     /** A TCP listener that only counts connections, to prove a refused URL was never dialled. */
     record ConnectionCounter(ServerSocket socket, AtomicInteger count) implements AutoCloseable {
         static ConnectionCounter on(InetAddress address) throws IOException {
