@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * environment, then lets the documented environment variables override the file
  * ({@code GATEWAY_PORT}, {@code GATEWAY_MASTER_KEY}, {@code <VENDOR>_API_KEY}, {@code <VENDOR>_BASE_URL},
  * {@code GATEWAY_DATABASE_URL}, {@code GATEWAY_REDIS_URL}, {@code GATEWAY_MEDIA_ALLOW_PRIVATE},
- * {@code GATEWAY_MEDIA_MAX_BYTES}, {@code GATEWAY_MEDIA_TIMEOUT_MS}). See docs/configuration.md.
+ * {@code GATEWAY_MEDIA_MAX_BYTES}, {@code GATEWAY_MEDIA_TIMEOUT_MS}, {@code GATEWAY_MEDIA_MAX_ITEMS},
+ * {@code GATEWAY_MEDIA_MAX_TOTAL_BYTES}, {@code GATEWAY_MEDIA_MAX_CONCURRENT}, {@code GATEWAY_MEDIA_MAX_CONCURRENT_PROCESS}). See docs/configuration.md.
  */
 public final class ConfigLoader {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
@@ -76,7 +77,16 @@ public final class ConfigLoader {
                         override("GATEWAY_MEDIA_MAX_BYTES", node.path("max_bytes").asText(Long.toString(d.maxBytes())))),
                 parseLong("GATEWAY_MEDIA_TIMEOUT_MS / media.timeout_ms",
                         override("GATEWAY_MEDIA_TIMEOUT_MS", node.path("timeout_ms").asText(Long.toString(d.timeoutMs())))),
-                (int) parseLong("media.max_redirects", node.path("max_redirects").asText(Integer.toString(d.maxRedirects()))));
+                (int) parseLong("media.max_redirects", node.path("max_redirects").asText(Integer.toString(d.maxRedirects()))),
+                (int) parseLong("GATEWAY_MEDIA_MAX_ITEMS / media.max_items",
+                        override("GATEWAY_MEDIA_MAX_ITEMS", node.path("max_items").asText(Integer.toString(d.maxItems())))),
+                parseLong("GATEWAY_MEDIA_MAX_TOTAL_BYTES / media.max_total_bytes",
+                        override("GATEWAY_MEDIA_MAX_TOTAL_BYTES", node.path("max_total_bytes").asText(Long.toString(d.maxTotalBytes())))),
+                (int) parseLong("GATEWAY_MEDIA_MAX_CONCURRENT / media.max_concurrent",
+                        override("GATEWAY_MEDIA_MAX_CONCURRENT", node.path("max_concurrent").asText(Integer.toString(d.maxConcurrent())))),
+                (int) parseLong("GATEWAY_MEDIA_MAX_CONCURRENT_PROCESS / media.max_concurrent_process",
+                        override("GATEWAY_MEDIA_MAX_CONCURRENT_PROCESS",
+                                node.path("max_concurrent_process").asText(Integer.toString(d.maxConcurrentAll())))));
     }
 
     private static long parseLong(String name, String value) {

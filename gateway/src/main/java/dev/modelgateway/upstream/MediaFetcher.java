@@ -1,6 +1,8 @@
 package dev.modelgateway.upstream;
 
 import dev.modelgateway.config.MediaPolicy;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -14,11 +16,12 @@ import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
 
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.Base64;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Downloads a medium a caller gave by URL, for vendors that only take inline bytes, without letting the
@@ -40,13 +43,26 @@ public final class MediaFetcher {
         }
     }
 
+    /** Host name to addresses; blocking (it runs on a worker thread). */
+    @FunctionalInterface
+    public interface Resolver {
+        InetAddress[] resolve(String host) throws UnknownHostException;
+    }
+
     private final Vertx vertx;
     private final MediaPolicy policy;
+    private final Resolver resolver;
     private final HttpClientAgent client;
 
     public MediaFetcher(Vertx vertx, MediaPolicy policy) {
+        this(vertx, policy, InetAddress::getAllByName);
+    }
+
+    /** With the resolver the fetcher checks and connects by (tests give one that answers differently each time). */
+    public MediaFetcher(Vertx vertx, MediaPolicy policy, Resolver resolver) {
         this.vertx = vertx;
         this.policy = policy;
+        this.resolver = resolver;
         HttpClientOptions options = new HttpClientOptions()
                 .setConnectTimeout((int) Math.min(policy.timeoutMs(), Integer.MAX_VALUE))
                 .setKeepAlive(false)
@@ -58,9 +74,31 @@ public final class MediaFetcher {
         this.client = vertx.createHttpClient(options);
     }
 
+    /** Downloads running now in the whole process, across the event loops' fetchers. */
+    private static final AtomicInteger RUNNING = new AtomicInteger();
+
+    public MediaPolicy policy() {
+        return policy;
+    }
+
     public Future<Fetched> fetch(String url) {
+        return fetch(url, policy.maxBytes());
+    }
+
+    /**
+     * @param limit the most bytes accepted for this medium (at most {@link MediaPolicy#maxBytes()}; less when
+     *              the request's total budget has less left)
+     */
+    public Future<Fetched> fetch(String url, long limit) {
+        if (RUNNING.incrementAndGet() > policy.maxConcurrentAll()) {
+            RUNNING.decrementAndGet();
+            return Future.failedFuture(GatewayException.of(ErrorKind.UNAVAILABLE, "The gateway is already downloading "
+                    + policy.maxConcurrentAll() + " media URLs (media.max_concurrent_process); try again shortly.")
+                    .withCode("media_fetch_busy").withHeaders(Map.of("retry-after", "1")));
+        }
         Promise<Fetched> result = Promise.promise();
-        Download d = new Download(result);
+        result.future().onComplete(ar -> RUNNING.decrementAndGet());
+        Download d = new Download(result, Math.min(limit, policy.maxBytes()));
         long timer = vertx.setTimer(policy.timeoutMs(), t -> d.fail(
                 new Refused("no complete answer within " + policy.timeoutMs() + " ms")));
         result.future().onComplete(ar -> vertx.cancelTimer(timer));
@@ -75,10 +113,12 @@ public final class MediaFetcher {
     /** One fetch, possibly over several redirects; the first failure wins and aborts the exchange. */
     private final class Download {
         private final Promise<Fetched> result;
+        private final long limit;
         private HttpClientRequest current;
 
-        Download(Promise<Fetched> result) {
+        Download(Promise<Fetched> result, long limit) {
             this.result = result;
+            this.limit = limit;
         }
 
         void get(String url, int redirectsLeft) {
@@ -101,7 +141,7 @@ public final class MediaFetcher {
             }
             String bareHost = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
             int port = uri.getPort() > 0 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
-            vertx.executeBlocking(() -> InetAddress.getAllByName(bareHost), false).onComplete(ar -> {
+            vertx.executeBlocking(() -> resolver.resolve(bareHost), false).onComplete(ar -> {
                 if (result.future().isComplete()) return;
                 if (ar.failed()) {
                     fail(new Refused(ar.cause() instanceof UnknownHostException
@@ -124,18 +164,14 @@ public final class MediaFetcher {
         }
 
         private void connect(URI uri, boolean tls, String bareHost, int port, InetAddress checked, int redirectsLeft) {
-            InetAddress pinned;
-            try {
-                // the checked address, labelled with the host name so that TLS verifies the name, not the IP
-                pinned = InetAddress.getByAddress(bareHost, checked.getAddress());
-            } catch (UnknownHostException e) {
-                fail(new Refused("bad address for '" + bareHost + "'"));
-                return;
-            }
+            // The server is the checked address as an IP literal: a SocketAddress that still carries the host
+            // name is resolved again by Vert.x, and a rebinding DNS server answers differently the second time.
+            // The request's host (Host header, SNI, certificate name) stays the original name.
+            SocketAddress server = SocketAddress.inetSocketAddress(port, checked.getHostAddress());
             String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
             RequestOptions options = new RequestOptions()
                     .setMethod(HttpMethod.GET)
-                    .setServer(SocketAddress.inetSocketAddress(new InetSocketAddress(pinned, port)))
+                    .setServer(server)
                     .setHost(bareHost)
                     .setPort(port)
                     .setSsl(tls)
@@ -191,14 +227,14 @@ public final class MediaFetcher {
                 return;
             }
             String length = resp.getHeader("content-length");
-            if (length != null && parseOr(length, -1) > policy.maxBytes()) {
+            if (length != null && parseOr(length, -1) > limit) {
                 fail(tooLarge());
                 return;
             }
             Buffer body = Buffer.buffer();
             resp.handler(chunk -> {
                 if (result.future().isComplete()) return;
-                if (body.length() + chunk.length() > policy.maxBytes()) {
+                if (body.length() + chunk.length() > limit) {
                     fail(tooLarge());
                     return;
                 }
@@ -213,7 +249,10 @@ public final class MediaFetcher {
         }
 
         private Refused tooLarge() {
-            return new Refused("larger than the gateway's limit of " + policy.maxBytes() + " bytes");
+            return new Refused(limit < policy.maxBytes()
+                    ? "larger than the " + limit + " bytes left of the gateway's limit of " + policy.maxTotalBytes()
+                            + " bytes for all media of one request (media.max_total_bytes)"
+                    : "larger than the gateway's limit of " + policy.maxBytes() + " bytes");
         }
 
         void fail(Refused reason) {

@@ -11,9 +11,11 @@ import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.routing.RetryRule;
 import dev.modelgateway.wire.StreamTap;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
 
 import java.util.Map;
@@ -30,17 +32,77 @@ import java.util.function.Function;
  * end the stream with the protocol's own error event instead.
  */
 public final class Relay {
+    /**
+     * Caps on what a vendor sends back, so that a broken or hostile vendor cannot exhaust the gateway's memory or
+     * hold a stream open for ever.
+     *
+     * @param maxBodyBytes  a JSON (or error) answer read whole: past it the attempt fails with a 502
+     * @param maxStreamMs   a stream's whole duration: past it the stream ends with the protocol's error event
+     * @param maxEventBytes one SSE event (the bytes between two events): past it the stream ends the same way
+     */
+    public record Limits(long maxBodyBytes, long maxStreamMs, long maxEventBytes) {
+        /** 64 MiB answers, 30-minute streams, 16 MiB events: far above any legitimate answer. */
+        public static final Limits DEFAULT = new Limits(64L * 1024 * 1024, 30L * 60 * 1000, 16L * 1024 * 1024);
+    }
+
     private final VendorClients clients;
     private final CircuitBreakers breakers;
+    private final Limits limits;
 
     public Relay(VendorClients clients, CircuitBreakers breakers) {
+        this(clients, breakers, Limits.DEFAULT);
+    }
+
+    public Relay(VendorClients clients, CircuitBreakers breakers, Limits limits) {
         this.clients = clients;
         this.breakers = breakers;
+        this.limits = limits;
+    }
+
+    /**
+     * The whole body of a vendor's answer, failing with a 502 (and resetting the upstream request, which closes
+     * its connection) as soon as it is known to pass {@link Limits#maxBodyBytes()}.
+     */
+    private Future<Buffer> body(HttpClientResponse resp, String vendor) {
+        long max = limits.maxBodyBytes();
+        String length = resp.getHeader("content-length");
+        if (length != null && parseOr(length, -1) > max) {
+            resp.request().reset();
+            return Future.failedFuture(tooLarge(vendor));
+        }
+        Promise<Buffer> done = Promise.promise();
+        Buffer body = Buffer.buffer();
+        resp.handler(chunk -> {
+            if (done.future().isComplete()) return;
+            if (body.length() + (long) chunk.length() > max) {
+                done.tryFail(tooLarge(vendor));
+                resp.request().reset();
+                return;
+            }
+            body.appendBuffer(chunk);
+        });
+        resp.exceptionHandler(done::tryFail);
+        resp.endHandler(v -> done.tryComplete(body));
+        return done.future();
+    }
+
+    private GatewayException tooLarge(String vendor) {
+        return GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + vendor + "' sent an answer larger than the gateway's"
+                + " limit of " + limits.maxBodyBytes() + " bytes.").withCode("upstream_answer_too_large");
+    }
+
+    private static long parseOr(String s, long dflt) {
+        try {
+            return Long.parseLong(s.trim());
+        } catch (NumberFormatException e) {
+            return dflt;
+        }
     }
 
     public Future<RelayOutcome> json(Exchange ex, VendorRequest req, JsonAnswer answer, VendorErrorMapper errors) {
-        return guarded(ex, req, call -> call.send(clients).compose(resp -> resp.body()
-                .recover(t -> Future.failedFuture(call.failure(t)))
+        String vendor = req.endpoint().vendor().id();
+        return guarded(ex, req, call -> call.send(clients).compose(resp -> body(resp, vendor)
+                .recover(t -> Future.failedFuture(t instanceof GatewayException g ? g : call.failure(t)))
                 .compose(body -> {
                     if (resp.statusCode() / 100 != 2) {
                         return Future.failedFuture(errors.map(new VendorError(resp.statusCode(), resp.headers(), body)));
@@ -58,11 +120,11 @@ public final class Relay {
         String vendor = req.endpoint().vendor().id();
         return guarded(ex, req, call -> call.send(clients).compose(resp -> {
             if (resp.statusCode() / 100 != 2) {
-                return resp.body()
+                return body(resp, vendor)
                         .recover(t -> Future.succeededFuture(Buffer.buffer()))
                         .compose(body -> Future.failedFuture(errors.map(new VendorError(resp.statusCode(), resp.headers(), body))));
             }
-            return new StreamPump(ex, resp, tap, vendor, call).run();
+            return new StreamPump(ex, resp, tap, vendor, call, limits).run();
         }));
     }
 
@@ -71,9 +133,10 @@ public final class Relay {
      * content type; {@code usage} is known before the call (the body carries none).
      */
     public Future<RelayOutcome> bytes(Exchange ex, VendorRequest req, Usage usage, VendorErrorMapper errors) {
+        String vendor = req.endpoint().vendor().id();
         return guarded(ex, req, call -> call.send(clients).compose(resp -> {
             if (resp.statusCode() / 100 != 2) {
-                return resp.body()
+                return body(resp, vendor)
                         .recover(t -> Future.succeededFuture(Buffer.buffer()))
                         .compose(body -> Future.failedFuture(errors.map(new VendorError(resp.statusCode(), resp.headers(), body))));
             }
@@ -92,8 +155,9 @@ public final class Relay {
      * for a non-2xx answer), behind the same circuit breaker and under the request's deadline.
      */
     public Future<Answer> fetch(Vertx vertx, VendorRequest req) {
-        return guarded(vertx, null, req, call -> call.send(clients).compose(resp -> resp.body()
-                .recover(t -> Future.failedFuture(call.failure(t)))
+        String vendor = req.endpoint().vendor().id();
+        return guarded(vertx, null, req, call -> call.send(clients).compose(resp -> body(resp, vendor)
+                .recover(t -> Future.failedFuture(t instanceof GatewayException g ? g : call.failure(t)))
                 .compose(body -> resp.statusCode() / 100 == 2
                         ? Future.succeededFuture(new Answer(resp.headers(), body))
                         : Future.failedFuture(new VendorError(resp.statusCode(), resp.headers(), body)))),

@@ -26,11 +26,17 @@ final class StreamPump {
     private final Promise<RelayOutcome> done = Promise.promise();
     private Buffer pending = Buffer.buffer(512);
     private Long ttftMs;
+    private final Relay.Limits limits;
     private long silenceTimer = -1;
+    private long lifeTimer = -1;
     private long lastEventNanos;
+    /** Bytes received since the last complete event: what the SSE parser is holding. */
+    private long sinceEvent;
 
-    StreamPump(Exchange ex, HttpClientResponse upstream, StreamTap tap, String vendor, InFlight<RelayOutcome> call) {
+    StreamPump(Exchange ex, HttpClientResponse upstream, StreamTap tap, String vendor, InFlight<RelayOutcome> call,
+               Relay.Limits limits) {
         this.ex = ex;
+        this.limits = limits;
         this.upstream = upstream;
         this.tap = tap;
         this.vendor = vendor;
@@ -39,12 +45,26 @@ final class StreamPump {
     }
 
     Future<RelayOutcome> run() {
-        SseParser parser = new SseParser(event -> tap.onEvent(event, pending));
+        SseParser parser = new SseParser(event -> {
+            sinceEvent = 0;
+            tap.onEvent(event, pending);
+        });
         lastEventNanos = System.nanoTime();
         watchSilence();
+        lifeTimer = ex.vertx().setTimer(limits.maxStreamMs(), id -> stop(GatewayException.of(ErrorKind.TIMEOUT,
+                "Vendor '" + vendor + "' streamed for longer than the gateway's limit of " + limits.maxStreamMs()
+                        + " ms.").withCode("stream_too_long")));
         upstream.handler(chunk -> {
+            if (done.future().isComplete()) return;
             lastEventNanos = System.nanoTime();
+            sinceEvent += chunk.length();
             parser.feed(chunk);
+            if (sinceEvent > limits.maxEventBytes()) {
+                // an event that never ends would grow the parser's line buffer without bound
+                stop(GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + vendor + "' sent an event larger than the"
+                        + " gateway's limit of " + limits.maxEventBytes() + " bytes.").withCode("upstream_event_too_large"));
+                return;
+            }
             if (ttftMs == null && tap.failed()) {
                 // The vendor failed before anything reached the caller: nothing is lost by trying again.
                 // Failing before the reset keeps this reason rather than the reset's own.
@@ -87,7 +107,25 @@ final class StreamPump {
             done.tryComplete(new RelayOutcome(499, tap.usage(), ttftMs, true));
             upstream.request().reset();
         });
-        return done.future().andThen(ar -> ex.vertx().cancelTimer(silenceTimer));
+        return done.future().andThen(ar -> {
+            ex.vertx().cancelTimer(silenceTimer);
+            ex.vertx().cancelTimer(lifeTimer);
+        });
+    }
+
+    /**
+     * Ends the stream for a limit the vendor passed: the attempt fails while nothing reached the caller, else
+     * the caller's stream ends with the protocol's error event; the upstream call is reset either way.
+     */
+    private void stop(GatewayException reason) {
+        if (done.future().isComplete()) return;
+        if (ttftMs == null) {
+            done.tryFail(reason);
+        } else {
+            if (!tap.complete()) tap.appendError(reason, pending);
+            finish();
+        }
+        upstream.request().reset();
     }
 
     /**

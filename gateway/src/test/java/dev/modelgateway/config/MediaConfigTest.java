@@ -17,6 +17,28 @@ class MediaConfigTest {
         assertThat(media.maxBytes()).isEqualTo(20L * 1024 * 1024);
         assertThat(media.timeoutMs()).isEqualTo(10_000);
         assertThat(media.maxRedirects()).isEqualTo(3);
+        assertThat(media.maxItems()).isEqualTo(20);
+        assertThat(media.maxTotalBytes()).isEqualTo(50L * 1024 * 1024);
+        assertThat(media.maxConcurrent()).isEqualTo(4);
+        assertThat(media.maxConcurrentAll()).isEqualTo(64);
+    }
+
+    @Test
+    void requestLimitsFromYamlAndEnvironment() throws Exception {
+        Path file = Files.createTempFile("gateway", ".yaml");
+        Files.writeString(file, """
+                media:
+                  max_items: 5
+                  max_total_bytes: 9000
+                  max_concurrent: 2
+                  max_concurrent_process: 8
+                """);
+        MediaPolicy fromFile = new ConfigLoader(k -> null).load(file).media();
+        assertThat(fromFile).isEqualTo(MediaPolicy.DEFAULT.withRequestLimits(5, 9000, 2, 8));
+        Map<String, String> env = Map.of("GATEWAY_MEDIA_MAX_ITEMS", "3", "GATEWAY_MEDIA_MAX_TOTAL_BYTES", "7000",
+                "GATEWAY_MEDIA_MAX_CONCURRENT", "1", "GATEWAY_MEDIA_MAX_CONCURRENT_PROCESS", "16");
+        assertThat(new ConfigLoader(env::get).load(file).media()).isEqualTo(MediaPolicy.DEFAULT.withRequestLimits(3, 7000, 1, 16));
+        Files.delete(file);
     }
 
     @Test

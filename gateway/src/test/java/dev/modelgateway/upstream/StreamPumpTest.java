@@ -492,6 +492,108 @@ class StreamPumpTest {
         awaitVendorConnectionClosed();
     }
 
+    // ---- caps on what the vendor sends back
+
+    @Test
+    void jsonAnswerLargerThanTheLimitFailsWith502AndWritesNothing() {
+        // a 300 MB answer took the gateway to 5.7 GB RSS: the body is read whole, so it is capped
+        Relay capped = new Relay(clients, new CircuitBreakers(CircuitBreaker.Thresholds.DEFAULT),
+                new Relay.Limits(4_096, Relay.Limits.DEFAULT.maxStreamMs(), Relay.Limits.DEFAULT.maxEventBytes()));
+        vendorScript = req -> {
+            HttpServerResponse resp = req.response().setChunked(true).putHeader("content-type", "application/json");
+            resp.write("{\"pad\":\"");
+            long timer = vertx.setPeriodic(5, id -> resp.write("x".repeat(1_000)));
+            req.connection().closeHandler(v -> {
+                vertx.cancelTimer(timer);
+                vendorConnectionClosed.tryComplete();
+            });
+        };
+        relayCall = ex -> capped.json(ex, request(Deadline.ofMillis(5_000)),
+                b -> new JsonAnswer.Answer(b, Usage.ZERO), VendorErrorMapper.NATIVE);
+
+        assertUntouched(call(null));
+        assertThat(relayed().failure()).isInstanceOfSatisfying(GatewayException.class, e -> {
+            assertThat(e.status()).isEqualTo(502);
+            assertThat(e.code()).isEqualTo("upstream_answer_too_large");
+            assertThat(e.getMessage()).contains("limit of 4096 bytes");
+        });
+        awaitVendorConnectionClosed();
+    }
+
+    @Test
+    void jsonAnswerDeclaringATooLargeLengthFailsBeforeReadingIt() {
+        Relay capped = new Relay(clients, new CircuitBreakers(CircuitBreaker.Thresholds.DEFAULT),
+                new Relay.Limits(4_096, Relay.Limits.DEFAULT.maxStreamMs(), Relay.Limits.DEFAULT.maxEventBytes()));
+        vendorScript = req -> req.response().putHeader("content-type", "application/json")
+                .putHeader("content-length", "300000000").write("{");
+        relayCall = ex -> capped.json(ex, request(Deadline.ofMillis(5_000)),
+                b -> new JsonAnswer.Answer(b, Usage.ZERO), VendorErrorMapper.NATIVE);
+
+        assertUntouched(call(null));
+        assertThat(relayed().failure()).isInstanceOfSatisfying(GatewayException.class,
+                e -> assertThat(e.code()).isEqualTo("upstream_answer_too_large"));
+        awaitVendorConnectionClosed();
+    }
+
+    @Test
+    void streamLongerThanTheLimitEndsWithAnErrorEvent() {
+        // a vendor trickling frames for ever never trips the idle timeout: the stream's whole life is capped
+        Relay capped = new Relay(clients, new CircuitBreakers(CircuitBreaker.Thresholds.DEFAULT),
+                new Relay.Limits(Relay.Limits.DEFAULT.maxBodyBytes(), 300, Relay.Limits.DEFAULT.maxEventBytes()));
+        streamForeverUntilClosed();
+        relayCall = ex -> capped.stream(ex, request(Deadline.ofMillis(5_000)), new ChatNativeTap(false),
+                VendorErrorMapper.NATIVE);
+
+        long t0 = System.nanoTime();
+        Received got = call(null);
+        long tookMs = (System.nanoTime() - t0) / 1_000_000;
+
+        assertThat(got.status()).isEqualTo(200);
+        assertThat(got.error()).isNull();
+        List<String> frames = got.frames();
+        assertThat(frames.getFirst()).isEqualTo(F1);
+        assertThat(frames.size()).isGreaterThan(2);
+        JsonNode error = dataOf(frames.getLast()).path("error");
+        assertThat(error.path("code").asText()).isEqualTo("stream_too_long");
+        assertThat(error.path("message").asText()).contains("limit of 300 ms");
+        assertThat(tookMs).isBetween(300L, 3_000L);
+        RelayOutcome outcome = relayed().outcome();
+        assertThat(outcome.status()).isEqualTo(502);
+        assertThat(outcome.cutOff()).isTrue();
+        awaitVendorConnectionClosed();
+    }
+
+    @Test
+    void eventLargerThanTheLimitEndsTheStreamWithAnErrorEvent() {
+        // an event that never ends grew the SSE parser's line buffer without bound
+        Relay capped = new Relay(clients, new CircuitBreakers(CircuitBreaker.Thresholds.DEFAULT),
+                new Relay.Limits(Relay.Limits.DEFAULT.maxBodyBytes(), Relay.Limits.DEFAULT.maxStreamMs(), 4_096));
+        vendorScript = req -> {
+            HttpServerResponse resp = sse(req);
+            resp.write(F1);
+            resp.write("data: {\"pad\":\"");
+            long timer = vertx.setPeriodic(5, id -> resp.write("x".repeat(1_000)));
+            req.connection().closeHandler(v -> {
+                vertx.cancelTimer(timer);
+                vendorConnectionClosed.tryComplete();
+            });
+        };
+        relayCall = ex -> capped.stream(ex, request(Deadline.ofMillis(5_000)), new ChatNativeTap(false),
+                VendorErrorMapper.NATIVE);
+
+        Received got = call(null);
+
+        assertThat(got.status()).isEqualTo(200);
+        List<String> frames = got.frames();
+        assertThat(frames).hasSize(2);
+        assertThat(frames.getFirst()).isEqualTo(F1);
+        JsonNode error = dataOf(frames.get(1)).path("error");
+        assertThat(error.path("code").asText()).isEqualTo("upstream_event_too_large");
+        assertThat(error.path("message").asText()).contains("limit of 4096 bytes");
+        assertThat(relayed().outcome().status()).isEqualTo(502);
+        awaitVendorConnectionClosed();
+    }
+
     // ---- helpers
 
     /** Ends the vendor's response normally (the last chunk). */

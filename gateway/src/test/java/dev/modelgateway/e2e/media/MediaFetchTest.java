@@ -34,6 +34,9 @@ class MediaFetchTest {
     static ConnectionCounter loopback6;
     static HttpServer files;
     static int filesPort;
+    /** Downloads of /slow.png running now, and the most seen at once. */
+    static final AtomicInteger slowRunning = new AtomicInteger();
+    static final AtomicInteger slowPeak = new AtomicInteger();
 
     @BeforeAll
     static void start() throws IOException {
@@ -53,6 +56,19 @@ class MediaFetchTest {
                         Base64.getDecoder().decode(Samples.TINY_PNG)));
             } else if (path.equals("/html")) {
                 req.response().putHeader("content-type", "text/html").end("<html></html>");
+            } else if (path.equals("/slow.png")) {
+                slowPeak.accumulateAndGet(slowRunning.incrementAndGet(), Math::max);
+                guarded.vertx.setTimer(150, t -> {
+                    slowRunning.decrementAndGet();
+                    req.response().putHeader("content-type", "image/png").end(Buffer.buffer(
+                            Base64.getDecoder().decode(Samples.TINY_PNG)));
+                });
+            } else if (path.equals("/fat.png")) {
+                byte[] png = Base64.getDecoder().decode(Samples.TINY_PNG);
+                byte[] fat = java.util.Arrays.copyOf(png, 1500);
+                req.response().putHeader("content-type", "image/png").end(Buffer.buffer(fat));
+            } else if (path.equals("/internal.json")) {
+                req.response().putHeader("content-type", "application/json").end("{\"secret\":\"internal-only\"}");
             } else if (path.equals("/big")) {
                 req.response().setChunked(true);
                 for (int i = 0; i < 20; i++) req.response().write("x".repeat(1000));
@@ -141,6 +157,28 @@ class MediaFetchTest {
         assertThat(guarded.sim.received().getLast().body()).contains(url);
     }
 
+    @Test
+    void dnsRebindingCannotSwapInALoopbackAddress() throws Exception {
+        // The first answer is public and passes the check; any later answer (a rebinding DNS server with a
+        // zero TTL) points at loopback. The fetch must connect to the address it checked or refuse: never
+        // reach the loopback listener.
+        AtomicInteger lookups = new AtomicInteger();
+        InetAddress publicAddress = InetAddress.getByAddress(new byte[]{(byte) 203, 0, 113, 7});
+        MediaFetcher.Resolver rebinding = host -> lookups.getAndIncrement() == 0
+                ? new InetAddress[]{publicAddress}
+                : new InetAddress[]{InetAddress.getByName("127.0.0.1")};
+        MediaFetcher f = new MediaFetcher(guarded.vertx, new MediaPolicy(false, 10_000, 800, 3), rebinding);
+        try (ConnectionCounter target = ConnectionCounter.on(InetAddress.getByName("127.0.0.1"))) {
+        String url = "http://localhost:" + target.port() + "/x.png";
+        Future<MediaFetcher.Fetched> result = f.fetch(url);
+        assertThatThrownBy(result::await).isInstanceOf(MediaFetcher.Refused.class);
+        Thread.sleep(200);
+        assertThat(target.accepted()).as("connections to the loopback listener").isZero();
+        assertThat(lookups.get()).as("the host is resolved once").isEqualTo(1);
+        }
+        f.close().await();
+    }
+
     // ---- the download itself (loopback allowed, as in tests and the demo) ----
 
     static MediaFetcher fetcher(MediaPolicy policy) {
@@ -185,11 +223,101 @@ class MediaFetchTest {
             assertThat(missing.path("param").asText()).isEqualTo("messages[0].content[1].image_url.url");
             assertThat(missing.path("message").asText()).contains("HTTP 404");
             JsonNode html = refused(open.postAuthed("/api/v1/chat/completions", chatWithImage(local("/html"))));
-            assertThat(html.path("message").asText()).contains("not an image");
+            assertThat(html.path("message").asText()).contains("text/html is not one the gateway forwards as an image");
             var ok = open.postAuthed("/api/v1/chat/completions", chatWithImage(local("/hop/1")));
             assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
             assertThat(Json.parseOrNull(ok.body()).at("/choices/0/message/content").asText()).endsWith("I see 1 image(s).");
         }
+    }
+
+    @Test
+    void aFileUrlOnlyForwardsFileTypes() {
+        // Responses input_file.file_url: an internal JSON answer must not travel on to the vendor as a "file"
+        try (GatewayHarness open = GatewayHarness.start()) {
+            open.sim.clearReceived();
+            String body = "{\"model\":\"vendorC-flash-3\",\"input\":[{\"role\":\"user\",\"content\":["
+                    + "{\"type\":\"input_text\",\"text\":\"Summarise\"},"
+                    + "{\"type\":\"input_file\",\"file_url\":\"" + local("/internal.json") + "\"}]}]}";
+            JsonNode error = refused(open.postAuthed("/api/v1/responses", body));
+            assertThat(error.path("param").asText()).isEqualTo("input[0].content[1].file_url");
+            assertThat(error.path("message").asText()).contains("application/json is not one the gateway forwards as a file");
+            assertThat(open.sim.received()).isEmpty();
+        }
+    }
+
+    @Test
+    void connectsToTheAddressItResolved() {
+        // a name only the fetcher's resolver knows: the connection can only go to the address it returned
+        MediaFetcher f = new MediaFetcher(guarded.vertx, MediaPolicy.DEFAULT.withAllowPrivate(true),
+                host -> new InetAddress[]{InetAddress.getByName("127.0.0.1")});
+        MediaFetcher.Fetched png = f.fetch("http://files.invalid:" + filesPort + "/png").await();
+        assertThat(png.base64()).isEqualTo(Samples.TINY_PNG);
+        f.close().await();
+    }
+
+    static String chatWithImages(String... urls) {
+        StringBuilder parts = new StringBuilder("{\"type\":\"text\",\"text\":\"Look\"}");
+        for (String u : urls) parts.append(",{\"type\":\"image_url\",\"image_url\":{\"url\":\"").append(u).append("\"}}");
+        return "{\"model\":\"vendorC-flash-3\",\"messages\":[{\"role\":\"user\",\"content\":[" + parts + "]}]}";
+    }
+
+    @Test
+    void tooManyMediaUrlsIsA400NamingTheFirstOneOver() {
+        // one small request with any number of URLs used to download them all at once (1.7 KB -> +3.1 GB RSS)
+        try (GatewayHarness open = GatewayHarness.start()) {
+            open.sim.clearReceived();
+            String[] urls = new String[21];
+            for (int i = 0; i < urls.length; i++) urls[i] = local("/png?n=" + i);
+            JsonNode error = refused(open.postAuthed("/api/v1/chat/completions", chatWithImages(urls)));
+            assertThat(error.path("param").asText()).isEqualTo("messages[0].content[21].image_url.url");
+            assertThat(error.path("message").asText()).contains("20").contains("media.max_items");
+            assertThat(open.sim.received()).isEmpty();
+            var ok = open.postAuthed("/api/v1/chat/completions", chatWithImages(java.util.Arrays.copyOf(urls, 20)));
+            assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void atMostFourDownloadsAtOnceForOneRequest() {
+        slowPeak.set(0);
+        try (GatewayHarness open = GatewayHarness.start()) {
+            String[] urls = new String[10];
+            for (int i = 0; i < urls.length; i++) urls[i] = local("/slow.png?n=" + i);
+            var ok = open.postAuthed("/api/v1/chat/completions", chatWithImages(urls));
+            assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+            assertThat(Json.parseOrNull(ok.body()).at("/choices/0/message/content").asText()).endsWith("I see 10 image(s).");
+            assertThat(slowPeak.get()).as("downloads running at once").isBetween(1, 4);
+        }
+    }
+
+    @Test
+    void theMediaOfOneRequestShareATotalByteBudget() {
+        MediaPolicy tight = MediaPolicy.DEFAULT.withAllowPrivate(true).withRequestLimits(20, 4000, 4, 64);
+        try (GatewayHarness open = GatewayHarness.builder().media(tight).start()) {
+            open.sim.clearReceived();
+            JsonNode error = refused(open.postAuthed("/api/v1/chat/completions",
+                    chatWithImages(local("/fat.png?n=1"), local("/fat.png?n=2"), local("/fat.png?n=3"))));
+            assertThat(error.path("param").asText()).matches("messages\\[0]\\.content\\[[1-3]]\\.image_url\\.url");
+            assertThat(error.path("message").asText()).contains("4000 bytes").contains("media.max_total_bytes");
+            assertThat(open.sim.received()).isEmpty();
+            var ok = open.postAuthed("/api/v1/chat/completions",
+                    chatWithImages(local("/fat.png?n=1"), local("/fat.png?n=2")));
+            assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void theProcessRunsAtMostItsLimitOfDownloadsAtOnce() {
+        MediaFetcher f = fetcher(new MediaPolicy(true, 10_000, 500, 3).withRequestLimits(20, 50_000, 4, 1));
+        Future<MediaFetcher.Fetched> held = f.fetch(local("/silent"));
+        Future<MediaFetcher.Fetched> second = f.fetch(local("/png"));
+        assertThatThrownBy(second::await).isInstanceOfSatisfying(dev.modelgateway.error.GatewayException.class, e -> {
+            assertThat(e.status()).isEqualTo(503);
+            assertThat(e.getMessage()).contains("media.max_concurrent_process");
+        });
+        assertThatThrownBy(held::await).isInstanceOf(MediaFetcher.Refused.class);
+        assertThat(f.fetch(local("/png")).await().base64()).as("the slot is free again").isEqualTo(Samples.TINY_PNG);
+        f.close().await();
     }
 
     /** A TCP listener that only counts connections, to prove a refused URL was never dialled. */
