@@ -120,7 +120,7 @@ public final class RealtimeEndpoint {
 
     private static GatewayException connectFailure(ModelEntry model, Throwable cause) {
         String vendor = model.vendor().id();
-        String detail = cause instanceof UpgradeRejectedException r ? "HTTP " + r.getStatus() : cause.getMessage();
+        String detail = cause instanceof UpgradeRejectedException r ? "HTTP " + r.getStatus() : TransportFailures.kind(cause);
         return GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + vendor + "' refused or failed the realtime connection (" + detail + ").")
                 .withCode("upstream_connect_failed").withHeaders(Map.of());
     }
