@@ -144,6 +144,20 @@ public final class MultipartForm {
         return out;
     }
 
+    /**
+     * The one part named {@code name}, or null; a field the gateway reads (model, format, stream…) sent twice
+     * is the caller's 400, since the gateway would act on one copy and the vendor might take the other.
+     */
+    public static Part single(List<Part> parts, String name) {
+        Part found = null;
+        for (Part p : parts) {
+            if (!p.name().equals(name)) continue;
+            if (found != null) throw GatewayException.invalid(name, "'" + name + "' appears more than once in the form; send it once.");
+            found = p;
+        }
+        return found;
+    }
+
     public static Part first(List<Part> parts, String... names) {
         for (Part p : parts) for (String n : names) if (p.name().equals(n)) return p;
         return null;

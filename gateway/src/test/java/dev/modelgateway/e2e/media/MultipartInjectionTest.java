@@ -106,4 +106,25 @@ class MultipartInjectionTest {
         assertThat(seen.get(2).filename()).isEqualTo("C:%5Cphotos%5Ca b.png");
         assertThat(seen.get(2).contentType()).isEqualTo("image/png");
     }
+
+    @Test
+    void aFieldTheGatewayReadsSentTwiceIsRefusedNamingIt() {
+        int before = h.sim.received().size();
+        HttpResponse<String> edit = h.postMultipartAuthed("/api/v1/images/edits", BOUNDARY, edit("name=\"prompt\""));
+        assertThat(edit.statusCode()).as(edit.body()).isEqualTo(400);
+        assertThat(Json.parseOrNull(edit.body()).at("/error/param").asText()).isEqualTo("prompt");
+
+        // the gateway picks the relay (JSON with usage, or bytes) from response_format: both copies must agree
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        part(out, "name=\"file\"; filename=\"a.wav\"", "audio/wav", "RIFF0000WAVE".getBytes(StandardCharsets.UTF_8));
+        part(out, "name=\"model\"", null, "platform/vendorB-transcribe".getBytes(StandardCharsets.UTF_8));
+        part(out, "name=\"response_format\"", null, "text".getBytes(StandardCharsets.UTF_8));
+        part(out, "name=\"response_format\"", null, "json".getBytes(StandardCharsets.UTF_8));
+        out.writeBytes(("--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.UTF_8));
+        HttpResponse<String> transcription = h.postMultipartAuthed("/api/v1/audio/transcriptions", BOUNDARY, out.toByteArray());
+        assertThat(transcription.statusCode()).as(transcription.body()).isEqualTo(400);
+        assertThat(Json.parseOrNull(transcription.body()).at("/error/param").asText()).isEqualTo("response_format");
+        assertThat(Json.parseOrNull(transcription.body()).at("/error/message").asText()).contains("more than once");
+        assertThat(h.sim.received()).hasSize(before);
+    }
 }
