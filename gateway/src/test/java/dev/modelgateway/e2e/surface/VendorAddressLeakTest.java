@@ -7,6 +7,9 @@ import dev.modelgateway.config.Vendor;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.upstream.TransportFailures;
+import io.vertx.core.http.UpgradeRejectedException;
+import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketConnectOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.LoggerFactory;
@@ -60,6 +63,28 @@ class VendorAddressLeakTest {
             assertThat(r.statusCode()).as(r.body()).isBetween(500, 599);
             assertThat(message).contains("vendor '" + Vendor.OPENAI.id() + "'")
                     .doesNotContain("internal.invalid").doesNotContain("8443");
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aRealtimeConnectionFailureDoesNotEchoTheAddress() throws Exception {
+        int port = closedPort();
+        try (GatewayHarness h = GatewayHarness.builder().baseUrl(Vendor.OPENAI, "http://127.0.0.1:" + port + "/openai/v1").start()) {
+            WebSocketClient ws = h.vertx.createWebSocketClient();
+            WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(h.gateway.port())
+                    .setURI("/api/v1/realtime?model=platform/vendorB-realtime")
+                    .addHeader("authorization", "Bearer " + GatewayHarness.KEY);
+            UpgradeRejectedException refused = null;
+            try {
+                ws.connect(options).await();
+            } catch (UpgradeRejectedException e) {
+                refused = e;
+            }
+            assertThat(refused).as("the upgrade was refused").isNotNull();
+            String message = Json.parseOrNull(refused.getBody().toString()).at("/error/message").asText();
+            assertThat(message).containsIgnoringCase("vendor '" + Vendor.OPENAI.id() + "'").contains("connection refused")
+                    .doesNotContain("127.0.0.1").doesNotContain(String.valueOf(port));
         }
     }
 }
