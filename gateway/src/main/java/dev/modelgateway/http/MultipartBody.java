@@ -34,6 +34,10 @@ public final class MultipartBody {
             }
             body.appendBuffer(chunk);
         });
+        // a malformed framing or the caller leaving: the router's failure handler answers (or not) and logs
+        ctx.request().exceptionHandler(t -> {
+            if (!ctx.failed() && !ctx.response().ended()) ctx.fail(t);
+        });
         ctx.request().endHandler(v -> {
             if (ctx.response().ended()) return;
             ctx.put(KEY, body);

@@ -19,6 +19,7 @@ import dev.modelgateway.endpoint.unavailable.UnavailableFeatures;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.ErrorShape;
+import dev.modelgateway.http.BadInput;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.http.MultipartBody;
 import dev.modelgateway.http.TraceId;
@@ -108,6 +109,11 @@ public final class GatewayRouter {
         Throwable t = ctx.failure();
         if (t instanceof GatewayException e) {
             Exchange.fail(ctx, e);
+        } else if (BadInput.callerLeft(t)) {
+            LOG.info("caller closed the connection before its request was read, trace id {}", traceId(ctx));
+        } else if (BadInput.framing(t) != null) {
+            LOG.info("malformed request framing, trace id {}: {}", traceId(ctx), t.toString());
+            Exchange.fail(ctx, BadInput.framing(t));
         } else if (ctx.statusCode() == 413) {
             Exchange.fail(ctx, GatewayException.of(ErrorKind.REQUEST_TOO_LARGE,
                     "The request body exceeds the limit of " + BODY_LIMIT / (1024 * 1024) + " MB."));
@@ -115,10 +121,14 @@ public final class GatewayRouter {
             Exchange.fail(ctx, GatewayException.of(ErrorKind.INVALID_REQUEST, "The request could not be processed (HTTP " + ctx.statusCode() + ").")
                     .withStatus(ctx.statusCode()));
         } else {
-            Exchange ex = Exchange.of(ctx);
-            LOG.error("internal error, trace id {}", ex == null ? "-" : ex.traceId(), t);
+            LOG.error("internal error, trace id {}", traceId(ctx), t);
             Exchange.fail(ctx, GatewayException.of(ErrorKind.INTERNAL,
                     "The gateway failed to process the request; quote the X-Platform-Trace-Id header when reporting it."));
         }
+    }
+
+    private static String traceId(RoutingContext ctx) {
+        Exchange ex = Exchange.of(ctx);
+        return ex == null ? "-" : ex.traceId();
     }
 }

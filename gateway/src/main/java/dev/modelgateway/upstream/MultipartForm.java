@@ -1,11 +1,15 @@
 package dev.modelgateway.upstream;
 
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.json.Json;
 import io.vertx.core.buffer.Buffer;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -30,15 +34,16 @@ public final class MultipartForm {
     private MultipartForm() {
     }
 
-    /** The parts, or null when the content type is not multipart/form-data with a boundary. */
+    /**
+     * The parts, or null when the content type is not multipart/form-data with a boundary. A part name,
+     * filename or content type with a character that could end a header parameter or line ({@code "}, CR, LF,
+     * NUL; a backslash in a name) is the caller's 400: the gateway re-encodes every part for the vendor, and
+     * the vendor must see the same fields the gateway checked and billed.
+     */
     public static List<Part> parse(String contentType, Buffer body) {
         if (body == null || contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("multipart/form-data")) return null;
-        int b = contentType.toLowerCase(Locale.ROOT).indexOf("boundary=");
-        if (b < 0) return null;
-        String boundary = contentType.substring(b + 9).split(";")[0].trim();
-        if (boundary.length() > 1 && boundary.startsWith("\"") && boundary.endsWith("\"")) {
-            boundary = boundary.substring(1, boundary.length() - 1);
-        }
+        String boundary = headerParams(contentType).get("boundary");
+        if (boundary == null || boundary.isEmpty()) return null;
         // ISO-8859-1 maps bytes one to one onto chars, so string offsets are byte offsets.
         String s = body.toString(StandardCharsets.ISO_8859_1);
         String delimiter = "--" + boundary;
@@ -55,15 +60,18 @@ public final class MultipartForm {
             for (String line : s.substring(start, headersEnd).split("\r\n")) {
                 String lower = line.toLowerCase(Locale.ROOT);
                 if (lower.startsWith("content-disposition:")) {
-                    name = param(line, "name");
-                    filename = param(line, "filename");
+                    Map<String, String> params = headerParams(line.substring(20));
+                    name = params.get("name");
+                    filename = params.get("filename");
                 } else if (lower.startsWith("content-type:")) {
                     type = line.substring(13).trim();
                 }
             }
             byte[] data = s.substring(headersEnd + 4, next).getBytes(StandardCharsets.ISO_8859_1);
             if (name != null) {
-                if (filename != null) filename = new String(filename.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
+                name = utf8(name);
+                if (filename != null) filename = utf8(filename);
+                refuseUnsafe(name, filename, type);
                 parts.add(new Part(name, filename, type, data));
             }
             at = next + 2;
@@ -71,23 +79,83 @@ public final class MultipartForm {
         return parts;
     }
 
-    private static String param(String header, String key) {
-        String lower = header.toLowerCase(Locale.ROOT);
-        int i = 0;
-        while ((i = lower.indexOf(key + "=", i)) >= 0) {
-            char before = i == 0 ? ' ' : lower.charAt(i - 1);
-            if (before == ';' || before == ' ') {
-                int v = i + key.length() + 1;
-                if (v < header.length() && header.charAt(v) == '"') {
-                    int end = header.indexOf('"', v + 1);
-                    return end < 0 ? header.substring(v + 1) : header.substring(v + 1, end);
-                }
-                int end = header.indexOf(';', v);
-                return (end < 0 ? header.substring(v) : header.substring(v, end)).trim();
-            }
-            i += key.length();
+    private static String utf8(String latin1) {
+        return new String(latin1.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
+    }
+
+    private static void refuseUnsafe(String name, String filename, String type) {
+        if (unsafe(name) || name.indexOf('\\') >= 0) {
+            throw GatewayException.invalid(null, "Invalid multipart part name " + Json.quoted(name)
+                    + ": part names must not contain '\"', '\\', CR, LF or NUL.");
         }
-        return null;
+        if (filename != null && unsafe(filename)) {
+            throw GatewayException.invalid(name, "Invalid filename " + Json.quoted(filename) + " in the part '" + name
+                    + "': filenames must not contain '\"', CR, LF or NUL.");
+        }
+        if (type != null && (unsafe(type) || hasControl(type))) {
+            throw GatewayException.invalid(name, "Invalid Content-Type in the part '" + name + "'.");
+        }
+    }
+
+    private static boolean unsafe(String v) {
+        return v.indexOf('"') >= 0 || v.indexOf('\r') >= 0 || v.indexOf('\n') >= 0 || v.indexOf('\0') >= 0;
+    }
+
+    private static boolean hasControl(String v) {
+        for (int i = 0; i < v.length(); i++) if (v.charAt(i) < 0x20 && v.charAt(i) != '\t' || v.charAt(i) == 0x7f) return true;
+        return false;
+    }
+
+    /**
+     * The {@code ; key=value} parameters of a header value (keys lower-cased, the first of each kept),
+     * quoted strings read whole, so a {@code name=} inside a quoted filename is not a parameter.
+     */
+    static Map<String, String> headerParams(String header) {
+        Map<String, String> out = new HashMap<>();
+        int i = header.indexOf(';');
+        int n = header.length();
+        while (i >= 0 && i < n) {
+            i++; // past ';'
+            while (i < n && (header.charAt(i) == ' ' || header.charAt(i) == '\t')) i++;
+            int eq = i;
+            while (eq < n && header.charAt(eq) != '=' && header.charAt(eq) != ';') eq++;
+            String key = header.substring(i, eq).trim().toLowerCase(Locale.ROOT);
+            if (eq >= n || header.charAt(eq) == ';') {
+                i = eq < n ? eq : -1;
+                continue;
+            }
+            int v = eq + 1;
+            while (v < n && (header.charAt(v) == ' ' || header.charAt(v) == '\t')) v++;
+            String value;
+            int after;
+            if (v < n && header.charAt(v) == '"') {
+                // browsers send filenames verbatim between quotes (WHATWG), backslashes included: no escapes
+                int close = header.indexOf('"', v + 1);
+                value = close < 0 ? header.substring(v + 1) : header.substring(v + 1, close);
+                after = close < 0 ? n : header.indexOf(';', close + 1);
+            } else {
+                int semi = header.indexOf(';', v);
+                value = (semi < 0 ? header.substring(v) : header.substring(v, semi)).trim();
+                after = semi;
+            }
+            if (!key.isEmpty()) out.putIfAbsent(key, value);
+            i = after;
+        }
+        return out;
+    }
+
+    /**
+     * The one part named {@code name}, or null; a field the gateway reads (model, format, stream…) sent twice
+     * is the caller's 400, since the gateway would act on one copy and the vendor might take the other.
+     */
+    public static Part single(List<Part> parts, String name) {
+        Part found = null;
+        for (Part p : parts) {
+            if (!p.name().equals(name)) continue;
+            if (found != null) throw GatewayException.invalid(name, "'" + name + "' appears more than once in the form; send it once.");
+            found = p;
+        }
+        return found;
     }
 
     public static Part first(List<Part> parts, String... names) {
@@ -100,13 +168,36 @@ public final class MultipartForm {
         Buffer out = Buffer.buffer();
         for (Part p : parts) {
             out.appendString("--" + boundary + "\r\n");
-            out.appendString("Content-Disposition: form-data; name=\"" + p.name() + "\"");
-            if (p.filename() != null) out.appendString("; filename=\"" + p.filename().replace("\"", "") + "\"", "UTF-8");
+            out.appendString("Content-Disposition: form-data; name=\"" + escape(p.name()) + "\"", "UTF-8");
+            if (p.filename() != null) out.appendString("; filename=\"" + escape(p.filename()) + "\"", "UTF-8");
             out.appendString("\r\n");
-            if (p.contentType() != null) out.appendString("Content-Type: " + p.contentType() + "\r\n");
+            if (p.contentType() != null && !unsafe(p.contentType()) && !hasControl(p.contentType())) {
+                out.appendString("Content-Type: " + p.contentType() + "\r\n");
+            }
             out.appendString("\r\n").appendBytes(p.data()).appendString("\r\n");
         }
         out.appendString("--" + boundary + "--\r\n");
         return new Encoded("multipart/form-data; boundary=" + boundary, out);
+    }
+
+    /**
+     * A name or filename inside a quoted header parameter, percent-encoding what could end it (RFC 7578
+     * section 4.2, as browsers do: {@code "} as %22, CR as %0D, LF as %0A; also NUL and backslash), so that
+     * every vendor's parser reads back the one value the gateway meant.
+     */
+    static String escape(String v) {
+        StringBuilder b = new StringBuilder(v.length());
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            switch (c) {
+                case '"' -> b.append("%22");
+                case '\r' -> b.append("%0D");
+                case '\n' -> b.append("%0A");
+                case '\0' -> b.append("%00");
+                case '\\' -> b.append("%5C");
+                default -> b.append(c);
+            }
+        }
+        return b.toString();
     }
 }

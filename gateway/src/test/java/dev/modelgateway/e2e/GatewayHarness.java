@@ -67,6 +67,7 @@ public final class GatewayHarness implements AutoCloseable {
     /** What a harness's gateway runs with; each setting defaults to what {@link #start()} uses. */
     public static final class Builder {
         private final Set<Vendor> missingKeys = EnumSet.noneOf(Vendor.class);
+        private final Map<Vendor, String> baseUrls = new EnumMap<>(Vendor.class);
         private CircuitBreaker.Thresholds breaker = CircuitBreaker.Thresholds.DEFAULT;
         private MediaPolicy media = LOOPBACK_MEDIA;
         private String databaseUrl;
@@ -79,6 +80,12 @@ public final class GatewayHarness implements AutoCloseable {
         /** Leaves a vendor without an API key, to test the "not configured" error. */
         public Builder missingKey(Vendor vendor) {
             missingKeys.add(vendor);
+            return this;
+        }
+
+        /** Another base URL for a vendor than the simulator's, e.g. a closed port to test transport failures. */
+        public Builder baseUrl(Vendor vendor, String url) {
+            baseUrls.put(vendor, url);
             return this;
         }
 
@@ -126,6 +133,7 @@ public final class GatewayHarness implements AutoCloseable {
             vendors.put(Vendor.OPENAI, new VendorEndpoint(Vendor.OPENAI, base + "/openai/v1", keys.openai()));
             vendors.put(Vendor.GEMINI, new VendorEndpoint(Vendor.GEMINI, base + "/gemini", keys.gemini()));
             vendors.put(Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, base + "/dashscope/compatible-mode/v1", keys.dashscope()));
+            baseUrls.forEach((v, url) -> vendors.put(v, new VendorEndpoint(v, url, vendors.get(v).apiKey())));
             for (Vendor v : missingKeys) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
             GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media);
             Gateway gateway = Gateway.start(vertx, config, 2, breaker).await();

@@ -41,8 +41,8 @@ public final class TranscriptionTasksEndpoint {
         if (parts == null) {
             throw GatewayException.invalid("file", "Send the audio as multipart/form-data with the fields 'file' and 'model'.");
         }
-        MultipartForm.Part file = MultipartForm.first(parts, "file");
-        MultipartForm.Part modelPart = MultipartForm.first(parts, "model");
+        MultipartForm.Part file = MultipartForm.single(parts, "file");
+        MultipartForm.Part modelPart = MultipartForm.single(parts, "model");
         if (modelPart == null || modelPart.text().isBlank()) throw GatewayException.invalid("model", "Missing required parameter: 'model'.");
         if (file == null || file.data().length == 0) throw GatewayException.invalid("file", "Missing required parameter: 'file'.");
         ModelEntry model = platform.catalogue().resolve(modelPart.text().trim());

@@ -39,8 +39,8 @@ public final class TranscriptionsEndpoint {
     public void handle(RoutingContext ctx) {
         List<MultipartForm.Part> parts = MultipartForm.parse(ctx.request().getHeader("content-type"), MultipartBody.of(ctx));
         if (parts == null) throw GatewayException.invalid("file", "Send the audio as multipart/form-data with the fields 'file' and 'model'.");
-        MultipartForm.Part modelPart = MultipartForm.first(parts, "model");
-        MultipartForm.Part file = MultipartForm.first(parts, "file");
+        MultipartForm.Part modelPart = MultipartForm.single(parts, "model");
+        MultipartForm.Part file = MultipartForm.single(parts, "file");
         if (modelPart == null || modelPart.text().isBlank()) throw GatewayException.invalid("model", "Missing required parameter: 'model'.");
         if (file == null || file.data().length == 0) throw GatewayException.invalid("file", "Missing required parameter: 'file'.");
         ModelEntry model = platform.catalogue().resolve(modelPart.text().trim());
@@ -48,13 +48,13 @@ public final class TranscriptionsEndpoint {
         if (model.kind() != ModelKind.AUDIO || !model.has("transcription")) {
             throw GatewayException.invalid("model", "Model '" + model.id() + "' does not transcribe audio; use e.g. platform/vendorB-transcribe.");
         }
-        MultipartForm.Part formatPart = MultipartForm.first(parts, "response_format");
+        MultipartForm.Part formatPart = MultipartForm.single(parts, "response_format");
         String format = formatPart == null ? "json" : formatPart.text().trim();
         if (!TranscriptionTasksEndpoint.FORMATS.contains(format)) {
             throw GatewayException.invalid("response_format", "'response_format' must be one of "
                     + String.join(", ", TranscriptionTasksEndpoint.FORMATS) + ".");
         }
-        MultipartForm.Part streamPart = MultipartForm.first(parts, "stream");
+        MultipartForm.Part streamPart = MultipartForm.single(parts, "stream");
         boolean stream = streamPart != null && streamPart.text().trim().equals("true");
 
         List<MultipartForm.Part> upstream = new ArrayList<>();

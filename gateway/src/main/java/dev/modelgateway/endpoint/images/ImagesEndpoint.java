@@ -50,9 +50,9 @@ public final class ImagesEndpoint {
     public void edits(RoutingContext ctx) {
         List<MultipartForm.Part> parts = MultipartForm.parse(ctx.request().getHeader("content-type"), MultipartBody.of(ctx));
         if (parts == null) throw GatewayException.invalid("image", "Send image edits as multipart/form-data with 'image', 'prompt' and 'model'.");
-        MultipartForm.Part modelPart = MultipartForm.first(parts, "model");
+        MultipartForm.Part modelPart = MultipartForm.single(parts, "model");
         if (modelPart == null) throw GatewayException.invalid("model", "Missing required parameter: 'model'.");
-        if (MultipartForm.first(parts, "prompt") == null) throw GatewayException.invalid("prompt", "Missing required parameter: 'prompt'.");
+        if (MultipartForm.single(parts, "prompt") == null) throw GatewayException.invalid("prompt", "Missing required parameter: 'prompt'.");
         if (MultipartForm.first(parts, "image", "image[]") == null) throw GatewayException.invalid("image", "Missing required parameter: 'image'.");
         ModelEntry model = imageModel(ctx, modelPart.text().trim());
         List<MultipartForm.Part> upstream = new ArrayList<>();

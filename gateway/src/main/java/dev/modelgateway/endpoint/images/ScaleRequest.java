@@ -24,7 +24,7 @@ record ScaleRequest(String model, byte[] image, int scale, String outputFormat) 
     private static final Set<String> FORMATS = Set.of("png", "jpeg");
 
     static ScaleRequest multipart(List<MultipartForm.Part> parts) {
-        MultipartForm.Part image = MultipartForm.first(parts, "image");
+        MultipartForm.Part image = MultipartForm.single(parts, "image");
         if (image == null || image.data().length == 0) throw GatewayException.invalid("image", "Missing required parameter: 'image'.");
         return of(text(parts, "model"), image.data(), text(parts, "scale"), text(parts, "output_format"), text(parts, "response_format"));
     }
@@ -64,7 +64,7 @@ record ScaleRequest(String model, byte[] image, int scale, String outputFormat) 
     }
 
     private static String text(List<MultipartForm.Part> parts, String name) {
-        MultipartForm.Part p = MultipartForm.first(parts, name);
+        MultipartForm.Part p = MultipartForm.single(parts, name);
         return p == null ? null : p.text();
     }
 }

@@ -20,6 +20,8 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocket;
 import io.vertx.ext.web.RoutingContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -39,6 +41,7 @@ public final class RealtimeEndpoint {
     public static final int MAX_FRAME_BYTES = 16 * 1024 * 1024;
     /** The subprotocols offered by OpenAI's browser clients that the gateway selects (echoed in the handshake). */
     public static final List<String> SUBPROTOCOLS = List.of("realtime", "openai-beta.realtime-v1");
+    private static final Logger LOG = LoggerFactory.getLogger(RealtimeEndpoint.class);
     private static final String BETA_SUBPROTOCOL = "openai-beta.realtime-v1";
     /** How often an open session's key is checked again (one key-store read per session). */
     static final long CHECK_EVERY_MS = 2_000;
@@ -160,7 +163,10 @@ public final class RealtimeEndpoint {
 
     private static GatewayException connectFailure(ModelEntry model, Throwable cause) {
         String vendor = model.vendor().id();
-        String detail = cause instanceof UpgradeRejectedException r ? "HTTP " + r.getStatus() : cause.getMessage();
+        String detail = cause instanceof UpgradeRejectedException r ? "HTTP " + r.getStatus() : TransportFailures.kind(cause);
+        if (!(cause instanceof UpgradeRejectedException)) {
+            LOG.warn("vendor {}: realtime connection failed ({})", vendor, String.valueOf(cause).replaceAll("[\\r\\n]+", " "));
+        }
         return GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + vendor + "' refused or failed the realtime connection (" + detail + ").")
                 .withCode("upstream_connect_failed").withHeaders(Map.of());
     }
