@@ -121,6 +121,9 @@ public final class CallRunner {
                         : TranslatedAttempt.run(services, call, model, deadline);
             } catch (GatewayException e) {
                 return Future.failedFuture(e);
+            } catch (RuntimeException e) {
+                // a bug must still answer the caller (and write its ledger row), never leave the request hanging
+                return Future.failedFuture(Attempts.internal(call.exchange(), e));
             }
         }
 

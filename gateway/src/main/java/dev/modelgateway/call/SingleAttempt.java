@@ -39,6 +39,8 @@ public final class SingleAttempt {
                 outcome = attempt.get();
             } catch (GatewayException e) {
                 outcome = Future.failedFuture(e);
+            } catch (RuntimeException e) {
+                outcome = Future.failedFuture(Attempts.internal(ex, e));
             }
             outcome.onComplete(done -> {
                 if (done.succeeded()) {

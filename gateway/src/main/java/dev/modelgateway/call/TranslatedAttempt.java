@@ -52,7 +52,9 @@ final class TranslatedAttempt {
         InboundCodec inbound = call.codec();
         EncodedRequest upstream = vendor.encodeRequest(request, model.upstreamId(), call.stream());
         if (!upstream.warnings().isEmpty() && !call.exchange().response().headWritten()) {
-            call.exchange().response().putHeader(WARNINGS_HEADER, String.join("; ", upstream.warnings()));
+            // warnings may quote the caller's field names: no control character may reach a header
+            call.exchange().response().putHeader(WARNINGS_HEADER,
+                    String.join("; ", upstream.warnings()).replaceAll("\\p{Cntrl}", "?"));
         }
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
         upstream.headers().forEach(headers::set);

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.accounts.ApiKey;
+import dev.modelgateway.canonical.CanonicalRequest;
+import dev.modelgateway.canonical.CanonicalResponse;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.config.GatewayConfig;
@@ -26,6 +28,8 @@ import dev.modelgateway.upstream.MediaFetcher;
 import dev.modelgateway.upstream.Relay;
 import dev.modelgateway.upstream.VendorClients;
 import dev.modelgateway.wire.CallerProtocol;
+import dev.modelgateway.wire.InboundCodec;
+import dev.modelgateway.wire.StreamEncoder;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServer;
@@ -320,6 +324,48 @@ class CallRunnerTest {
         assertThat(row.publicModel()).isEqualTo("platform/vendorB-5.5");
         assertThat(row.answeredModel()).isEqualTo("platform/vendorB-5.4");
         assertThat(row.ttftMs()).isNull();
+    }
+
+    /**
+     * A bug in the gateway while an attempt starts (here a codec throwing a plain runtime exception) still
+     * answers the caller with a 500 in its shape and writes the ledger row, instead of leaving it hanging.
+     */
+    @Test
+    void aGatewayBugWhileAnAttemptStartsIsA500NotAHang() {
+        String json = "{\"model\":\"platform/vendorA-sonnet-4.5\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+        InboundCodec broken = new InboundCodec() {
+            @Override
+            public CanonicalRequest decodeRequest(JsonNode body) {
+                throw new IllegalStateException("simulated bug");
+            }
+
+            @Override
+            public ObjectNode encodeResponse(CanonicalResponse response, String publicModel) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public StreamEncoder newStreamEncoder(String publicModel, CanonicalRequest request) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public ObjectNode encodeError(GatewayException e) {
+                return CallerProtocol.CHAT.codec().encodeError(e);
+            }
+        };
+        callOf = ex -> {
+            ModelEntry entry = catalogue.resolve("platform/vendorA-sonnet-4.5");
+            ex.model(entry.id());
+            return new Call(ex, json.length(), CallerProtocol.CHAT, broken, Json.parseObject(Buffer.buffer(json)), false,
+                    PlatformOptions.DEFAULTS, entry, 0);
+        };
+
+        HttpResponse<String> r = get();
+
+        assertThat(r.statusCode()).as(r.body()).isIn(500, 502);
+        assertThat(Json.parseOrNull(r.body()).path("error").path("message").asText()).doesNotContain("simulated bug");
+        assertThat(onlyLedgerRow().status()).isEqualTo(r.statusCode());
     }
 
     /**
