@@ -36,7 +36,7 @@ final class Demo {
                         Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, s + "/dashscope/compatible-mode/v1", keys.dashscope())),
                 base.upstreamOverrides(), base.databaseUrl(), base.redisUrl(),
                 // the simulator, which serves the demo's image URLs, is on loopback
-                base.media().withAllowPrivate(true));
+                base.media().withAllowPrivate(true), base.limits());
         Gateway gateway = Gateway.start(vertx, config, Main.eventLoops()).await();
         String url = "http://localhost:" + gateway.port();
         System.out.println("""

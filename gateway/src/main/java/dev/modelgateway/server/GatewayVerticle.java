@@ -31,12 +31,14 @@ final class GatewayVerticle extends VerticleBase {
     private final Accounts accounts;
     private final SharedServices services;
     private final CircuitBreakers breakers;
+    private final BodyBudget bodies;
     private VendorClients clients;
     private MediaFetcher media;
     private HttpServer server;
 
     GatewayVerticle(GatewayConfig config, Catalogue catalogue, Accounts accounts, SharedServices services,
-                    CircuitBreakers breakers) {
+                    CircuitBreakers breakers, BodyBudget bodies) {
+        this.bodies = bodies;
         this.config = config;
         this.catalogue = catalogue;
         this.accounts = accounts;
@@ -59,7 +61,7 @@ final class GatewayVerticle extends VerticleBase {
                 .setMaxWebSocketFrameSize(RealtimeEndpoint.MAX_FRAME_BYTES)
                 .setMaxWebSocketMessageSize(RealtimeEndpoint.MAX_FRAME_BYTES);
         server = vertx.createHttpServer(options)
-                .requestHandler(GatewayRouter.create(vertx, platform, authenticator, accounts, services));
+                .requestHandler(GatewayRouter.create(vertx, platform, authenticator, accounts, services, config.limits(), bodies));
         return server.listen();
     }
 

@@ -6,6 +6,7 @@ import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.MediaPolicy;
+import dev.modelgateway.config.ServerLimits;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.routing.CircuitBreaker;
@@ -72,6 +73,7 @@ public final class GatewayHarness implements AutoCloseable {
         private String databaseUrl;
         private String redisUrl;
         private VendorSimulator sim;
+        private ServerLimits limits = ServerLimits.DEFAULT;
 
         private Builder() {
         }
@@ -97,6 +99,12 @@ public final class GatewayHarness implements AutoCloseable {
         /** The accounts database, e.g. a second gateway on the first one's file (restarts); a fresh SQLite file if unset. */
         public Builder database(String url) {
             this.databaseUrl = url;
+            return this;
+        }
+
+        /** The HTTP server's timeouts, connection caps and body budget (tests of them use small ones). */
+        public Builder limits(ServerLimits serverLimits) {
+            this.limits = serverLimits;
             return this;
         }
 
@@ -127,7 +135,7 @@ public final class GatewayHarness implements AutoCloseable {
             vendors.put(Vendor.GEMINI, new VendorEndpoint(Vendor.GEMINI, base + "/gemini", keys.gemini()));
             vendors.put(Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, base + "/dashscope/compatible-mode/v1", keys.dashscope()));
             for (Vendor v : missingKeys) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
-            GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media);
+            GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media, limits);
             Gateway gateway = Gateway.start(vertx, config, 2, breaker).await();
             return new GatewayHarness(vertx, s, gateway, db);
         }
