@@ -45,10 +45,11 @@ public final class Gateway {
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey());
         CircuitBreakers breakers = new CircuitBreakers(breaker);
         BodyBudget bodies = new BodyBudget(config.limits().bufferedBodyBudget());
+        ConnectionGuard connections = new ConnectionGuard(config.limits());
         return Accounts.open(vertx, accountsConfig, catalogue).compose(accounts ->
                 TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers).compose(tasks -> {
                     SharedServices services = new SharedServices(new ResponseStore(), tasks);
-                    return vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts, services, breakers, bodies),
+                    return vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts, services, breakers, bodies, connections),
                                     new DeploymentOptions().setInstances(instances))
                             .map(id -> new Gateway(vertx, id, port, accounts, services));
                 }));
