@@ -5,6 +5,7 @@ import dev.modelgateway.accounts.KeysCommand;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.server.Gateway;
+import dev.modelgateway.server.StartupFailure;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 
@@ -48,9 +49,29 @@ public final class Main {
             System.err.println("warning: GATEWAY_MASTER_KEY is not set; no request can authenticate until keys exist.");
         }
         Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
-        Gateway gateway = Gateway.start(vertx, config, eventLoops()).await();
+        Gateway gateway;
+        try {
+            gateway = Gateway.start(vertx, config, eventLoops()).await();
+        } catch (Throwable e) {
+            // Vert.x's threads would keep the JVM alive, serving nothing: exit so that a supervisor restarts us
+            System.err.println("error: the gateway could not start: " + startupMessage(e));
+            try {
+                vertx.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+            } catch (Exception ignored) {
+                // exiting anyway
+            }
+            System.exit(1);
+            return;
+        }
         System.out.println("Model Gateway listening on http://" + config.host() + ":" + gateway.port() + "/api/v1");
         stopOnShutdown(vertx, gateway);
+    }
+
+    static String startupMessage(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof StartupFailure) return c.getMessage();
+        }
+        return e.toString();
     }
 
     /** SIGTERM/Ctrl+C: stop serving and flush the usage ledger, but never hang the JVM's exit. */

@@ -32,6 +32,8 @@ final class AccountsApi {
     }
 
     void mount(Router router) {
+        // In the gateway the router has read the body already (64 KB cap, after the master-key check); this reads it
+        // when the admin API is mounted on its own (tests, embedding).
         router.route(BASE + "/admin/keys*").handler(BodyHandler.create(false).setBodyLimit(64 * 1024));
         router.post(BASE + "/admin/keys").handler(admin(this::createKey));
         router.get(BASE + "/admin/keys").handler(admin(ctx -> accounts.listKeys()

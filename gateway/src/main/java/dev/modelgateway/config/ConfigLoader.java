@@ -22,7 +22,10 @@ import java.util.regex.Pattern;
  * ({@code GATEWAY_PORT}, {@code GATEWAY_MASTER_KEY}, {@code <VENDOR>_API_KEY}, {@code <VENDOR>_BASE_URL},
  * {@code GATEWAY_DATABASE_URL}, {@code GATEWAY_REDIS_URL}, {@code GATEWAY_MEDIA_ALLOW_PRIVATE},
  * {@code GATEWAY_MEDIA_MAX_BYTES}, {@code GATEWAY_MEDIA_TIMEOUT_MS}, {@code GATEWAY_MEDIA_MAX_ITEMS},
- * {@code GATEWAY_MEDIA_MAX_TOTAL_BYTES}, {@code GATEWAY_MEDIA_MAX_CONCURRENT}, {@code GATEWAY_MEDIA_MAX_CONCURRENT_PROCESS}). See docs/configuration.md.
+ * {@code GATEWAY_MEDIA_MAX_TOTAL_BYTES}, {@code GATEWAY_MEDIA_MAX_CONCURRENT}, {@code GATEWAY_MEDIA_MAX_CONCURRENT_PROCESS},
+ * and the server limits {@code GATEWAY_IDLE_TIMEOUT_SECONDS}, {@code GATEWAY_REQUEST_HEAD_TIMEOUT_SECONDS},
+ * {@code GATEWAY_BODY_READ_TIMEOUT_SECONDS}, {@code GATEWAY_MAX_CONNECTIONS_PER_CLIENT},
+ * {@code GATEWAY_MAX_CONNECTIONS}, {@code GATEWAY_MAX_BUFFERED_BODY_BYTES}). See docs/configuration.md.
  */
 public final class ConfigLoader {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
@@ -66,7 +69,8 @@ public final class ConfigLoader {
         String databaseUrl = override("GATEWAY_DATABASE_URL",
                 accounts.path("database_url").asText("jdbc:sqlite:./data/gateway.db"));
         String redisUrl = blankToNull(override("GATEWAY_REDIS_URL", accounts.path("redis_url").asText(null)));
-        return new GatewayConfig(host, port, masterKey, vendors, overrides, databaseUrl, redisUrl, media(root.path("media")));
+        return new GatewayConfig(host, port, masterKey, vendors, overrides, databaseUrl, redisUrl, media(root.path("media")),
+                limits(server));
     }
 
     private MediaPolicy media(JsonNode node) {
@@ -87,6 +91,25 @@ public final class ConfigLoader {
                 (int) parseLong("GATEWAY_MEDIA_MAX_CONCURRENT_PROCESS / media.max_concurrent_process",
                         override("GATEWAY_MEDIA_MAX_CONCURRENT_PROCESS",
                                 node.path("max_concurrent_process").asText(Integer.toString(d.maxConcurrentAll())))));
+    }
+
+    private ServerLimits limits(JsonNode server) {
+        ServerLimits d = ServerLimits.DEFAULT;
+        return new ServerLimits(
+                limit("GATEWAY_IDLE_TIMEOUT_SECONDS", server, "idle_timeout_seconds", d.idleTimeoutSeconds()),
+                limit("GATEWAY_REQUEST_HEAD_TIMEOUT_SECONDS", server, "request_head_timeout_seconds", d.requestHeadTimeoutSeconds()),
+                limit("GATEWAY_BODY_READ_TIMEOUT_SECONDS", server, "body_read_timeout_seconds", d.bodyReadTimeoutSeconds()),
+                (int) limit("GATEWAY_MAX_CONNECTIONS_PER_CLIENT", server, "max_connections_per_client", d.maxConnectionsPerClient()),
+                (int) limit("GATEWAY_MAX_CONNECTIONS", server, "max_connections", d.maxConnections()),
+                limit("GATEWAY_MAX_BUFFERED_BODY_BYTES", server, "max_buffered_body_bytes", d.maxBufferedBodyBytes()));
+    }
+
+    private long limit(String envName, JsonNode server, String field, long fallback) {
+        long v = parseLong(envName + " / server." + field, override(envName, server.path(field).asText(Long.toString(fallback))));
+        if (v < 0 || v > Integer.MAX_VALUE && !field.endsWith("bytes")) {
+            throw new IllegalArgumentException(envName + " / server." + field + " must be between 0 and " + Integer.MAX_VALUE + ", got " + v);
+        }
+        return v;
     }
 
     private static long parseLong(String name, String value) {

@@ -4,7 +4,9 @@ import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
 import io.vertx.core.Handler;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -34,6 +36,52 @@ final class BearerAuth implements Handler<RoutingContext> {
         return null;
     }
 
+    /** Whether the request announces a body (a length above 0, or a transfer encoding). */
+    static boolean hasBody(HttpServerRequest request) {
+        String length = request.getHeader("content-length");
+        if (length != null) return !length.trim().equals("0");
+        return request.getHeader("transfer-encoding") != null
+                || request.version() == HttpVersion.HTTP_2 && !request.isEnded() && request.method() != HttpMethod.GET;
+    }
+
+    /** An unread body up to this size is read and dropped after a refusal, so the client sees its answer on a kept connection. */
+    static final long DISCARD_LIMIT = 1024 * 1024;
+
+    /**
+     * Answers an error without buffering the request's body (it is still paused). An authenticated caller's
+     * body, or a small one, is then read and dropped, so the client sees the answer whole and keeps its
+     * connection; an unauthenticated larger or unknown one is not read at all: the HTTP/1.x connection is
+     * closed, an HTTP/2 stream reset.
+     */
+    static void refuse(RoutingContext ctx, GatewayException e) {
+        refuse(ctx, e, false);
+    }
+
+    static void refuse(RoutingContext ctx, GatewayException e, boolean authenticated) {
+        HttpServerRequest request = ctx.request();
+        if (request.isEnded() || !hasBody(request) || isWebSocketUpgrade(request)) {
+            Exchange.fail(ctx, e);
+            return;
+        }
+        String length = request.getHeader("content-length");
+        long declared;
+        try {
+            declared = length == null ? -1 : Long.parseLong(length.trim());
+        } catch (NumberFormatException bad) {
+            declared = -1;
+        }
+        boolean http2 = request.version() == HttpVersion.HTTP_2;
+        if (authenticated || declared >= 0 && declared <= DISCARD_LIMIT) {
+            Exchange.fail(ctx, e);
+            request.handler(chunk -> { }).resume();
+            return;
+        }
+        if (!http2) ctx.response().putHeader("connection", "close");
+        Exchange.fail(ctx, e);
+        if (http2) ctx.response().reset(0);
+        else request.connection().close();
+    }
+
     @Override
     public void handle(RoutingContext ctx) {
         String header = ctx.request().getHeader("authorization");
@@ -44,11 +92,11 @@ final class BearerAuth implements Handler<RoutingContext> {
                     + "with the messages SDK, pass it as the bearer-token option (auth_token in Python, authToken in "
                     + "TypeScript and Java) instead of api_key."
                     : "Missing credentials: send your platform API key as 'Authorization: Bearer <key>'.";
-            Exchange.fail(ctx, GatewayException.of(ErrorKind.AUTHENTICATION, message));
+            refuse(ctx, GatewayException.of(ErrorKind.AUTHENTICATION, message));
             return;
         }
         if (header.length() < 8 || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            Exchange.fail(ctx, GatewayException.of(ErrorKind.AUTHENTICATION,
+            refuse(ctx, GatewayException.of(ErrorKind.AUTHENTICATION,
                     "The Authorization header must use the Bearer scheme: 'Authorization: Bearer <key>'."));
             return;
         }
@@ -57,7 +105,7 @@ final class BearerAuth implements Handler<RoutingContext> {
                 Exchange.of(ctx).caller(ar.result());
                 ctx.next();
             } else if (ar.cause() instanceof GatewayException e) {
-                Exchange.fail(ctx, e);
+                refuse(ctx, e);
             } else {
                 ctx.fail(ar.cause());
             }

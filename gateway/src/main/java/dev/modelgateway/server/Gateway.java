@@ -12,9 +12,20 @@ import dev.modelgateway.services.TranscriptionTasks;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.Request;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** Starts and stops a gateway on a Vert.x instance: the accounts store, then one verticle per event loop. */
 public final class Gateway {
+    /** Start-up (database, migrations, Redis, listening) fails rather than hangs past this. */
+    static final long STARTUP_TIMEOUT_SECONDS = 60;
+    static final long REDIS_PROBE_SECONDS = 10;
+
     private final Vertx vertx;
     private final String deploymentId;
     private final int port;
@@ -44,13 +55,45 @@ public final class Gateway {
         GatewayConfig bound = config.withPort(port);
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey());
         CircuitBreakers breakers = new CircuitBreakers(breaker);
-        return Accounts.open(vertx, accountsConfig, catalogue).compose(accounts ->
-                TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers).compose(tasks -> {
+        BodyBudget bodies = new BodyBudget(config.limits().bufferedBodyBudget());
+        ConnectionGuard connections = new ConnectionGuard(config.limits());
+        Future<Gateway> started = redisReachable(vertx, config.redisUrl())
+                .compose(v -> Accounts.open(vertx, accountsConfig, catalogue)
+                        .recover(e -> Future.failedFuture(e instanceof StartupFailure ? e : new StartupFailure(
+                                "The accounts store could not be opened (database " + StartupFailure.redact(config.databaseUrl())
+                                        + (config.redisUrl() == null ? "" : ", Redis " + StartupFailure.redact(config.redisUrl()))
+                                        + "): " + StartupFailure.reason(e), e))))
+                .compose(accounts -> TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers).compose(tasks -> {
                     SharedServices services = new SharedServices(new ResponseStore(), tasks);
-                    return vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts, services, breakers),
+                    return vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts, services, breakers, bodies, connections),
                                     new DeploymentOptions().setInstances(instances))
                             .map(id -> new Gateway(vertx, id, port, accounts, services));
-                }));
+                }).onFailure(e -> accounts.close()));
+        return started.timeout(STARTUP_TIMEOUT_SECONDS, TimeUnit.SECONDS).recover(e -> Future.failedFuture(
+                e instanceof TimeoutException ? new StartupFailure("The gateway did not start within " + STARTUP_TIMEOUT_SECONDS
+                        + " s (database " + StartupFailure.redact(config.databaseUrl()) + ", Redis "
+                        + StartupFailure.redact(config.redisUrl()) + ").", e) : e));
+    }
+
+    /**
+     * Connects to Redis once before anything else opens, so that an unreachable Redis is reported as such
+     * within {@link #REDIS_PROBE_SECONDS}, rather than as a failure somewhere in the accounts store.
+     */
+    private static Future<Void> redisReachable(Vertx vertx, String url) {
+        if (url == null) return Future.succeededFuture();
+        Redis probe;
+        try {
+            probe = Redis.createClient(vertx, new RedisOptions().setConnectionString(url));
+        } catch (RuntimeException e) {
+            return Future.failedFuture(new StartupFailure("The Redis URL " + StartupFailure.redact(url)
+                    + " (accounts.redis_url / GATEWAY_REDIS_URL) is not valid: " + StartupFailure.reason(e), e));
+        }
+        return probe.connect().compose(c -> c.send(Request.cmd(Command.PING)).eventually(c::close))
+                .timeout(REDIS_PROBE_SECONDS, TimeUnit.SECONDS)
+                .<Void>mapEmpty()
+                .recover(e -> Future.failedFuture(new StartupFailure("Redis at " + StartupFailure.redact(url)
+                        + " (accounts.redis_url / GATEWAY_REDIS_URL) is unreachable: " + StartupFailure.reason(e), e)))
+                .eventually(probe::close);
     }
 
     public int port() {

@@ -3,6 +3,7 @@ package dev.modelgateway.server;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.call.CallRunner;
 import dev.modelgateway.call.CallServices;
+import dev.modelgateway.config.ServerLimits;
 import dev.modelgateway.endpoint.audio.SpeechEndpoint;
 import dev.modelgateway.endpoint.audio.TranscriptionTasksEndpoint;
 import dev.modelgateway.endpoint.audio.TranscriptionsEndpoint;
@@ -21,21 +22,17 @@ import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.ErrorShape;
 import dev.modelgateway.http.BadInput;
 import dev.modelgateway.http.Exchange;
-import dev.modelgateway.http.MultipartBody;
 import dev.modelgateway.http.TraceId;
 import dev.modelgateway.services.SharedServices;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** The gateway's routes under {@code /api/v1}, plus trace ids, auth and error rendering for all of them. */
 public final class GatewayRouter {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayRouter.class);
-    /** Vendor A's documented request limit; larger bodies get 413 before any parsing. */
-    static final long BODY_LIMIT = 32L * 1024 * 1024;
     /** docs/contract.md §4's token-counting path; it takes a messages-protocol body, so it answers in that protocol's shape. */
     static final String COUNT_MESSAGE_TOKENS = "/api/count-message-tokens";
 
@@ -43,27 +40,24 @@ public final class GatewayRouter {
     }
 
     public static Router create(Vertx vertx, CallServices platform, Authenticator authenticator, Accounts accounts,
-                                SharedServices services) {
+                                SharedServices services, ServerLimits limits, BodyBudget budget) {
         Router router = Router.router(vertx);
         router.route().handler(GatewayRouter::begin);
         router.get("/health").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
                 .end("{\"status\":\"ok\"}"));
-        BodyHandler bodies = BodyHandler.create(false).setBodyLimit(BODY_LIMIT);
+        // The key is checked before a byte of the body is read: the request stays paused through the (async)
+        // authentication, so a caller without a key cannot make the gateway buffer anything. An upgrade has no
+        // body, but once its end is read it can no longer be upgraded: it stays paused until its handler accepts it.
         router.route("/api/*").handler(ctx -> {
-            // an upgrade has no body, but once its end is read it can no longer be upgraded: keep it paused
-            // through authentication and admission, until the handler accepts it
-            if (BearerAuth.isWebSocketUpgrade(ctx.request())) {
-                ctx.request().pause();
-                ctx.next();
-            } else if (MultipartBody.applies(ctx)) {
-                MultipartBody.collect(ctx, BODY_LIMIT);
-            } else {
-                bodies.handle(ctx);
-            }
+            ctx.request().pause();
+            ctx.next();
         });
-        // Accounts routes authenticate themselves (admin routes need the master key).
-        accounts.mountRoutes(router);
         router.route("/api/*").handler(new BearerAuth(authenticator));
+        BodyReader bodies = new BodyReader(vertx, limits, budget);
+        router.route("/api/*").handler(bodies::read);
+        router.route("/api/*").handler(bodies::done);
+        // Accounts routes check the master key themselves (admin) or the caller's own key (usage).
+        accounts.mountRoutes(router);
 
         CallRunner runner = new CallRunner(platform);
         ChatCompletionsEndpoint chat = new ChatCompletionsEndpoint(platform, runner);
@@ -115,8 +109,7 @@ public final class GatewayRouter {
             LOG.info("malformed request framing, trace id {}: {}", traceId(ctx), t.toString());
             Exchange.fail(ctx, BadInput.framing(t));
         } else if (ctx.statusCode() == 413) {
-            Exchange.fail(ctx, GatewayException.of(ErrorKind.REQUEST_TOO_LARGE,
-                    "The request body exceeds the limit of " + BODY_LIMIT / (1024 * 1024) + " MB."));
+            BodyReader.tooLarge(ctx);
         } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
             Exchange.fail(ctx, GatewayException.of(ErrorKind.INVALID_REQUEST, "The request could not be processed (HTTP " + ctx.statusCode() + ").")
                     .withStatus(ctx.statusCode()));

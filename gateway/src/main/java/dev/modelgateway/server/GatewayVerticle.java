@@ -16,6 +16,7 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
 
 import java.util.concurrent.TimeUnit;
 
@@ -31,12 +32,16 @@ final class GatewayVerticle extends VerticleBase {
     private final Accounts accounts;
     private final SharedServices services;
     private final CircuitBreakers breakers;
+    private final BodyBudget bodies;
+    private final ConnectionGuard connections;
     private VendorClients clients;
     private MediaFetcher media;
     private HttpServer server;
 
     GatewayVerticle(GatewayConfig config, Catalogue catalogue, Accounts accounts, SharedServices services,
-                    CircuitBreakers breakers) {
+                    CircuitBreakers breakers, BodyBudget bodies, ConnectionGuard connections) {
+        this.bodies = bodies;
+        this.connections = connections;
         this.config = config;
         this.catalogue = catalogue;
         this.accounts = accounts;
@@ -54,12 +59,23 @@ final class GatewayVerticle extends VerticleBase {
                 .setHost(config.host())
                 .setPort(config.port())
                 .setTcpNoDelay(true)
+                // Cleartext HTTP/2 off: with it, Vert.x waits for a connection's first bytes (to tell h2c from
+                // HTTP/1.x) before it hands the connection to the connection handler, so a client that connects
+                // and sends nothing would escape the connection caps and the request-head timeout.
+                .setHttp2ClearTextEnabled(false)
+                // nothing read or written for this long: above the longest call deadline, and SSE writes reset it
+                .setIdleTimeout((int) config.limits().idleTimeoutSeconds())
+                .setIdleTimeoutUnit(TimeUnit.SECONDS)
                 .setCompressionSupported(false)
                 .setWebSocketSubProtocols(RealtimeEndpoint.SUBPROTOCOLS)
                 .setMaxWebSocketFrameSize(RealtimeEndpoint.MAX_FRAME_BYTES)
                 .setMaxWebSocketMessageSize(RealtimeEndpoint.MAX_FRAME_BYTES);
+        Router router = GatewayRouter.create(vertx, platform, authenticator, accounts, services, config.limits(), bodies);
+        ConnectionGuard.OnLoop guard = connections.new OnLoop(vertx);
+        guard.hook(router);
         server = vertx.createHttpServer(options)
-                .requestHandler(GatewayRouter.create(vertx, platform, authenticator, accounts, services));
+                .connectionHandler(guard::connected)
+                .requestHandler(router);
         return server.listen();
     }
 

@@ -6,6 +6,7 @@ import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.MediaPolicy;
+import dev.modelgateway.config.ServerLimits;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.routing.CircuitBreaker;
@@ -73,6 +74,7 @@ public final class GatewayHarness implements AutoCloseable {
         private String databaseUrl;
         private String redisUrl;
         private VendorSimulator sim;
+        private ServerLimits limits = ServerLimits.DEFAULT;
 
         private Builder() {
         }
@@ -107,6 +109,12 @@ public final class GatewayHarness implements AutoCloseable {
             return this;
         }
 
+        /** The HTTP server's timeouts, connection caps and body budget (tests of them use small ones). */
+        public Builder limits(ServerLimits serverLimits) {
+            this.limits = serverLimits;
+            return this;
+        }
+
         /** The Redis URL for shared counters; none (in-process counters) if unset. */
         public Builder redis(String url) {
             this.redisUrl = url;
@@ -135,7 +143,7 @@ public final class GatewayHarness implements AutoCloseable {
             vendors.put(Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, base + "/dashscope/compatible-mode/v1", keys.dashscope()));
             baseUrls.forEach((v, url) -> vendors.put(v, new VendorEndpoint(v, url, vendors.get(v).apiKey())));
             for (Vendor v : missingKeys) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
-            GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media);
+            GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media, limits);
             Gateway gateway = Gateway.start(vertx, config, 2, breaker).await();
             return new GatewayHarness(vertx, s, gateway, db);
         }

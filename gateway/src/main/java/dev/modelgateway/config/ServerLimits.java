@@ -1,0 +1,53 @@
+package dev.modelgateway.config;
+
+/**
+ * The HTTP server's protections against callers without a key (docs/configuration.md, "Server limits").
+ *
+ * @param idleTimeoutSeconds        a connection on which nothing is read or written for this long is closed;
+ *                                  above the longest call deadline (300 s), so a call in progress is never cut,
+ *                                  and every SSE event written resets it
+ * @param requestHeadTimeoutSeconds a connection must deliver a complete request head within this long of
+ *                                  opening, or of its previous response (slow headers, idle keep-alive)
+ * @param bodyReadTimeoutSeconds    an accepted request's body must have arrived whole within this long
+ * @param maxConnectionsPerClient   open connections from one client address; 0: no cap (behind a proxy)
+ * @param maxConnections            open connections in total, across all event loops
+ * @param maxBufferedBodyBytes      request bodies held in memory at once, in total; 0: a quarter of the
+ *                                  JVM's maximum heap
+ */
+public record ServerLimits(long idleTimeoutSeconds, long requestHeadTimeoutSeconds, long bodyReadTimeoutSeconds,
+                           int maxConnectionsPerClient, int maxConnections, long maxBufferedBodyBytes) {
+
+    public static final ServerLimits DEFAULT = new ServerLimits(360, 30, 120, 256, 8192, 0);
+
+    public ServerLimits {
+        if (idleTimeoutSeconds < 0 || requestHeadTimeoutSeconds < 0 || bodyReadTimeoutSeconds < 0
+                || maxConnectionsPerClient < 0 || maxConnections < 0 || maxBufferedBodyBytes < 0) {
+            throw new IllegalArgumentException("server limits must not be negative");
+        }
+    }
+
+    /** {@link #maxBufferedBodyBytes()} with 0 resolved to a quarter of the maximum heap. */
+    public long bufferedBodyBudget() {
+        return maxBufferedBodyBytes > 0 ? maxBufferedBodyBytes : Runtime.getRuntime().maxMemory() / 4;
+    }
+
+    public ServerLimits withMaxConnectionsPerClient(int n) {
+        return new ServerLimits(idleTimeoutSeconds, requestHeadTimeoutSeconds, bodyReadTimeoutSeconds, n, maxConnections, maxBufferedBodyBytes);
+    }
+
+    public ServerLimits withMaxConnections(int n) {
+        return new ServerLimits(idleTimeoutSeconds, requestHeadTimeoutSeconds, bodyReadTimeoutSeconds, maxConnectionsPerClient, n, maxBufferedBodyBytes);
+    }
+
+    public ServerLimits withRequestHeadTimeoutSeconds(long s) {
+        return new ServerLimits(idleTimeoutSeconds, s, bodyReadTimeoutSeconds, maxConnectionsPerClient, maxConnections, maxBufferedBodyBytes);
+    }
+
+    public ServerLimits withBodyReadTimeoutSeconds(long s) {
+        return new ServerLimits(idleTimeoutSeconds, requestHeadTimeoutSeconds, s, maxConnectionsPerClient, maxConnections, maxBufferedBodyBytes);
+    }
+
+    public ServerLimits withMaxBufferedBodyBytes(long n) {
+        return new ServerLimits(idleTimeoutSeconds, requestHeadTimeoutSeconds, bodyReadTimeoutSeconds, maxConnectionsPerClient, maxConnections, n);
+    }
+}

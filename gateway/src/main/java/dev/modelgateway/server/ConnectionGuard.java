@@ -1,0 +1,137 @@
+package dev.modelgateway.server;
+
+import dev.modelgateway.config.ServerLimits;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.ext.web.Router;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Connection caps and the request-head timeout (docs/configuration.md, "Server limits"). The counts are
+ * shared by every event loop; a connection beyond the per-client-address cap or the overall cap is closed at
+ * once. A connection must deliver a complete request head within the head timeout of opening, and again of
+ * its last response ending (an idle keep-alive connection); while a request is in progress, however long
+ * its response streams, no head timer runs. Vert.x has no option for it: a timer per connection, cancelled
+ * when a request arrives.
+ */
+final class ConnectionGuard {
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionGuard.class);
+
+    private final ServerLimits limits;
+    private final AtomicInteger total = new AtomicInteger();
+    private final ConcurrentHashMap<String, AtomicInteger> byClient = new ConcurrentHashMap<>();
+
+    ConnectionGuard(ServerLimits limits) {
+        this.limits = limits;
+    }
+
+    private boolean admit(String client) {
+        if (total.incrementAndGet() > limits.maxConnections() && limits.maxConnections() > 0) {
+            total.decrementAndGet();
+            return false;
+        }
+        if (limits.maxConnectionsPerClient() > 0) {
+            AtomicInteger n = byClient.computeIfAbsent(client, c -> new AtomicInteger());
+            if (n.incrementAndGet() > limits.maxConnectionsPerClient()) {
+                release(client);
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void release(String client) {
+        total.decrementAndGet();
+        if (limits.maxConnectionsPerClient() > 0) {
+            byClient.computeIfPresent(client, (c, n) -> n.decrementAndGet() <= 0 ? null : n);
+        }
+    }
+
+    /** The guard as one event loop's server uses it: its connection handler, and a first route for the router. */
+    final class OnLoop {
+        private final Vertx vertx;
+        /** Only ever touched from this loop's thread. */
+        private final Map<HttpConnection, Watch> watches = new WeakHashMap<>();
+
+        OnLoop(Vertx vertx) {
+            this.vertx = vertx;
+        }
+
+        void connected(HttpConnection connection) {
+            SocketAddress remote = connection.remoteAddress();
+            String client = remote == null ? "-" : remote.hostAddress() != null ? remote.hostAddress() : remote.toString();
+            if (!admit(client)) {
+                LOG.warn("connection from {} refused: over the connection cap", client);
+                connection.close();
+                return;
+            }
+            Watch w = new Watch(connection);
+            watches.put(connection, w);
+            connection.closeHandler(v -> {
+                release(client);
+                w.stop();
+                watches.remove(connection);
+            });
+            w.arm();
+        }
+
+        /** Installs the request hook as the router's first route. */
+        void hook(Router router) {
+            router.route().order(-1_000).handler(ctx -> {
+                Watch w = watches.get(ctx.request().connection());
+                if (w != null) {
+                    w.started();
+                    ctx.addEndHandler(v -> w.ended());
+                }
+                ctx.next();
+            });
+        }
+
+        private final class Watch {
+            private final HttpConnection connection;
+            private long timer = -1;
+            private int inFlight;
+            private boolean closed;
+
+            Watch(HttpConnection connection) {
+                this.connection = connection;
+            }
+
+            void arm() {
+                if (closed || limits.requestHeadTimeoutSeconds() <= 0) return;
+                cancel();
+                timer = vertx.setTimer(limits.requestHeadTimeoutSeconds() * 1000, id -> {
+                    timer = -1;
+                    if (inFlight == 0 && !closed) connection.close();
+                });
+            }
+
+            void started() {
+                inFlight++;
+                cancel();
+            }
+
+            void ended() {
+                if (--inFlight == 0) arm();
+            }
+
+            void stop() {
+                closed = true;
+                cancel();
+            }
+
+            private void cancel() {
+                if (timer >= 0) vertx.cancelTimer(timer);
+                timer = -1;
+            }
+        }
+    }
+}

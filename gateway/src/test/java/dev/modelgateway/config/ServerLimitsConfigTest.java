@@ -1,0 +1,39 @@
+package dev.modelgateway.config;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ServerLimitsConfigTest {
+    @Test
+    void defaults() throws Exception {
+        ServerLimits limits = new ConfigLoader(k -> null).load(null).limits();
+        assertThat(limits).isEqualTo(new ServerLimits(360, 30, 120, 256, 8192, 0));
+        assertThat(limits.bufferedBodyBudget()).isEqualTo(Runtime.getRuntime().maxMemory() / 4);
+    }
+
+    @Test
+    void yamlAndEnvironmentOverride() throws Exception {
+        Path file = Files.createTempFile("gateway", ".yaml");
+        Files.writeString(file, """
+                server:
+                  idle_timeout_seconds: 600
+                  request_head_timeout_seconds: 10
+                  body_read_timeout_seconds: 60
+                  max_connections_per_client: 0
+                  max_connections: 100
+                  max_buffered_body_bytes: 1048576
+                """);
+        assertThat(new ConfigLoader(k -> null).load(file).limits()).isEqualTo(new ServerLimits(600, 10, 60, 0, 100, 1048576));
+        Map<String, String> env = Map.of("GATEWAY_MAX_CONNECTIONS", "50", "GATEWAY_REQUEST_HEAD_TIMEOUT_SECONDS", "5");
+        assertThat(new ConfigLoader(env::get).load(file).limits()).isEqualTo(new ServerLimits(600, 5, 60, 0, 50, 1048576));
+        assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_MAX_CONNECTIONS", "-1")::get).load(file))
+                .hasMessageContaining("GATEWAY_MAX_CONNECTIONS / server.max_connections");
+        Files.delete(file);
+    }
+}
