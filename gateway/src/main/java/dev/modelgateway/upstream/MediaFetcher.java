@@ -11,16 +11,21 @@ import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -32,6 +37,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * event loop.
  */
 public final class MediaFetcher {
+    private static final Logger LOG = LoggerFactory.getLogger(MediaFetcher.class);
     /** A downloaded medium; {@code mediaType} is null when neither the server nor the bytes tell. */
     public record Fetched(String mediaType, String base64, long bytes) {
     }
@@ -187,13 +193,13 @@ public final class MediaFetcher {
                 current = req;
                 // an exchange this class abandoned itself (redirect, failure) reports its reset too: ignored
                 req.exceptionHandler(e -> {
-                    if (current == req) fail(new Refused("the download broke off: " + e.getMessage()));
+                    if (current == req) fail(transportRefusal("the download broke off", e));
                 });
                 return req.send();
             }).onComplete(ar -> {
                 if (result.future().isComplete()) return;
                 if (ar.failed()) {
-                    fail(new Refused("could not download it: " + ar.cause().getMessage()));
+                    fail(transportRefusal("could not download it", ar.cause()));
                     return;
                 }
                 answer(uri, ar.result(), redirectsLeft);
@@ -202,7 +208,7 @@ public final class MediaFetcher {
 
         private void answer(URI uri, HttpClientResponse resp, int redirectsLeft) {
             resp.exceptionHandler(e -> {
-                if (current == resp.request()) fail(new Refused("the download broke off: " + e.getMessage()));
+                if (current == resp.request()) fail(transportRefusal("the download broke off", e));
             });
             int status = resp.statusCode();
             String location = resp.getHeader("location");
@@ -272,5 +278,20 @@ public final class MediaFetcher {
         } catch (NumberFormatException e) {
             return dflt;
         }
+    }
+
+    /**
+     * A transport failure as the caller may see it: what happened, never the address it resolved to or the
+     * low-level message (which would tell a caller about internal hosts); the detail goes to the log.
+     */
+    private static Refused transportRefusal(String what, Throwable cause) {
+        LOG.info("media download failed ({}): {}", what, String.valueOf(cause));
+        return new Refused(what + " (" + switch (cause) {
+            case ConnectException c -> "connection refused";
+            case UnknownHostException u -> "unknown host";
+            case HttpClosedException c -> "connection closed";
+            case TimeoutException t -> "timed out";
+            default -> "network error";
+        } + ")");
     }
 }
