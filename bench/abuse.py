@@ -18,6 +18,10 @@ import urllib.error
 import urllib.request
 
 HOST = "127.0.0.1"
+# The abusers connect from other loopback addresses than the well-behaved caller, as on a real network: the
+# gateway caps connections per client address, so abusers sharing the caller's address would lock it out too.
+SLOWLORIS_FROM = "127.0.0.2"
+OVERSIZED_FROM = "127.0.0.3"
 
 
 def call(port, path, body=None, key=None, timeout=30):
@@ -59,7 +63,7 @@ def slowloris(port, stop, count, opened):
         if stop.is_set():
             break
         try:
-            s = socket.create_connection((HOST, port), timeout=2)
+            s = socket.create_connection((HOST, port), timeout=2, source_address=(SLOWLORIS_FROM, 0))
             s.sendall(b"POST /api/v1/chat/completions HTTP/1.1\r\nHost: x\r\n")
             socks.append(s)
             opened[0] += 1
@@ -80,7 +84,7 @@ def oversized(port, stop, sent):
     chunk = b"x" * (1024 * 1024)
     while not stop.is_set():
         try:
-            s = socket.create_connection((HOST, port), timeout=5)
+            s = socket.create_connection((HOST, port), timeout=5, source_address=(OVERSIZED_FROM, 0))
             s.sendall(b"POST /api/v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                       b"Content-Length: 31457280\r\n\r\n")
             for _ in range(30):
@@ -158,7 +162,7 @@ def main():
     print(summary("storm: chat", storm_chat))
     print()
     print(f"well-behaved failures: quiet {base_fail}, storm {storm_fail}")
-    print(f"slowloris connections opened: {opened[0]}; oversized anonymous bodies answered: {sent[0]}, "
+    print(f"slowloris connections opened (from {SLOWLORIS_FROM}): {opened[0]}; oversized anonymous bodies answered: {sent[0]}, "
           f"refused/cut: {sent[1]}; fan-out answers by status: {fan}; at-budget key answers by status: {spent}")
 
 
