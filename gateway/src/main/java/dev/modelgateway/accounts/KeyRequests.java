@@ -21,13 +21,27 @@ import java.util.Set;
 final class KeyRequests {
     private KeyRequests() {}
 
+    /** The fields a key's settings are made of; {@code disabled} is taken by PATCH only. */
+    private static final Set<String> FIELDS = Set.of("name", "models", "rpm", "tpm", "budget_usd", "expires_at",
+            "model_limits", "disabled");
+
     /** Settings for a new key; {@code name} is required. */
     static KeySettings create(JsonObject body) {
         return patch(new KeySettings(null, List.of(), null, null, null, null), body, true);
     }
 
-    /** The current settings with the body's fields applied; a field set to null clears it. */
+    /**
+     * The current settings with the body's fields applied; a field set to null clears it. An unknown field is a
+     * 400 rather than ignored: a typo such as {@code budget} for {@code budget_usd} would otherwise make a key
+     * without the budget its creator meant.
+     */
     static KeySettings patch(KeySettings current, JsonObject body, boolean nameRequired) {
+        for (String field : body.fieldNames()) {
+            if (!FIELDS.contains(field)) {
+                throw GatewayException.invalid(field, "Unknown field '" + field + "'; a key takes " + String.join(", ",
+                        FIELDS.stream().sorted().toList()) + ".");
+            }
+        }
         String name = body.containsKey("name") ? name(body.getValue("name")) : current.name();
         if (nameRequired && name == null) throw GatewayException.invalid("name", "'name' is required.");
         return new KeySettings(name,

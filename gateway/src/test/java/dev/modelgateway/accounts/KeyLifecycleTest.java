@@ -155,6 +155,11 @@ class KeyLifecycleTest {
         assertThat(badBudget.error().getString("param")).isEqualTo("budget_usd");
         var badExpiry = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x").put("expires_at", "soon"));
         assertThat(badExpiry.error().getString("param")).isEqualTo("expires_at");
+        // a typo must not create a key without the budget its creator meant
+        var typo = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x").put("budget", "5"));
+        assertThat(typo.status()).isEqualTo(400);
+        assertThat(typo.error().getString("param")).isEqualTo("budget");
+        assertThat(typo.error().getString("message")).contains("budget_usd");
         var badModels = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x").put("models", 7));
         assertThat(badModels.error().getString("param")).isEqualTo("models");
         var badModelLimit = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x")
