@@ -132,18 +132,13 @@ public final class Accounts {
     public Future<Admission> admitFallback(ApiKey key, String publicModel, long estimatedTokens) {
         if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
         if (!key.allows(publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
-        List<RateScope> scopes = RateScope.of(key, publicModel).stream().filter(s -> s.models() != null).toList();
-        if (scopes.isEmpty()) return Future.succeededFuture(Admission.UNLIMITED);
-        return limiter.acquire(scopes, estimatedTokens)
-                .<Admission>compose(d -> d.getFirst().allowed()
-                        ? Future.succeededFuture(new LimitedAdmission(RateDecision.headers(d), limiter, scopes, estimatedTokens))
-                        : Future.failedFuture(rateLimited(key, scopes, d)));
+        return limited(key, RateScope.of(key, publicModel).stream().filter(s -> s.models() != null).toList(), estimatedTokens);
     }
 
     public Future<Admission> admit(ApiKey key, String publicModel, long estimatedTokens) {
         if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
         if (!key.allows(publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
-        if (key.budgetUsd() == null) return limited(key, publicModel, estimatedTokens);
+        if (key.budgetUsd() == null) return limited(key, RateScope.of(key, publicModel), estimatedTokens);
         long spentE10 = spend.spentE10(key.id());
         if (Money.fromE10(spentE10).compareTo(key.budgetUsd()) >= 0) {
             // 429 is how OpenAI reports exhausted credit; x-should-retry stops the official SDKs from retrying.
@@ -152,23 +147,21 @@ public final class Accounts {
                     + Money.fromE10(spentE10).toPlainString() + ").")
                     .withCode("insufficient_quota").withHeaders(Map.of("x-should-retry", "false")));
         }
-        if (Money.fromE10(spentE10 + spend.reservedE10(key.id())).compareTo(key.budgetUsd()) >= 0) {
+        // The most this call may cost: every estimated token priced as output, the dearest kind.
+        ModelPrice price = prices.priceOf(publicModel);
+        long reservedE10 = price == null ? 0 : Money.toE10(price.cost(new Usage(0, 0, 0, 0, estimatedTokens, 0)));
+        if (!spend.tryReserve(key.id(), reservedE10, Money.toE10(key.budgetUsd()))) {
             return Future.failedFuture(GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name()
                     + "': the calls it has in flight may use the rest of its budget of $" + key.budgetUsd().toPlainString()
                     + "; retry when they have finished.").withCode("budget_reserved").withHeaders(Map.of("retry-after", "1")));
         }
-        // The most this call may cost: every estimated token priced as output, the dearest kind.
-        ModelPrice price = prices.priceOf(publicModel);
-        long reservedE10 = price == null ? 0 : Money.toE10(price.cost(new Usage(0, 0, 0, 0, estimatedTokens, 0)));
-        spend.reserve(key.id(), reservedE10);
-        return limited(key, publicModel, estimatedTokens)
+        return limited(key, RateScope.of(key, publicModel), estimatedTokens)
                 .<Admission>map(limits -> new ReservedAdmission(limits, spend, key.id(), reservedE10))
                 .onFailure(e -> spend.release(key.id(), reservedE10));
     }
 
-    /** The key's rate limits for {@code publicModel}: the key's own buckets, then its model limit's. */
-    private Future<Admission> limited(ApiKey key, String publicModel, long estimatedTokens) {
-        List<RateScope> scopes = RateScope.of(key, publicModel);
+    /** Takes {@code estimatedTokens} from the buckets of {@code scopes}, or says which limit refuses them. */
+    private Future<Admission> limited(ApiKey key, List<RateScope> scopes, long estimatedTokens) {
         if (scopes.isEmpty()) return Future.succeededFuture(Admission.UNLIMITED);
         return limiter.acquire(scopes, estimatedTokens)
                 .<Admission>compose(d -> d.getFirst().allowed()

@@ -19,12 +19,19 @@ final class SpendTracker {
         return committed.getOrDefault(keyId, 0L) + pending.getOrDefault(keyId, 0L);
     }
 
-    long reservedE10(String keyId) {
-        return reserved.getOrDefault(keyId, 0L);
-    }
-
-    void reserve(String keyId, long e10) {
-        if (e10 > 0) reserved.merge(keyId, e10, Long::sum);
+    /**
+     * Reserves {@code e10} for a call unless what is spent and already reserved has reached {@code budgetE10}: one
+     * atomic step per key, so two calls admitted at once on different event loops cannot both see the budget free.
+     */
+    boolean tryReserve(String keyId, long e10, long budgetE10) {
+        boolean[] granted = {false};
+        reserved.compute(keyId, (k, held) -> {
+            long now = held == null ? 0 : held;
+            if (spentE10(keyId) + now >= budgetE10) return held;
+            granted[0] = true;
+            return e10 > 0 ? now + e10 : held;
+        });
+        return granted[0];
     }
 
     void release(String keyId, long e10) {

@@ -33,11 +33,14 @@ public final class Metering {
      * request's size in bytes / 4 (a common rule of thumb for English text and JSON) plus its output cap.
      */
     public Future<Admission> admit(Exchange ex, ModelEntry model, long requestBytes, long maxOutputTokens) {
-        long estimate = requestBytes / 4 + (maxOutputTokens > 0 ? maxOutputTokens : DEFAULT_OUTPUT_ESTIMATE);
-        return accounts.admit(ex.caller().key(), model.id(), estimate).onSuccess(admission ->
+        return accounts.admit(ex.caller().key(), model.id(), estimate(requestBytes, maxOutputTokens)).onSuccess(admission ->
                 admission.headers().forEach((k, v) -> {
                     if (!ex.response().headWritten()) ex.response().putHeader(k, v);
                 }));
+    }
+
+    private static long estimate(long requestBytes, long maxOutputTokens) {
+        return requestBytes / 4 + (maxOutputTokens > 0 ? maxOutputTokens : DEFAULT_OUTPUT_ESTIMATE);
     }
 
     /** Whether the caller's key may use {@code model} at all (its allow-list), before anything is sent. */
@@ -55,8 +58,7 @@ public final class Metering {
      * buckets and budget were taken on its primary).
      */
     public Future<Admission> admitFallback(Exchange ex, ModelEntry model, long requestBytes, long maxOutputTokens) {
-        long estimate = requestBytes / 4 + (maxOutputTokens > 0 ? maxOutputTokens : DEFAULT_OUTPUT_ESTIMATE);
-        return accounts.admitFallback(ex.caller().key(), model.id(), estimate);
+        return accounts.admitFallback(ex.caller().key(), model.id(), estimate(requestBytes, maxOutputTokens));
     }
 
     /**
