@@ -44,10 +44,15 @@ class JsonBodyTest {
         Json.parseObject(body);
         long inlineMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - inlineStart);
 
+        // Measured from the moment the whole body has arrived and parsing begins: the upload before it is
+        // the client's work, and competes for the two cores whoever parses.
+        AtomicLong parseStart = new AtomicLong();
         Router router = Router.router(vertx);
         router.route().handler(BodyHandler.create(false).setBodyLimit(200L * 1024 * 1024));
-        router.post("/parse").handler(ctx -> JsonBody.parse(ctx, parsed ->
-                ctx.response().end(Integer.toString(parsed.path("items").size()))));
+        router.post("/parse").handler(ctx -> {
+            parseStart.set(System.nanoTime());
+            JsonBody.parse(ctx, parsed -> ctx.response().end(Integer.toString(parsed.path("items").size())));
+        });
         HttpServer server = vertx.createHttpServer().requestHandler(router).listen(0, "127.0.0.1").await();
 
         // a 5 ms timer on the server's one event loop: how late does it fire while the body is parsed?
@@ -55,7 +60,11 @@ class JsonBodyTest {
         AtomicLong last = new AtomicLong(System.nanoTime());
         long timer = vertx.setPeriodic(5, id -> {
             long now = System.nanoTime();
-            worstLateMs.accumulateAndGet(TimeUnit.NANOSECONDS.toMillis(now - last.getAndSet(now)) - 5, Math::max);
+            long previous = last.getAndSet(now);
+            long from = Math.max(previous, parseStart.get());
+            if (parseStart.get() != 0 && now > from) {
+                worstLateMs.accumulateAndGet(TimeUnit.NANOSECONDS.toMillis(now - from) - 5, Math::max);
+            }
         });
         HttpClient client = Vertx.vertx().createHttpClient();
         try {
