@@ -1,5 +1,6 @@
 package dev.modelgateway.sim;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
@@ -21,11 +22,13 @@ final class AnswerPlanner {
         String thinking = c.thinking() ? thinkingText(c.lastUserText()) : null;
         int thinkingTokens = Tokens.of(thinking);
 
-        if (!c.tools().isEmpty() && c.toolChoice().mode() != Conversation.ChoiceMode.NONE && c.toolResult() == null) {
+        if (!c.tools().isEmpty() && c.toolChoice().mode() != Conversation.ChoiceMode.NONE && c.toolResult() == null
+                && !(Directive.NO_TOOL.equals(d.tool()) && c.toolChoice().mode() == Conversation.ChoiceMode.AUTO)) {
             List<Answer.ToolCall> calls = new ArrayList<>();
             long argChars = 0;
             for (Conversation.Tool t : chooseTools(c, d)) {
-                String args = Json.write(SchemaFaker.fake(t.schema()));
+                String args = givenArgs(t, d);
+                if (args == null) args = Json.write(SchemaFaker.fake(t.schema()));
                 argChars += args.length();
                 calls.add(new Answer.ToolCall(idPrefix == null ? null : idPrefix + ids.getAsLong(), t.name(), args));
             }
@@ -73,8 +76,21 @@ final class AnswerPlanner {
         if (c.toolChoice().mode() == Conversation.ChoiceMode.NAMED) {
             for (Conversation.Tool t : tools) if (t.name().equals(c.toolChoice().name())) return List.of(t);
         }
+        if (d.tool() != null) {
+            for (Conversation.Tool t : tools) if (t.name().equals(d.tool())) return List.of(t);
+        }
         int n = Math.max(1, Math.min(d.parallelTools() > 0 ? d.parallelTools() : 1, tools.size()));
         return tools.subList(0, n);
+    }
+
+    /** The directive's {@code args} JSON (compacted) for the tool it names; null to fake them from the schema. */
+    private static String givenArgs(Conversation.Tool t, Directive d) {
+        if (d.args() == null || !t.name().equals(d.tool())) return null;
+        try {
+            return Json.write(Json.MAPPER.readTree(d.args()));
+        } catch (JsonProcessingException e) {
+            return null;
+        }
     }
 
     static String head(String s, int max) {

@@ -178,4 +178,22 @@ class ChatCompletionsTest extends SimTestBase {
         assertThat(s.statusCode()).isEqualTo(429);
         assertThat(json(s.body()).path("error").path("code").asText()).isEqualTo("limit_requests");
     }
+
+    @Test
+    void directiveNamesTheToolAndItsArguments() {
+        JsonNode c = json(openai("{\"model\":\"gpt-x\"," + TOOLS + ",\"messages\":"
+                + userMessages("[[sim:tool=b;args={\"path\": \"/tmp/x\", \"n\": [1]}]] go") + "}").body());
+        JsonNode call = c.path("choices").get(0).path("message").path("tool_calls").get(0).path("function");
+        assertThat(call.path("name").asText()).isEqualTo("b");
+        assertThat(call.path("arguments").asText()).isEqualTo("{\"path\":\"/tmp/x\",\"n\":[1]}");
+
+        JsonNode plain = json(openai("{\"model\":\"gpt-x\"," + TOOLS + ",\"messages\":" + userMessages("[[sim:tool=none]] hi") + "}").body());
+        assertThat(plain.path("choices").get(0).path("message").path("content").asText()).isEqualTo("Hello from gpt-x. You said: [[sim:tool=none]] hi");
+        assertThat(plain.path("choices").get(0).path("finish_reason").asText()).isEqualTo("stop");
+
+        JsonNode forced = json(openai("{\"model\":\"gpt-x\"," + TOOLS + ",\"tool_choice\":\"required\",\"messages\":"
+                + userMessages("[[sim:tool=none]] hi") + "}").body());
+        assertThat(forced.path("choices").get(0).path("message").path("tool_calls").get(0).path("function").path("name").asText())
+                .isEqualTo("get_weather");
+    }
 }

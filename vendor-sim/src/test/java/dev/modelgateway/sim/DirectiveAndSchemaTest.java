@@ -21,6 +21,18 @@ class DirectiveAndSchemaTest {
     }
 
     @Test
+    void toolAndArgsSurviveJsonEscaping() {
+        Directive d = Directive.find(Json.write(Json.obj().put("content",
+                "run [[sim:chunks=2;tool=Bash;args={\"command\":\"echo a=1; echo b > out.txt\"}]] now")));
+        assertThat(d.tool()).isEqualTo("Bash");
+        assertThat(d.args()).isEqualTo("{\"command\":\"echo a=1; echo b > out.txt\"}");
+        assertThat(d.chunks()).isEqualTo(2);
+        assertThat(Directive.find("[[sim:tool=none]]").tool()).isEqualTo(Directive.NO_TOOL);
+        assertThat(Directive.find("[[sim:tool=x]]").args()).isNull();
+        assertThat(Directive.parse("tool=x;args={}").withoutFaults().args()).isEqualTo("{}");
+    }
+
+    @Test
     void timesCountsPerDirectiveTextAndKeepsShaping() {
         FaultBook book = new FaultBook();
         Directive d = Directive.parse("status=500;times=1;chunks=4");
