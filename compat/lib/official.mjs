@@ -1,0 +1,219 @@
+// The official Node SDKs: openai (chat completions and Responses) and @anthropic-ai/sdk (messages), each
+// over the nine features of the matrix, on every vendor.
+import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
+import { MASTER_KEY } from './stack.mjs';
+import { VENDORS, expect, excerpt } from './vendors.mjs';
+import { PNG_BASE64, PNG_DATA_URL, WEATHER, TIME, CITY_SCHEMA, hello, TOOL_RESULT, ONE_IMAGE, LONG_SYSTEM } from './fixtures.mjs';
+
+const openai = (ctx) => new OpenAI({ baseURL: `${ctx.gateway}/api/v1`, apiKey: MASTER_KEY, maxRetries: 0, timeout: 30_000 });
+const anthropic = (ctx) => new Anthropic({ baseURL: `${ctx.gateway}/api`, authToken: MASTER_KEY, apiKey: null, maxRetries: 0, timeout: 30_000 });
+
+const startsHello = (text, v, what = 'answer') => expect(String(text ?? '').startsWith(hello(v)), `${what} is ${JSON.stringify(excerpt(text, 120))}, expected "${hello(v)} …"`);
+const saysToolResult = (text, what = 'answer after the tool result') => expect(String(text ?? '').startsWith(TOOL_RESULT), `${what} is ${JSON.stringify(excerpt(text, 120))}`);
+
+// ---- chat completions -------------------------------------------------------------------------------------
+
+const chatTool = (t) => ({ type: 'function', function: t });
+const user = (content) => ({ role: 'user', content });
+
+async function chatToolLoop(ctx, v, { prompt, tools, n, extra = {} }) {
+  const c = openai(ctx);
+  const messages = [user(prompt)];
+  const r1 = await c.chat.completions.create({ model: VENDORS[v].model, messages, tools: tools.map(chatTool), ...extra });
+  const msg = r1.choices[0].message;
+  const calls = msg.tool_calls ?? [];
+  expect(calls.length === n, `expected ${n} tool call(s), got ${calls.length}: ${excerpt(JSON.stringify(msg))}`);
+  expect(new Set(calls.map((x) => x.id)).size === n, `tool call ids not distinct: ${calls.map((x) => x.id)}`);
+  for (const call of calls) JSON.parse(call.function.arguments);
+  messages.push(msg, ...calls.map((call) => ({ role: 'tool', tool_call_id: call.id, content: `result of ${call.function.name}` })));
+  const r2 = await c.chat.completions.create({ model: VENDORS[v].model, messages, tools: tools.map(chatTool), ...extra });
+  saysToolResult(r2.choices[0].message.content);
+}
+
+export const chat = {
+  text: async (ctx, v) => {
+    const r = await openai(ctx).chat.completions.create({ model: VENDORS[v].model, messages: [user('Say hello.')] });
+    startsHello(r.choices[0].message.content, v);
+    expect(r.choices[0].finish_reason === 'stop', `finish_reason ${r.choices[0].finish_reason}`);
+  },
+  stream: async (ctx, v) => {
+    const s = await openai(ctx).chat.completions.create({ model: VENDORS[v].model, messages: [user('Say hello.')], stream: true });
+    let text = '';
+    let finish = null;
+    for await (const chunk of s) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    startsHello(text, v, 'streamed text');
+    expect(finish === 'stop', `finish_reason ${finish}`);
+  },
+  tools: (ctx, v) => chatToolLoop(ctx, v, { prompt: 'Weather in Paris?', tools: [WEATHER], n: 1 }),
+  parallel_tools: (ctx, v) => chatToolLoop(ctx, v, { prompt: 'Weather and time? [[sim:parallel_tools=2]]', tools: [WEATHER, TIME], n: 2 }),
+  thinking_multi_turn: (ctx, v) => chatToolLoop(ctx, v, { prompt: 'Think, then check the weather.', tools: [WEATHER], n: 1, extra: { reasoning_effort: 'low' } }),
+  images: async (ctx, v) => {
+    const r = await openai(ctx).chat.completions.create({ model: VENDORS[v].model, messages: [user([
+      { type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: PNG_DATA_URL } }])] });
+    expect(String(r.choices[0].message.content).endsWith(ONE_IMAGE), `answer ${JSON.stringify(excerpt(r.choices[0].message.content))} does not see the image`);
+  },
+  cache_control: async (ctx, v) => {
+    const body = { model: VENDORS[v].model, messages: [
+      { role: 'system', content: [{ type: 'text', text: LONG_SYSTEM, cache_control: { type: 'ephemeral' } }] }, user('Say hello.')] };
+    await openai(ctx).chat.completions.create(body);
+    const r = await openai(ctx).chat.completions.create({ ...body, messages: [...body.messages.slice(0, 1), user('Say hello again.')] });
+    startsHello(r.choices[0].message.content, v);
+    const cached = r.usage?.prompt_tokens_details?.cached_tokens ?? 0;
+    expect(cached > 0, `the second call reports no cached tokens: ${excerpt(JSON.stringify(r.usage))}`);
+  },
+  structured_output: async (ctx, v) => {
+    const r = await openai(ctx).chat.completions.create({ model: VENDORS[v].model, messages: [user('A city?')],
+      response_format: { type: 'json_schema', json_schema: { name: 'city', schema: CITY_SCHEMA, strict: true } } });
+    const o = JSON.parse(r.choices[0].message.content);
+    expect(typeof o.city === 'string' && Number.isInteger(o.population), `not the schema's object: ${excerpt(r.choices[0].message.content)}`);
+  },
+  usage: async (ctx, v) => {
+    const r = await openai(ctx).chat.completions.create({ model: VENDORS[v].model, messages: [user('Say hello.')] });
+    const u = r.usage ?? {};
+    expect(u.prompt_tokens > 0 && u.completion_tokens > 0 && u.total_tokens === u.prompt_tokens + u.completion_tokens, `usage ${excerpt(JSON.stringify(u))}`);
+    const s = await openai(ctx).chat.completions.create({ model: VENDORS[v].model, messages: [user('Say hello.')], stream: true, stream_options: { include_usage: true } });
+    let su = null;
+    for await (const chunk of s) su = chunk.usage ?? su;
+    expect(su?.prompt_tokens > 0 && su?.completion_tokens > 0, `stream usage ${excerpt(JSON.stringify(su))}`);
+  },
+};
+
+// ---- Responses --------------------------------------------------------------------------------------------
+
+const respTool = (t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters, strict: true });
+
+async function responsesToolLoop(ctx, v, { prompt, tools, n, extra = {} }) {
+  const c = openai(ctx);
+  const input = [{ role: 'user', content: prompt }];
+  const r1 = await c.responses.create({ model: VENDORS[v].model, input, tools: tools.map(respTool), ...extra });
+  const calls = r1.output.filter((i) => i.type === 'function_call');
+  expect(calls.length === n, `expected ${n} function_call item(s), got ${excerpt(JSON.stringify(r1.output.map((i) => i.type)))}`);
+  for (const call of calls) JSON.parse(call.arguments);
+  if (extra.reasoning) {
+    const rs = r1.output.find((i) => i.type === 'reasoning');
+    expect(rs, `no reasoning item: ${excerpt(JSON.stringify(r1.output.map((i) => i.type)))}`);
+    expect(!extra.include || rs.encrypted_content, `reasoning item without encrypted_content: ${excerpt(JSON.stringify(rs))}`);
+  }
+  input.push(...r1.output, ...calls.map((call) => ({ type: 'function_call_output', call_id: call.call_id, output: `result of ${call.name}` })));
+  const r2 = await c.responses.create({ model: VENDORS[v].model, input, tools: tools.map(respTool), ...extra });
+  saysToolResult(r2.output_text);
+}
+
+export const responses = {
+  text: async (ctx, v) => {
+    const r = await openai(ctx).responses.create({ model: VENDORS[v].model, input: 'Say hello.' });
+    startsHello(r.output_text, v);
+    expect(r.status === 'completed', `status ${r.status}`);
+  },
+  stream: async (ctx, v) => {
+    const s = await openai(ctx).responses.create({ model: VENDORS[v].model, input: 'Say hello.', stream: true });
+    let text = '';
+    let done = null;
+    for await (const e of s) {
+      if (e.type === 'response.output_text.delta') text += e.delta;
+      if (e.type === 'response.completed') done = e.response;
+    }
+    startsHello(text, v, 'streamed text');
+    expect(done?.output_text === undefined || done.output_text === text || done.output?.length, 'no response.completed');
+    const message = done?.output?.filter((i) => i.type === 'message') ?? [];
+    expect(message.length === 1, `response.completed has ${message.length} message items: ${excerpt(JSON.stringify(done?.output?.map((i) => i.type)))}`);
+  },
+  tools: (ctx, v) => responsesToolLoop(ctx, v, { prompt: 'Weather in Paris?', tools: [WEATHER], n: 1 }),
+  parallel_tools: (ctx, v) => responsesToolLoop(ctx, v, { prompt: 'Weather and time? [[sim:parallel_tools=2]]', tools: [WEATHER, TIME], n: 2 }),
+  thinking_multi_turn: (ctx, v) => responsesToolLoop(ctx, v, { prompt: 'Think, then check the weather.', tools: [WEATHER], n: 1,
+    extra: { reasoning: { effort: 'low' }, include: ['reasoning.encrypted_content'], store: false } }),
+  images: async (ctx, v) => {
+    const r = await openai(ctx).responses.create({ model: VENDORS[v].model, input: [{ role: 'user', content: [
+      { type: 'input_text', text: 'What is this?' }, { type: 'input_image', image_url: PNG_DATA_URL, detail: 'auto' }] }] });
+    expect(r.output_text.endsWith(ONE_IMAGE), `answer ${JSON.stringify(excerpt(r.output_text))} does not see the image`);
+  },
+  structured_output: async (ctx, v) => {
+    const r = await openai(ctx).responses.create({ model: VENDORS[v].model, input: 'A city?',
+      text: { format: { type: 'json_schema', name: 'city', schema: CITY_SCHEMA, strict: true } } });
+    const o = JSON.parse(r.output_text);
+    expect(typeof o.city === 'string' && Number.isInteger(o.population), `not the schema's object: ${excerpt(r.output_text)}`);
+  },
+  usage: async (ctx, v) => {
+    const r = await openai(ctx).responses.create({ model: VENDORS[v].model, input: 'Say hello.' });
+    const u = r.usage ?? {};
+    expect(u.input_tokens > 0 && u.output_tokens > 0 && u.total_tokens === u.input_tokens + u.output_tokens, `usage ${excerpt(JSON.stringify(u))}`);
+  },
+};
+
+// ---- messages ---------------------------------------------------------------------------------------------
+
+const msgTool = (t) => ({ name: t.name, description: t.description, input_schema: t.parameters });
+const textOf = (m) => m.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
+
+async function messagesToolLoop(ctx, v, { prompt, tools, n, extra = {} }) {
+  const c = anthropic(ctx);
+  const messages = [user(prompt)];
+  const base = { model: VENDORS[v].model, max_tokens: 4096, tools: tools.map(msgTool), ...extra };
+  const r1 = await c.messages.create({ ...base, messages });
+  const calls = r1.content.filter((b) => b.type === 'tool_use');
+  expect(calls.length === n, `expected ${n} tool_use block(s), got ${excerpt(JSON.stringify(r1.content.map((b) => b.type)))}`);
+  if (extra.thinking) {
+    const th = r1.content.find((b) => b.type === 'thinking');
+    expect(th && th.signature, `no signed thinking block: ${excerpt(JSON.stringify(r1.content.map((b) => b.type)))}`);
+  }
+  messages.push({ role: 'assistant', content: r1.content },
+    { role: 'user', content: calls.map((b) => ({ type: 'tool_result', tool_use_id: b.id, content: `result of ${b.name}` })) });
+  const r2 = await c.messages.create({ ...base, messages });
+  saysToolResult(textOf(r2));
+}
+
+export const messages = {
+  text: async (ctx, v) => {
+    const r = await anthropic(ctx).messages.create({ model: VENDORS[v].model, max_tokens: 1024, messages: [user('Say hello.')] });
+    startsHello(textOf(r), v);
+    const texts = r.content.filter((b) => b.type === 'text');
+    expect(texts.length === 1, `${texts.length} text blocks: ${excerpt(JSON.stringify(r.content.map((b) => b.type)))}`);
+    expect(r.content.at(-1).type === 'text', `the answer ends with a ${r.content.at(-1).type} block, after the text`);
+    expect(r.stop_reason === 'end_turn', `stop_reason ${r.stop_reason}`);
+  },
+  stream: async (ctx, v) => {
+    const s = anthropic(ctx).messages.stream({ model: VENDORS[v].model, max_tokens: 1024, messages: [user('Say hello.')] });
+    const m = await s.finalMessage();
+    startsHello(textOf(m), v, 'streamed text');
+    const texts = m.content.filter((b) => b.type === 'text');
+    expect(texts.length === 1, `${texts.length} text blocks: ${excerpt(JSON.stringify(m.content.map((b) => b.type)))}`);
+    expect(m.content.at(-1).type === 'text', `the stream ends with a ${m.content.at(-1).type} block, after the text`);
+  },
+  tools: (ctx, v) => messagesToolLoop(ctx, v, { prompt: 'Weather in Paris?', tools: [WEATHER], n: 1 }),
+  parallel_tools: (ctx, v) => messagesToolLoop(ctx, v, { prompt: 'Weather and time? [[sim:parallel_tools=2]]', tools: [WEATHER, TIME], n: 2 }),
+  thinking_multi_turn: (ctx, v) => messagesToolLoop(ctx, v, { prompt: 'Think, then check the weather.', tools: [WEATHER], n: 1,
+    extra: { thinking: { type: 'adaptive' }, output_config: { effort: 'low' } } }),
+  images: async (ctx, v) => {
+    const r = await anthropic(ctx).messages.create({ model: VENDORS[v].model, max_tokens: 1024, messages: [user([
+      { type: 'text', text: 'What is this?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_BASE64 } }])] });
+    expect(textOf(r).endsWith(ONE_IMAGE), `answer ${JSON.stringify(excerpt(textOf(r)))} does not see the image`);
+  },
+  cache_control: async (ctx, v) => {
+    const body = { model: VENDORS[v].model, max_tokens: 1024,
+      system: [{ type: 'text', text: LONG_SYSTEM, cache_control: { type: 'ephemeral' } }] };
+    await anthropic(ctx).messages.create({ ...body, messages: [user('Say hello.')] });
+    const r = await anthropic(ctx).messages.create({ ...body, messages: [user('Say hello again.')] });
+    startsHello(textOf(r), v);
+    expect((r.usage.cache_read_input_tokens ?? 0) > 0, `the second call reports no cache read: ${excerpt(JSON.stringify(r.usage))}`);
+  },
+  structured_output: async (ctx, v) => {
+    const r = await anthropic(ctx).messages.create({ model: VENDORS[v].model, max_tokens: 1024, messages: [user('A city?')],
+      output_config: { format: { type: 'json_schema', schema: CITY_SCHEMA } } });
+    const o = JSON.parse(textOf(r));
+    expect(typeof o.city === 'string' && Number.isInteger(o.population), `not the schema's object: ${excerpt(textOf(r))}`);
+  },
+  usage: async (ctx, v) => {
+    const r = await anthropic(ctx).messages.create({ model: VENDORS[v].model, max_tokens: 1024, messages: [user('Say hello.')] });
+    expect(r.usage.input_tokens > 0 && r.usage.output_tokens > 0, `usage ${excerpt(JSON.stringify(r.usage))}`);
+    // LangChain and others read input tokens from message_start only
+    const s = anthropic(ctx).messages.stream({ model: VENDORS[v].model, max_tokens: 1024, messages: [user('Say hello.')] });
+    let start = null;
+    s.on('streamEvent', (e) => { if (e.type === 'message_start') start = e.message.usage; });
+    const m = await s.finalMessage();
+    expect(start?.input_tokens > 0, `message_start.usage.input_tokens is ${start?.input_tokens} (final ${m.usage.input_tokens})`);
+  },
+};
