@@ -104,7 +104,8 @@ async function main() {
   }
   if (args.record) recordFixtures(cells, resolve(args.record));
   const bad = unexpected.length + fixed.length;
-  console.log(`${passed} passed, ${bad} failed`);
+  // the closing line CI reads: cells that break the suite fail; known failures count as skipped
+  console.log(`compat: ${passed} passed, ${bad} failed, ${results.length - passed - unexpected.length} skipped`);
   process.exit(bad === 0 ? 0 : 1);
 }
 

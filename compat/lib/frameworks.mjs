@@ -14,14 +14,17 @@ import { PNG_BASE64, PNG_DATA_URL, WEATHER, TIME, CITY_SCHEMA, hello, TOOL_RESUL
 const startsHello = (text, v, what = 'answer') => expect(String(text ?? '').startsWith(hello(v)), `${what} is ${JSON.stringify(excerpt(text, 120))}, expected "${hello(v)} …"`);
 const isCity = (o, raw) => expect(o && typeof o.city === 'string' && Number.isInteger(o.population), `not the schema's object: ${excerpt(JSON.stringify(raw ?? o))}`);
 
+// the SDK's console warnings about unknown model ids (it knows only vendor ids) would drown the report
+globalThis.AI_SDK_LOG_WARNINGS = false;
+
 // ---- Vercel AI SDK ----------------------------------------------------------------------------------------
 
 const aiTools = (list) => Object.fromEntries(list.map((t) => [t.name, tool({
   description: t.description, inputSchema: jsonSchema(t.parameters), execute: async () => `result of ${t.name}`,
 })]));
 
-function aiSdk(makeModel, { thinking, cache }) {
-  const loop = async (ctx, v, prompt, tools, n, providerOptions) => {
+function aiSdk(makeModel, { thinking, cache, toolLoop }) {
+  const loop = async (ctx, v, prompt, tools, n, providerOptions = toolLoop) => {
     const r = await generateText({ model: makeModel(ctx, v), prompt, tools: aiTools(tools), stopWhen: stepCountIs(3), maxRetries: 0, providerOptions });
     const calls = r.steps[0]?.toolCalls ?? [];
     expect(calls.length === n, `expected ${n} tool call(s) in step 1, got ${calls.length}; finish ${r.steps[0]?.finishReason}`);
@@ -58,8 +61,8 @@ function aiSdk(makeModel, { thinking, cache }) {
   };
   if (cache) {
     cells.cache_control = async (ctx, v) => {
-      const call = (prompt) => generateText({ model: makeModel(ctx, v), maxRetries: 0, messages: [
-        { role: 'system', content: LONG_SYSTEM, providerOptions: cache }, { role: 'user', content: prompt }] });
+      const call = (prompt) => generateText({ model: makeModel(ctx, v), maxRetries: 0,
+        instructions: { role: 'system', content: LONG_SYSTEM, providerOptions: cache }, prompt });
       await call('Say hello.');
       const r = await call('Say hello again.');
       startsHello(r.text, v);
@@ -69,11 +72,12 @@ function aiSdk(makeModel, { thinking, cache }) {
   return cells;
 }
 
+// store on (the Responses default): the provider then refers to earlier output items by item_reference
 export const aiSdkOpenAI = aiSdk((ctx, v) => createOpenAI({ baseURL: `${ctx.gateway}/api/v1`, apiKey: MASTER_KEY })(VENDORS[v].model),
-  { thinking: { openai: { reasoningEffort: 'low' } } });
+  { thinking: { openai: { reasoningEffort: 'low', store: true } }, toolLoop: { openai: { store: true } } });
 export const aiSdkAnthropic = aiSdk((ctx, v) => createAnthropic({ baseURL: `${ctx.gateway}/api/v1`, authToken: MASTER_KEY })(VENDORS[v].model),
   { thinking: { anthropic: { thinking: { type: 'adaptive' } } }, cache: { anthropic: { cacheControl: { type: 'ephemeral' } } } });
-export const aiSdkCompatible = aiSdk((ctx, v) => createOpenAICompatible({ name: 'gateway', baseURL: `${ctx.gateway}/api/v1`, apiKey: MASTER_KEY, includeUsage: true })(VENDORS[v].model),
+export const aiSdkCompatible = aiSdk((ctx, v) => createOpenAICompatible({ name: 'gateway', baseURL: `${ctx.gateway}/api/v1`, apiKey: MASTER_KEY, includeUsage: true, supportsStructuredOutputs: true })(VENDORS[v].model),
   { thinking: { gateway: { reasoningEffort: 'low' } } });
 
 // ---- LangChain --------------------------------------------------------------------------------------------
