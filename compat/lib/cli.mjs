@@ -71,6 +71,9 @@ async function claudeCell(ctx, vendor, body) {
   const proxy = await recordingProxy(ctx.gateway);
   try {
     await body({ ...ctx, url: proxy.url }, { home, cwd, model: VENDORS[vendor].model });
+    // Claude Code retries some refusals in another shape (e.g. without thinking blocks): the cell fails anyway
+    const refused = proxy.exchanges.find((e) => e.status >= 400);
+    expect(!refused, `a request was refused (Claude Code then retried it otherwise): ${refused?.status} ${excerpt(refused?.answer, 300)}`);
   } finally {
     ctx.record(proxy.exchanges);
     await proxy.close();
