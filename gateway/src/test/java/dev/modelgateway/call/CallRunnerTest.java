@@ -413,7 +413,7 @@ class CallRunnerTest {
 
     private static ApiKey key(List<String> allowedModels) {
         return new ApiKey("key-" + UUID.randomUUID().toString().substring(0, 8), "call-runner-test", allowedModels,
-                null, null, List.of(), null, null, false, false);
+                null, null, List.of(), null, null, null, false, false);
     }
 
     private static ModelEntry model(String id) {
