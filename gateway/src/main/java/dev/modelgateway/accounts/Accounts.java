@@ -158,13 +158,7 @@ public final class Accounts {
         long budgetE10 = -1;
         long reserveE10 = 0;
         if (key.budgetUsd() != null) {
-            if (Money.fromE10(spentE10).compareTo(key.budgetUsd()) >= 0) {
-                // 429 is how OpenAI reports exhausted credit; x-should-retry stops the official SDKs from retrying.
-                return Future.failedFuture(GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name()
-                        + "' has used its budget of $" + key.budgetUsd().toPlainString() + " (spent $"
-                        + Money.fromE10(spentE10).toPlainString() + ").")
-                        .withCode("insufficient_quota").withHeaders(Map.of("x-should-retry", "false")));
-            }
+            if (Money.fromE10(spentE10).compareTo(key.budgetUsd()) >= 0) return Future.failedFuture(budgetSpent(key, spentE10));
             budgetE10 = Money.toE10(key.budgetUsd());
             // The most this call may cost: every estimated token priced as output, the dearest kind.
             ModelPrice price = prices.priceOf(publicModel);
@@ -174,7 +168,7 @@ public final class Accounts {
         int maxConcurrent = maxConcurrent(key);
         if (maxConcurrent == 0 && budgetE10 < 0) return limited(key, scopes, estimatedTokens);
         return holds.take(new HoldRequest(key.id(), maxConcurrent, budgetE10, reserveE10, spentE10)).compose(taken -> {
-            if (taken.refusal() != null) return Future.failedFuture(refused(key, taken.refusal(), maxConcurrent));
+            if (taken.refusal() != null) return Future.failedFuture(refused(key, taken, maxConcurrent));
             return limited(key, scopes, estimatedTokens).<Admission>map(limits -> new HeldAdmission(limits, taken.hold()))
                     .onFailure(e -> taken.hold().release());
         });
@@ -334,13 +328,21 @@ public final class Accounts {
                 + "'.").withParam("model").withCode("model_not_allowed");
     }
 
-    /** Retrying soon is right for both: a call in flight ends, its slot and reservation come back. */
-    private static GatewayException refused(ApiKey key, HoldDecision.Refusal why, int maxConcurrent) {
-        return switch (why) {
+    /** 429 is how OpenAI reports exhausted credit; x-should-retry stops the official SDKs from retrying. */
+    private static GatewayException budgetSpent(ApiKey key, long spentE10) {
+        return GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name() + "' has used its budget of $"
+                + key.budgetUsd().toPlainString() + " (spent $" + Money.fromE10(spentE10).toPlainString() + ").")
+                .withCode("insufficient_quota").withHeaders(Map.of("x-should-retry", "false"));
+    }
+
+    /** Retrying soon is right for a slot or a reservation: a call in flight ends and gives it back. */
+    private static GatewayException refused(ApiKey key, HoldDecision taken, int maxConcurrent) {
+        return switch (taken.refusal()) {
+            case BUDGET_SPENT -> budgetSpent(key, taken.spentE10());
             case CONCURRENCY -> GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name() + "' has " + maxConcurrent
                     + " calls in flight, its limit (max_concurrent " + maxConcurrent + "); retry when one has finished.")
                     .withCode("concurrency_limit_exceeded").withHeaders(Map.of("retry-after", "1"));
-            case BUDGET -> GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name()
+            case BUDGET_RESERVED -> GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name()
                     + "': the calls it has in flight may use the rest of its budget of $" + key.budgetUsd().toPlainString()
                     + "; retry when they have finished.").withCode("budget_reserved").withHeaders(Map.of("retry-after", "1"));
         };

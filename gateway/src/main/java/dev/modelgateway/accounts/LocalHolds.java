@@ -28,7 +28,7 @@ final class LocalHolds implements CallHolds {
         if (!enter(r.keyId(), r.maxConcurrent())) return HoldDecision.refused(HoldDecision.Refusal.CONCURRENCY);
         if (r.budgeted() && !spend.tryReserve(r.keyId(), r.reserveE10(), r.budgetE10())) {
             leave(r.keyId());
-            return HoldDecision.refused(HoldDecision.Refusal.BUDGET);
+            return HoldDecision.refused(HoldDecision.Refusal.BUDGET_RESERVED);
         }
         AtomicBoolean released = new AtomicBoolean();
         return HoldDecision.granted(() -> {

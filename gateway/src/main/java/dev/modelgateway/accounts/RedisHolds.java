@@ -39,7 +39,8 @@ final class RedisHolds implements CallHolds {
     /**
      * KEYS: the key's leases, its spend counter. ARGV: op, lease ms, then per op:
      * take: lease member, max in flight (0: none), budget e10 (-1: none), the caller's spend e10 (raises the
-     * counter when it knows more, e.g. after Redis lost it); returns 0 (taken), 1 (concurrency), 2 (budget).
+     * counter when it knows more, e.g. after Redis lost it); returns {0} (taken), {1} (concurrency), {2} (budget
+     * reserved) or {3, spent} (budget spent).
      * release: the member. renew: the members. spend: the cost, added only to a counter that exists (one that
      * does not is seeded from the database, which will have this cost).
      */
@@ -62,7 +63,7 @@ final class RedisHolds implements CallHolds {
             end
             local max, budget, seed = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
             redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-            if max > 0 and redis.call('ZCARD', KEYS[1]) >= max then return 1 end
+            if max > 0 and redis.call('ZCARD', KEYS[1]) >= max then return {1} end
             if budget >= 0 then
               local spent = tonumber(redis.call('GET', KEYS[2]) or '-1')
               if seed > spent then
@@ -70,15 +71,16 @@ final class RedisHolds implements CallHolds {
                 spent = seed
               end
               redis.call('PEXPIRE', KEYS[2], %d)
+              if spent >= budget then return {3, tostring(spent)} end
               local reserved = 0
               for _, m in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
                 reserved = reserved + tonumber(string.match(m, ':(%%d+)$'))
               end
-              if spent + reserved >= budget then return 2 end
+              if spent + reserved >= budget then return {2} end
             end
             redis.call('ZADD', KEYS[1], now + ttl, ARGV[3])
             redis.call('PEXPIRE', KEYS[1], ttl)
-            return 0
+            return {0}
             """.formatted(SPEND_TTL_MS);
 
     private final Vertx vertx;
@@ -118,13 +120,14 @@ final class RedisHolds implements CallHolds {
         String member = instance + "." + leaseCount.incrementAndGet() + ":" + reserve;
         return run(r.keyId(), "take", List.of(member, Integer.toString(r.maxConcurrent()), Long.toString(r.budgetE10()),
                 Long.toString(r.spentE10())))
-                .map(answer -> switch (answer.toInteger()) {
+                .map(answer -> switch (answer.get(0).toInteger()) {
                     case 0 -> {
                         leases.put(member, r.keyId());
                         yield HoldDecision.granted(() -> release(member));
                     }
                     case 1 -> HoldDecision.refused(HoldDecision.Refusal.CONCURRENCY);
-                    default -> HoldDecision.refused(HoldDecision.Refusal.BUDGET);
+                    case 2 -> HoldDecision.refused(HoldDecision.Refusal.BUDGET_RESERVED);
+                    default -> HoldDecision.spent((long) Double.parseDouble(answer.get(1).toString()));
                 })
                 .recover(e -> {
                     warn("holds counted on this instance alone, Redis unavailable: " + e);
