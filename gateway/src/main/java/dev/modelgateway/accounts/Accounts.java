@@ -46,6 +46,7 @@ public final class Accounts {
     private final SpendTracker spend;
     private final LedgerWriter writer;
     private final RateLimiter limiter;
+    private final CallHolds holds;
     private final AtomicLong limiterWarnedAt = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
     /** By the caller's secret, so a cached key costs no hashing; secrets stay in memory, hashes alone are stored. */
     private final Cache<String, Optional<StoredKey>> keysBySecret = Caffeine.newBuilder()
@@ -54,29 +55,42 @@ public final class Accounts {
             .build();
 
     private Accounts(Vertx vertx, AccountsConfig config, PriceBook prices, Database db, RateLimiter limiter,
-                     Map<String, Long> spentByKey) {
+                     CallHolds holds, SpendTracker spend) {
         this.vertx = vertx;
         this.config = config;
         this.prices = prices;
         this.db = db;
         this.keys = new KeyStore(db);
         this.ledger = new Ledger(db);
-        this.spend = new SpendTracker();
-        this.spend.refreshed(spentByKey);
+        this.spend = spend;
         this.writer = new LedgerWriter(ledger, spend, SPEND_REFRESH);
         this.limiter = limiter;
+        this.holds = holds;
         writer.start();
     }
 
     /** Opens the database (running its migrations) and, if configured, Redis. */
     public static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices) {
+        return open(vertx, config, prices, RedisHolds.LEASE_MS);
+    }
+
+    /** {@code leaseMs}: how long a Redis lease outlives its last renewal (tests of expiry use a short one). */
+    static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices, long leaseMs) {
+        SpendTracker spend = new SpendTracker();
+        LocalHolds local = new LocalHolds(spend);
         return vertx.executeBlocking(() -> Database.open(config.databaseUrl(), "accounts"), false).compose(db -> {
             Future<RateLimiter> limiter = config.redisUrl() == null
                     ? Future.succeededFuture(new LocalRateLimiter(InstantSource.system()))
                     : RedisRateLimiter.connect(vertx, config.redisUrl(), config.redisKeyPrefix()).map(r -> r);
             return limiter
-                    .compose(l -> vertx.executeBlocking(() -> new Ledger(db).spentByKey(), false)
-                            .map(spent -> new Accounts(vertx, config, prices, db, l, spent))
+                    .compose(l -> (config.redisUrl() == null ? Future.<CallHolds>succeededFuture(local)
+                            : RedisHolds.connect(vertx, config.redisUrl(), config.redisKeyPrefix(), leaseMs, local).<CallHolds>map(h -> h))
+                            .compose(h -> vertx.executeBlocking(() -> new Ledger(db).spentByKey(), false)
+                                    .map(spent -> {
+                                        spend.refreshed(spent);
+                                        return new Accounts(vertx, config, prices, db, l, h, spend);
+                                    })
+                                    .onFailure(e -> h.close()))
                             .onFailure(e -> l.close()))
                     .onFailure(e -> db.close());
         });
@@ -111,12 +125,6 @@ public final class Accounts {
     }
 
     /**
-     * Lets a request through to the upstream or says why not: 403 for a model outside the key's
-     * allow-list, 429 {@code insufficient_quota} for a spent budget, 429 {@code rate_limit_exceeded}
-     * with {@code retry-after} for the per-minute limits. {@code estimatedTokens} is taken from the
-     * token bucket now and corrected by {@link Admission#settle}.
-     */
-    /**
      * Whether {@code key} may use {@code publicModel} at all: the allow-list alone, so that a call can refuse a
      * fallback outside it before anything is sent (otherwise platform_options.fallbacks would bypass it).
      */
@@ -135,29 +143,40 @@ public final class Accounts {
         return limited(key, RateScope.of(key, publicModel).stream().filter(s -> s.models() != null).toList(), estimatedTokens);
     }
 
+    /**
+     * Lets a request through to the upstream or says why not: 403 for a model outside the key's allow-list,
+     * 429 {@code insufficient_quota} for a spent budget, 429 {@code concurrency_limit_exceeded} when the key has
+     * {@code max_concurrent} calls in flight, 429 {@code budget_reserved} when those calls may use the rest of the
+     * budget, 429 {@code rate_limit_exceeded} with {@code retry-after} for the per-minute limits.
+     * {@code estimatedTokens} is taken from the token bucket now and corrected by {@link Admission#settle}, which
+     * also ends the call's {@link Hold}.
+     */
     public Future<Admission> admit(ApiKey key, String publicModel, long estimatedTokens) {
         if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
         if (!key.allows(publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
-        if (key.budgetUsd() == null) return limited(key, RateScope.of(key, publicModel), estimatedTokens);
         long spentE10 = spend.spentE10(key.id());
-        if (Money.fromE10(spentE10).compareTo(key.budgetUsd()) >= 0) {
-            // 429 is how OpenAI reports exhausted credit; x-should-retry stops the official SDKs from retrying.
-            return Future.failedFuture(GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name()
-                    + "' has used its budget of $" + key.budgetUsd().toPlainString() + " (spent $"
-                    + Money.fromE10(spentE10).toPlainString() + ").")
-                    .withCode("insufficient_quota").withHeaders(Map.of("x-should-retry", "false")));
+        long budgetE10 = -1;
+        long reserveE10 = 0;
+        if (key.budgetUsd() != null) {
+            if (Money.fromE10(spentE10).compareTo(key.budgetUsd()) >= 0) return Future.failedFuture(budgetSpent(key, spentE10));
+            budgetE10 = Money.toE10(key.budgetUsd());
+            // The most this call may cost: every estimated token priced as output, the dearest kind.
+            ModelPrice price = prices.priceOf(publicModel);
+            reserveE10 = price == null ? 0 : Money.toE10(price.cost(new Usage(0, 0, 0, 0, estimatedTokens, 0)));
         }
-        // The most this call may cost: every estimated token priced as output, the dearest kind.
-        ModelPrice price = prices.priceOf(publicModel);
-        long reservedE10 = price == null ? 0 : Money.toE10(price.cost(new Usage(0, 0, 0, 0, estimatedTokens, 0)));
-        if (!spend.tryReserve(key.id(), reservedE10, Money.toE10(key.budgetUsd()))) {
-            return Future.failedFuture(GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name()
-                    + "': the calls it has in flight may use the rest of its budget of $" + key.budgetUsd().toPlainString()
-                    + "; retry when they have finished.").withCode("budget_reserved").withHeaders(Map.of("retry-after", "1")));
-        }
-        return limited(key, RateScope.of(key, publicModel), estimatedTokens)
-                .<Admission>map(limits -> new ReservedAdmission(limits, spend, key.id(), reservedE10))
-                .onFailure(e -> spend.release(key.id(), reservedE10));
+        List<RateScope> scopes = RateScope.of(key, publicModel);
+        int maxConcurrent = maxConcurrent(key);
+        if (maxConcurrent == 0 && budgetE10 < 0) return limited(key, scopes, estimatedTokens);
+        return holds.take(new HoldRequest(key.id(), maxConcurrent, budgetE10, reserveE10, spentE10)).compose(taken -> {
+            if (taken.refusal() != null) return Future.failedFuture(refused(key, taken, maxConcurrent));
+            return limited(key, scopes, estimatedTokens).<Admission>map(limits -> new HeldAdmission(limits, taken.hold()))
+                    .onFailure(e -> taken.hold().release());
+        });
+    }
+
+    /** The key's own {@code max_concurrent}, else the gateway's default; 0: no bound. */
+    int maxConcurrent(ApiKey key) {
+        return key.maxConcurrent() != null ? key.maxConcurrent().intValue() : config.defaultMaxConcurrent();
     }
 
     /** Takes {@code estimatedTokens} from the buckets of {@code scopes}, or says which limit refuses them. */
@@ -209,7 +228,9 @@ public final class Accounts {
             if (price == null && usage.totalTokens() > 0) {
                 LOG.warn("no price for model {}: usage recorded at $0", model);
             }
-            writer.submit(LedgerEntry.of(record, price == null ? 0 : Money.toE10(price.cost(usage))));
+            LedgerEntry entry = LedgerEntry.of(record, price == null ? 0 : Money.toE10(price.cost(usage)));
+            writer.submit(entry);
+            holds.spent(entry.keyId(), entry.costE10());
         } catch (RuntimeException e) {
             LOG.error("usage record dropped: " + record, e);
         }
@@ -232,6 +253,7 @@ public final class Accounts {
                     return null;
                 }, false)
                 .eventually(limiter::close)
+                .eventually(holds::close)
                 .eventually(() -> vertx.executeBlocking(() -> {
                     db.close();
                     return null;
@@ -301,12 +323,32 @@ public final class Accounts {
         return GatewayException.of(ErrorKind.AUTHENTICATION, message).withCode(code);
     }
 
-    /** Names the scope and limit that made the request wait longest. */
     private static GatewayException notAllowed(ApiKey key, String publicModel) {
         return GatewayException.of(ErrorKind.PERMISSION, "API key '" + key.name() + "' may not use model '" + publicModel
                 + "'.").withParam("model").withCode("model_not_allowed");
     }
 
+    /** 429 is how OpenAI reports exhausted credit; x-should-retry stops the official SDKs from retrying. */
+    private static GatewayException budgetSpent(ApiKey key, long spentE10) {
+        return GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name() + "' has used its budget of $"
+                + key.budgetUsd().toPlainString() + " (spent $" + Money.fromE10(spentE10).toPlainString() + ").")
+                .withCode("insufficient_quota").withHeaders(Map.of("x-should-retry", "false"));
+    }
+
+    /** Retrying soon is right for a slot or a reservation: a call in flight ends and gives it back. */
+    private static GatewayException refused(ApiKey key, HoldDecision taken, int maxConcurrent) {
+        return switch (taken.refusal()) {
+            case BUDGET_SPENT -> budgetSpent(key, taken.spentE10());
+            case CONCURRENCY -> GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name() + "' has " + maxConcurrent
+                    + " calls in flight, its limit (max_concurrent " + maxConcurrent + "); retry when one has finished.")
+                    .withCode("concurrency_limit_exceeded").withHeaders(Map.of("retry-after", "1"));
+            case BUDGET_RESERVED -> GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name()
+                    + "': the calls it has in flight may use the rest of its budget of $" + key.budgetUsd().toPlainString()
+                    + "; retry when they have finished.").withCode("budget_reserved").withHeaders(Map.of("retry-after", "1"));
+        };
+    }
+
+    /** Names the scope and limit that made the request wait longest. */
     private static GatewayException rateLimited(ApiKey key, List<RateScope> scopes, List<RateDecision> decisions) {
         int worst = 0;
         for (int i = 1; i < decisions.size(); i++) {

@@ -119,6 +119,7 @@ final class AccountsApi {
         apiKey.modelLimits().forEach(m -> scopes.add(new RateScope(key.id(), m.models(), m.limits())));
         JsonObject item = new JsonObject().put("key_id", key.id()).put("name", key.settings().name())
                 .put("disabled", key.disabled()).put("rpm", key.settings().rpm()).put("tpm", key.settings().tpm())
+                .put("max_concurrent", effectiveMaxConcurrent(key))
                 .put("budget_usd", key.budgetUsd() == null ? null : key.budgetUsd().toPlainString())
                 .put("spent_usd", Money.text(accounts.spentE10(key.id())));
         return accounts.currentRates(scopes).map(levels -> {
@@ -152,8 +153,16 @@ final class AccountsApi {
                 .put("rpm", s.rpm()).put("tpm", s.tpm()).put("model_limits", ModelLimit.toJson(s.modelLimits()))
                 .put("budget_usd", s.budgetUsd() == null ? null : s.budgetUsd().toPlainString())
                 .put("spent_usd", Money.text(accounts.spentE10(key.id())))
+                .put("max_concurrent", s.maxConcurrent())
+                .put("effective_max_concurrent", effectiveMaxConcurrent(key))
                 .put("expires_at", s.expiresAt() == null ? null : s.expiresAt().toString())
                 .put("disabled", key.disabled()).put("created_at", key.createdAt().toString());
+    }
+
+    /** The bound that applies: the key's own, else the gateway's default; null when there is none. */
+    private Integer effectiveMaxConcurrent(StoredKey key) {
+        int max = accounts.maxConcurrent(key.toApiKey());
+        return max > 0 ? max : null;
     }
 
     private static JsonObject totalsJson(JsonObject into, UsageTotals t) {

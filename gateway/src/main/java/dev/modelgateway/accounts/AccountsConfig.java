@@ -11,10 +11,17 @@ import java.util.List;
  * @param masterKey      the admin bearer token; null disables the admin API (the CLI still works)
  * @param redisKeyPrefix namespace of this deployment's Redis keys, so deployments can share a Redis; when
  *                       not given, the Redis URL's {@code key_prefix} query parameter, else {@code mg:}
+ * @param defaultMaxConcurrent calls in flight at once for a key that sets no {@code max_concurrent}; 0: no bound
  */
-public record AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix) {
+public record AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix,
+                             int defaultMaxConcurrent) {
 
     public static final String DEFAULT_DATABASE_URL = "jdbc:sqlite:./data/gateway.db";
+    /**
+     * High enough for an agent running parallel tool loops (LiteLLM's {@code max_parallel_requests} has no default
+     * at all), low enough that one key cannot hold thousands of vendor connections (docs/security.md).
+     */
+    public static final int DEFAULT_MAX_CONCURRENT = 64;
     static final String DEFAULT_REDIS_KEY_PREFIX = "mg:";
     private static final String PREFIX_PARAM = "key_prefix=";
 
@@ -33,6 +40,11 @@ public record AccountsConfig(String databaseUrl, String redisUrl, String masterK
             redisUrl = redisUrl.substring(0, q) + (kept.isEmpty() ? "" : "?" + String.join("&", kept));
         }
         if (redisKeyPrefix == null || redisKeyPrefix.isEmpty()) redisKeyPrefix = DEFAULT_REDIS_KEY_PREFIX;
+        if (defaultMaxConcurrent < 0) throw new IllegalArgumentException("the default max_concurrent must not be negative");
+    }
+
+    public AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix) {
+        this(databaseUrl, redisUrl, masterKey, redisKeyPrefix, DEFAULT_MAX_CONCURRENT);
     }
 
     public AccountsConfig(String databaseUrl, String redisUrl, String masterKey) {

@@ -9,14 +9,17 @@ public interface Admission {
     Map<String, String> headers();
 
     /**
-     * Replaces the token estimate taken at admission with the real usage and releases the budget reservation;
-     * later calls are ignored. Call it after the call's usage record was queued, so its cost is never counted
-     * neither as reserved nor as spent.
+     * Replaces the token estimate taken at admission with the real usage and releases the call's concurrency slot
+     * and budget reservation; later calls are ignored. Call it after the call's usage record was queued, so its
+     * cost is never counted neither as reserved nor as spent.
      */
     void settle(long actualTokens);
 
-    /** Releases the budget reservation alone, for a call whose cost is recorded later (transcription tasks). */
-    default void releaseReservation() {
+    /**
+     * Releases the concurrency slot and the budget reservation alone, for a call whose cost is recorded later
+     * (transcription tasks, which run on after the request that submitted them).
+     */
+    default void releaseHold() {
     }
 
     Admission UNLIMITED = new Admission() {

@@ -10,12 +10,13 @@ import java.util.List;
  *
  * @param allowedModels glob patterns such as {@code platform/vendorA-*}
  * @param modelLimits   per-model limits on top of {@code rpm}/{@code tpm}; the first matching glob applies
+ * @param maxConcurrent calls the key may have in flight at once; null = the gateway's default
  * @param master        the synthetic key behind the configured master key: unlimited, admin rights
  */
 public record ApiKey(String id, String name, List<String> allowedModels, Long rpm, Long tpm, List<ModelLimit> modelLimits,
-                     BigDecimal budgetUsd, Instant expiresAt, boolean disabled, boolean master) {
+                     BigDecimal budgetUsd, Instant expiresAt, Long maxConcurrent, boolean disabled, boolean master) {
 
-    static final ApiKey MASTER = new ApiKey("master", "master", List.of(), null, null, List.of(), null, null, false, true);
+    static final ApiKey MASTER = new ApiKey("master", "master", List.of(), null, null, List.of(), null, null, null, false, true);
 
     public ApiKey {
         allowedModels = allowedModels == null ? List.of() : List.copyOf(allowedModels);

@@ -23,7 +23,9 @@ final class KeyRequests {
 
     /** The fields a key's settings are made of; {@code disabled} is taken by PATCH only. */
     private static final Set<String> FIELDS = Set.of("name", "models", "rpm", "tpm", "budget_usd", "expires_at",
-            "model_limits", "disabled");
+            "model_limits", "max_concurrent", "disabled");
+    /** Far above any sane setting; keeps the count an int and a typo such as 1e12 out. */
+    static final long MAX_CONCURRENT_CEILING = 1_000_000;
 
     /** Settings for a new key; {@code name} is required. */
     static KeySettings create(JsonObject body) {
@@ -50,7 +52,8 @@ final class KeyRequests {
                 body.containsKey("tpm") ? limit("tpm", body.getValue("tpm")) : current.tpm(),
                 body.containsKey("budget_usd") ? budget(body.getValue("budget_usd")) : current.budgetUsd(),
                 body.containsKey("expires_at") ? instant("expires_at", body.getValue("expires_at")) : current.expiresAt(),
-                body.containsKey("model_limits") ? modelLimits(body.getValue("model_limits")) : current.modelLimits());
+                body.containsKey("model_limits") ? modelLimits(body.getValue("model_limits")) : current.modelLimits(),
+                body.containsKey("max_concurrent") ? maxConcurrent(body.getValue("max_concurrent")) : current.maxConcurrent());
     }
 
     static String name(Object v) {
@@ -76,6 +79,10 @@ final class KeyRequests {
     }
 
     static Long limit(String field, Object v) {
+        return limit(field, v, "'" + field + "' must be a positive whole number or null.");
+    }
+
+    private static Long limit(String field, Object v, String problem) {
         if (v == null) return null;
         try {
             long n = v instanceof String s ? Long.parseLong(s.strip()) : new BigDecimal(v.toString()).longValueExact();
@@ -83,7 +90,17 @@ final class KeyRequests {
         } catch (NumberFormatException | ArithmeticException e) {
             // falls through to the 400 below
         }
-        throw GatewayException.invalid(field, "'" + field + "' must be a positive whole number or null.");
+        throw GatewayException.invalid(field, problem);
+    }
+
+    /** Calls in flight at once: 1 to {@link #MAX_CONCURRENT_CEILING}, or null for the gateway's default. */
+    static Long maxConcurrent(Object v) {
+        if (v == null) return null;
+        String problem = "'max_concurrent' must be a whole number from 1 to " + MAX_CONCURRENT_CEILING
+                + ", or null for the gateway's default.";
+        Long n = limit("max_concurrent", v, problem);
+        if (n > MAX_CONCURRENT_CEILING) throw GatewayException.invalid("max_concurrent", problem);
+        return n;
     }
 
     /** {@code {"<glob>": {"rpm": N, "tpm": N}}} in matching order; a string (from the CLI) is read as that JSON. */

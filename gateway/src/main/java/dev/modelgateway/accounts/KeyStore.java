@@ -17,7 +17,7 @@ import java.util.Optional;
 
 /** The {@code api_keys} table. Blocking: call it from a worker thread or the CLI. */
 final class KeyStore {
-    private static final String SETTINGS = "name, allowed_models, rpm, tpm, budget_usd, expires_at_ms, model_limits";
+    private static final String SETTINGS = "name, allowed_models, rpm, tpm, budget_usd, expires_at_ms, model_limits, max_concurrent";
     private static final String COLUMNS = "id, key_prefix, disabled, created_at_ms, " + SETTINGS;
 
     private final Database db;
@@ -33,7 +33,7 @@ final class KeyStore {
                 Instant.ofEpochMilli(System.currentTimeMillis()));
         db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO api_keys (id, key_hash, key_prefix, disabled,"
-                    + " created_at_ms, " + SETTINGS + ") VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + " created_at_ms, " + SETTINGS + ") VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 ps.setString(1, key.id());
                 ps.setString(2, KeyToken.hash(secret));
                 ps.setString(3, key.prefix());
@@ -68,10 +68,10 @@ final class KeyStore {
     boolean update(String id, KeySettings settings, boolean disabled) throws SQLException {
         return db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE api_keys SET name = ?, allowed_models = ?, rpm = ?,"
-                    + " tpm = ?, budget_usd = ?, expires_at_ms = ?, model_limits = ?, disabled = ? WHERE id = ?")) {
+                    + " tpm = ?, budget_usd = ?, expires_at_ms = ?, model_limits = ?, max_concurrent = ?, disabled = ? WHERE id = ?")) {
                 bindSettings(ps, 1, settings);
-                ps.setInt(8, disabled ? 1 : 0);
-                ps.setString(9, id);
+                ps.setInt(9, disabled ? 1 : 0);
+                ps.setString(10, id);
                 return ps.executeUpdate() > 0;
             }
         });
@@ -95,6 +95,7 @@ final class KeyStore {
         ps.setString(first + 4, s.budgetUsd() == null ? null : s.budgetUsd().toPlainString());
         setNullableLong(ps, first + 5, s.expiresAt() == null ? null : s.expiresAt().toEpochMilli());
         ps.setString(first + 6, s.modelLimits().isEmpty() ? null : ModelLimit.toJson(s.modelLimits()).encode());
+        setNullableLong(ps, first + 7, s.maxConcurrent());
     }
 
     private static Optional<StoredKey> one(Connection c, String sql, String arg) throws SQLException {
@@ -116,7 +117,8 @@ final class KeyStore {
                 models == null ? List.of() : new JsonArray(models).stream().map(String::valueOf).toList(),
                 nullableLong(rs, "rpm"), nullableLong(rs, "tpm"),
                 budget == null ? null : new BigDecimal(budget), expiresAt,
-                modelLimits == null ? List.of() : ModelLimit.fromJson(new JsonObject(modelLimits)));
+                modelLimits == null ? List.of() : ModelLimit.fromJson(new JsonObject(modelLimits)),
+                nullableLong(rs, "max_concurrent"));
         return new StoredKey(rs.getString("id"), rs.getString("key_prefix"), settings, rs.getInt("disabled") != 0,
                 Instant.ofEpochMilli(rs.getLong("created_at_ms")));
     }

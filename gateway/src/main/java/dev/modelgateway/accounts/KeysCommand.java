@@ -24,12 +24,14 @@ public final class KeysCommand {
 
     private static final String HELP = """
             usage: keys create --name NAME [--models GLOB,GLOB] [--rpm N] [--tpm N] [--model-limits JSON]
-                               [--budget USD] [--expires ISO-8601|DATE|EPOCH_SECONDS]
+                               [--budget USD] [--expires ISO-8601|DATE|EPOCH_SECONDS] [--max-concurrent N]
+                     --max-concurrent N: calls in flight at once (default: the gateway's accounts.default_max_concurrent)
                      --model-limits '{"platform/vendorA-*": {"rpm": 10, "tpm": 50000}}': limits per model glob, on top of --rpm/--tpm
                    keys list
                    keys disable ID | keys enable ID | keys delete ID""";
     private static final Map<String, String> CREATE_FLAGS = Map.of("--name", "name", "--models", "models",
-            "--rpm", "rpm", "--tpm", "tpm", "--model-limits", "model_limits", "--budget", "budget_usd", "--expires", "expires_at");
+            "--rpm", "rpm", "--tpm", "tpm", "--model-limits", "model_limits", "--budget", "budget_usd", "--expires", "expires_at",
+            "--max-concurrent", "max_concurrent");
 
     private KeysCommand() {}
 
@@ -76,12 +78,13 @@ public final class KeysCommand {
 
     private static int list(KeyStore keys, Ledger ledger, PrintStream out) throws SQLException {
         Map<String, Long> spent = ledger.spentByKey();
-        String format = "%-20s %-20s %-10s %-28s %8s %10s %12s %14s %-20s %s%n";
-        out.printf(format, "ID", "NAME", "PREFIX", "MODELS", "RPM", "TPM", "BUDGET_USD", "SPENT_USD", "EXPIRES", "STATUS");
+        String format = "%-20s %-20s %-10s %-28s %8s %10s %10s %12s %14s %-20s %s%n";
+        out.printf(format, "ID", "NAME", "PREFIX", "MODELS", "RPM", "TPM", "CONCURRENT", "BUDGET_USD", "SPENT_USD", "EXPIRES",
+                "STATUS");
         for (StoredKey k : keys.list()) {
             KeySettings s = k.settings();
             out.printf(format, k.id(), s.name(), k.prefix(), s.allowedModels().isEmpty() ? "*" : String.join(",", s.allowedModels()),
-                    orDash(s.rpm()), orDash(s.tpm()), s.budgetUsd() == null ? "-" : s.budgetUsd().toPlainString(),
+                    orDash(s.rpm()), orDash(s.tpm()), s.maxConcurrent() == null ? "default" : s.maxConcurrent(), s.budgetUsd() == null ? "-" : s.budgetUsd().toPlainString(),
                     Money.text(spent.getOrDefault(k.id(), 0L)), orDash(s.expiresAt()), k.disabled() ? "disabled" : "active");
             for (ModelLimit l : s.modelLimits()) {
                 out.printf("%-20s   models %s: rpm %s, tpm %s%n", "", l.models(), orDash(l.rpm()), orDash(l.tpm()));

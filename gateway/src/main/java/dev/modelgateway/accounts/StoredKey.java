@@ -8,7 +8,7 @@ record StoredKey(String id, String prefix, KeySettings settings, boolean disable
 
     ApiKey toApiKey() {
         return new ApiKey(id, settings.name(), settings.allowedModels(), settings.rpm(), settings.tpm(),
-                settings.modelLimits(), settings.budgetUsd(), settings.expiresAt(), disabled, false);
+                settings.modelLimits(), settings.budgetUsd(), settings.expiresAt(), settings.maxConcurrent(), disabled, false);
     }
 
     BigDecimal budgetUsd() {

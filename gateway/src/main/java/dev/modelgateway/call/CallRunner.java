@@ -82,6 +82,11 @@ public final class CallRunner {
         private final List<FailedAttempt> failures = new ArrayList<>();
         /** Fallback models admitted through their own per-model limits, by id. */
         private final Map<String, Admission> fallbackAdmissions = new HashMap<>();
+        /**
+         * Attempts really sent: the plan also counts one it has scheduled (a retry waiting out its backoff, a
+         * fallback its per-model limit then refuses), and the ledger bills only what reached a vendor.
+         */
+        private int sent;
 
         Run(Call call, Admission admission, AttemptPlan plan) {
             this.call = call;
@@ -93,8 +98,6 @@ public final class CallRunner {
 
         void attempt() {
             ModelEntry model = plan.model();
-            out.putHeader(MODEL_HEADER, model.id()).putHeader(ATTEMPTS_HEADER, Integer.toString(plan.attempts()));
-            if (plan.fallback() > 0) out.putHeader(FALLBACK_HEADER, Integer.toString(plan.fallback()));
             if (plan.fallback() > 0 && !fallbackAdmissions.containsKey(model.id())) {
                 services.metering().admitFallback(call.exchange(), model, call.requestBytes(), call.maxOutputTokens())
                         .onComplete(admitted -> {
@@ -115,6 +118,9 @@ public final class CallRunner {
         }
 
         private Future<RelayOutcome> start(ModelEntry model) {
+            sent++;
+            out.putHeader(MODEL_HEADER, model.id()).putHeader(ATTEMPTS_HEADER, Integer.toString(sent));
+            if (plan.fallback() > 0) out.putHeader(FALLBACK_HEADER, Integer.toString(plan.fallback()));
             try {
                 return call.protocol().nativeTo(model.vendor())
                         ? NativeAttempt.run(services, call, model, deadline)
@@ -155,7 +161,7 @@ public final class CallRunner {
         }
 
         private Metering.Record record(ModelEntry model) {
-            return services.metering().record(call.exchange(), admission, call.primary()).attempted(model, plan.attempts())
+            return services.metering().record(call.exchange(), admission, call.primary()).attempted(model, sent)
                     .fallbackAdmissions(fallbackAdmissions);
         }
     }

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * Reads the YAML configuration, substitutes {@code ${VAR}} and {@code ${VAR:-default}} from the
  * environment, then lets the documented environment variables override the file
  * ({@code GATEWAY_PORT}, {@code GATEWAY_MASTER_KEY}, {@code <VENDOR>_API_KEY}, {@code <VENDOR>_BASE_URL},
- * {@code GATEWAY_DATABASE_URL}, {@code GATEWAY_REDIS_URL}, {@code GATEWAY_MEDIA_ALLOW_PRIVATE},
+ * {@code GATEWAY_DATABASE_URL}, {@code GATEWAY_REDIS_URL}, {@code GATEWAY_DEFAULT_MAX_CONCURRENT}, {@code GATEWAY_MEDIA_ALLOW_PRIVATE},
  * {@code GATEWAY_MEDIA_MAX_BYTES}, {@code GATEWAY_MEDIA_TIMEOUT_MS}, {@code GATEWAY_MEDIA_MAX_ITEMS},
  * {@code GATEWAY_MEDIA_MAX_TOTAL_BYTES}, {@code GATEWAY_MEDIA_MAX_CONCURRENT}, {@code GATEWAY_MEDIA_MAX_CONCURRENT_PROCESS},
  * and the server limits {@code GATEWAY_IDLE_TIMEOUT_SECONDS}, {@code GATEWAY_REQUEST_HEAD_TIMEOUT_SECONDS},
@@ -69,8 +69,15 @@ public final class ConfigLoader {
         String databaseUrl = override("GATEWAY_DATABASE_URL",
                 accounts.path("database_url").asText("jdbc:sqlite:./data/gateway.db"));
         String redisUrl = blankToNull(override("GATEWAY_REDIS_URL", accounts.path("redis_url").asText(null)));
+        long maxConcurrent = parseLong("GATEWAY_DEFAULT_MAX_CONCURRENT / accounts.default_max_concurrent",
+                override("GATEWAY_DEFAULT_MAX_CONCURRENT", accounts.path("default_max_concurrent")
+                        .asText(Integer.toString(GatewayConfig.DEFAULT_MAX_CONCURRENT))));
+        if (maxConcurrent < 0 || maxConcurrent > 1_000_000) {
+            throw new IllegalArgumentException("GATEWAY_DEFAULT_MAX_CONCURRENT / accounts.default_max_concurrent must be between"
+                    + " 0 (no bound) and 1000000, got " + maxConcurrent);
+        }
         return new GatewayConfig(host, port, masterKey, vendors, overrides, databaseUrl, redisUrl, media(root.path("media")),
-                limits(server));
+                limits(server), (int) maxConcurrent);
     }
 
     private MediaPolicy media(JsonNode node) {

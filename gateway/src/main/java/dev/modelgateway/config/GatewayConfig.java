@@ -11,18 +11,30 @@ import java.util.Map;
  * @param redisUrl shared counters for several instances; null keeps them in memory
  * @param media how media URLs are downloaded for vendors that need the bytes
  * @param limits the HTTP server's timeouts, connection caps and body budget
+ * @param defaultMaxConcurrent calls in flight at once for an API key that sets no {@code max_concurrent}; 0: no bound
  */
 public record GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
                             Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl,
-                            MediaPolicy media, ServerLimits limits) {
+                            MediaPolicy media, ServerLimits limits, int defaultMaxConcurrent) {
+
+    /** Keys' default concurrency bound; the same as {@code AccountsConfig.DEFAULT_MAX_CONCURRENT} (docs/security.md). */
+    public static final int DEFAULT_MAX_CONCURRENT = 64;
 
     public GatewayConfig {
         vendors = Map.copyOf(new EnumMap<>(vendors));
         upstreamOverrides = Map.copyOf(upstreamOverrides);
         if (limits == null) limits = ServerLimits.DEFAULT;
+        if (defaultMaxConcurrent < 0) throw new IllegalArgumentException("accounts.default_max_concurrent must not be negative");
     }
 
-    /** With the default server limits. */
+    /** With the default concurrency bound per key. */
+    public GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
+                         Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl, MediaPolicy media,
+                         ServerLimits limits) {
+        this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, DEFAULT_MAX_CONCURRENT);
+    }
+
+    /** With the default server limits and concurrency bound per key. */
     public GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
                          Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl, MediaPolicy media) {
         this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, ServerLimits.DEFAULT);
@@ -33,20 +45,24 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
     }
 
     public GatewayConfig withPort(int newPort) {
-        return new GatewayConfig(host, newPort, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits);
+        return new GatewayConfig(host, newPort, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, defaultMaxConcurrent);
     }
 
     public GatewayConfig withMedia(MediaPolicy newMedia) {
-        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, newMedia, limits);
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, newMedia, limits, defaultMaxConcurrent);
     }
 
     public GatewayConfig withLimits(ServerLimits newLimits) {
-        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, newLimits);
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, newLimits, defaultMaxConcurrent);
+    }
+
+    public GatewayConfig withDefaultMaxConcurrent(int n) {
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, n);
     }
 
     public GatewayConfig withVendor(VendorEndpoint endpoint) {
         Map<Vendor, VendorEndpoint> copy = new EnumMap<>(vendors);
         copy.put(endpoint.vendor(), endpoint);
-        return new GatewayConfig(host, port, masterKey, copy, upstreamOverrides, databaseUrl, redisUrl, media, limits);
+        return new GatewayConfig(host, port, masterKey, copy, upstreamOverrides, databaseUrl, redisUrl, media, limits, defaultMaxConcurrent);
     }
 }

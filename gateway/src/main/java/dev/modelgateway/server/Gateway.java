@@ -53,7 +53,8 @@ public final class Gateway {
         Catalogue catalogue = Catalogue.loadDefault(config.upstreamOverrides());
         int port = config.port() == 0 ? FreePort.pick() : config.port();
         GatewayConfig bound = config.withPort(port);
-        AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey());
+        AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey(), null,
+                config.defaultMaxConcurrent());
         CircuitBreakers breakers = new CircuitBreakers(breaker);
         BodyBudget bodies = new BodyBudget(config.limits().bufferedBodyBudget());
         ConnectionGuard connections = new ConnectionGuard(config.limits());

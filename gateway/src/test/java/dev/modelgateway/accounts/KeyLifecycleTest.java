@@ -215,7 +215,7 @@ class KeyLifecycleTest {
     void keyLifecycleOverTheCli() {
         var create = cli("keys", "create", "--name", "batch-job", "--models", "platform/vendorA-small,platform/other",
                 "--rpm", "10", "--tpm", "5000", "--budget", "3.5", "--expires", "2099-06-01T00:00:00Z",
-                "--model-limits", "{\"platform/vendorA-*\": {\"rpm\": 2}}");
+                "--model-limits", "{\"platform/vendorA-*\": {\"rpm\": 2}}", "--max-concurrent", "12");
         assertThat(create.code()).isZero();
         Matcher m = Pattern.compile("id: +(key_\\w+)[\\s\\S]*key: +(pk-\\S+)").matcher(create.out());
         assertThat(m.find()).as(create.out()).isTrue();
@@ -228,10 +228,11 @@ class KeyLifecycleTest {
         assertThat(key.tpm()).isEqualTo(5000);
         assertThat(key.budgetUsd()).isEqualByComparingTo("3.5");
         assertThat(key.modelLimits()).containsExactly(new ModelLimit("platform/vendorA-*", 2L, null));
+        assertThat(key.maxConcurrent()).isEqualTo(12);
 
         var list = cli("keys", "list");
         assertThat(list.code()).isZero();
-        assertThat(list.out()).contains(id, "batch-job", secret.substring(0, 9), "active").doesNotContain(secret)
+        assertThat(list.out()).contains(id, "batch-job", secret.substring(0, 9), "active", " 12 ").doesNotContain(secret)
                 .contains("models platform/vendorA-*: rpm 2, tpm -");
 
         assertThat(cli("keys", "disable", id).code()).isZero();

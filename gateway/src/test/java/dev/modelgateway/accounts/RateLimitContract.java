@@ -140,7 +140,7 @@ abstract class RateLimitContract {
     @Test
     void modelLimitsAddBucketsTakenTogetherWithTheKeys() {
         var created = await(accounts.createKey(new KeySettings("per-model", List.of(), 10L, null, null, null,
-                List.of(new ModelLimit("platform/vendorA-*", 2L, null), new ModelLimit("platform/*", null, 5000L)))));
+                List.of(new ModelLimit("platform/vendorA-*", 2L, null), new ModelLimit("platform/*", null, 5000L)), null)));
         ApiKey key = await(accounts.authenticate(created.secret()));
         String other = "platform/vendorB-any";
 
@@ -173,7 +173,7 @@ abstract class RateLimitContract {
     @Test
     void modelLimitsAloneLimitOnlyTheirModels() {
         var created = await(accounts.createKey(new KeySettings("model-only", List.of(), null, null, null, null,
-                List.of(new ModelLimit("platform/vendorA-*", 1L, null)))));
+                List.of(new ModelLimit("platform/vendorA-*", 1L, null)), null)));
         ApiKey key = await(accounts.authenticate(created.secret()));
         await(accounts.admit(key, MODEL, 10));
         assertThat(((GatewayException) failure(accounts.admit(key, MODEL, 10))).status()).isEqualTo(429);

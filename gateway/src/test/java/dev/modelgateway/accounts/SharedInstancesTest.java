@@ -109,4 +109,30 @@ class SharedInstancesTest {
         a = await(Accounts.open(vertxA, new AccountsConfig(schema.url(), Fixtures.REDIS_URL, null, prefix), Fixtures.PRICES));
         b = await(Accounts.open(vertxB, new AccountsConfig(schema.url(), Fixtures.REDIS_URL, null, prefix), Fixtures.PRICES));
     }
+
+    @Test
+    void aLiveInstanceRenewsItsLeasesAndACrashedOnesExpire() throws Exception {
+        var created = await(a.createKey(new KeySettings("one-at-a-time", List.of(), null, null, null, null, List.of(), 1L)));
+        ApiKey onB = await(b.authenticate(created.secret()));
+        Vertx vertxC = Vertx.vertx();
+        Accounts c = await(Accounts.open(vertxC, new AccountsConfig(schema.url(), Fixtures.REDIS_URL, null, prefix), Fixtures.PRICES, 900));
+        try {
+            await(c.admit(await(c.authenticate(created.secret())), MODEL, 10));
+            Thread.sleep(2_000);
+            assertThat(refusal(b.admit(onB, MODEL, 10))).as("renewed past its lease time").isEqualTo("concurrency_limit_exceeded");
+        } finally {
+            // no settle: as if the instance died with the call in flight
+            await(c.close());
+            await(vertxC.close());
+        }
+        assertThat(refusal(b.admit(onB, MODEL, 10))).isEqualTo("concurrency_limit_exceeded");
+        Thread.sleep(1_200);
+        Admission admitted = await(b.admit(onB, MODEL, 10));
+        admitted.settle(10);
+    }
+
+    private static String refusal(Future<Admission> admission) {
+        await(admission.otherwiseEmpty());
+        return admission.failed() ? ((GatewayException) admission.cause()).code() : "admitted";
+    }
 }

@@ -36,4 +36,19 @@ class ServerLimitsConfigTest {
                 .hasMessageContaining("GATEWAY_MAX_CONNECTIONS / server.max_connections");
         Files.delete(file);
     }
+
+    @Test
+    void defaultMaxConcurrentPerKey() throws Exception {
+        assertThat(new ConfigLoader(k -> null).load(null).defaultMaxConcurrent()).isEqualTo(64);
+        Path file = Files.createTempFile("gateway", ".yaml");
+        Files.writeString(file, """
+                accounts:
+                  default_max_concurrent: 16
+                """);
+        assertThat(new ConfigLoader(k -> null).load(file).defaultMaxConcurrent()).isEqualTo(16);
+        assertThat(new ConfigLoader(Map.of("GATEWAY_DEFAULT_MAX_CONCURRENT", "0")::get).load(file).defaultMaxConcurrent()).isZero();
+        assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_DEFAULT_MAX_CONCURRENT", "-1")::get).load(file))
+                .hasMessageContaining("GATEWAY_DEFAULT_MAX_CONCURRENT / accounts.default_max_concurrent");
+        Files.delete(file);
+    }
 }

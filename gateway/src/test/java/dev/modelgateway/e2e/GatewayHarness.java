@@ -75,6 +75,7 @@ public final class GatewayHarness implements AutoCloseable {
         private String redisUrl;
         private VendorSimulator sim;
         private ServerLimits limits = ServerLimits.DEFAULT;
+        private int defaultMaxConcurrent = GatewayConfig.DEFAULT_MAX_CONCURRENT;
 
         private Builder() {
         }
@@ -115,6 +116,12 @@ public final class GatewayHarness implements AutoCloseable {
             return this;
         }
 
+        /** Calls in flight at once for a key that sets no {@code max_concurrent}. */
+        public Builder defaultMaxConcurrent(int n) {
+            this.defaultMaxConcurrent = n;
+            return this;
+        }
+
         /** The Redis URL for shared counters; none (in-process counters) if unset. */
         public Builder redis(String url) {
             this.redisUrl = url;
@@ -143,7 +150,8 @@ public final class GatewayHarness implements AutoCloseable {
             vendors.put(Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, base + "/dashscope/compatible-mode/v1", keys.dashscope()));
             baseUrls.forEach((v, url) -> vendors.put(v, new VendorEndpoint(v, url, vendors.get(v).apiKey())));
             for (Vendor v : missingKeys) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
-            GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media, limits);
+            GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media, limits,
+                    defaultMaxConcurrent);
             Gateway gateway = Gateway.start(vertx, config, 2, breaker).await();
             return new GatewayHarness(vertx, s, gateway, db);
         }

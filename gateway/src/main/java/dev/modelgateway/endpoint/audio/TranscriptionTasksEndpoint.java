@@ -67,9 +67,9 @@ public final class TranscriptionTasksEndpoint {
         }
         // Admission checks the key's allow-list, budget and rate limits; the audio is not a token estimate.
         platform.metering().admit(Exchange.of(ctx), model, 0, 0)
-                // the task records its own cost when it finishes: the call's budget reservation ends here
+                // the task records its own cost when it finishes: the call's slot and budget reservation end here
                 .compose(admitted -> tasks.submit(ex.caller().keyId(), model, form, file)
-                        .andThen(submitted -> admitted.releaseReservation()))
+                        .andThen(submitted -> admitted.releaseHold()))
                 .onSuccess(task -> ctx.response().setStatusCode(202).putHeader("content-type", "application/json")
                         .putHeader("location", "/api/v1/audio/transcriptions/tasks/" + task.id())
                         .end(Json.toBuffer(task.toJson())))
