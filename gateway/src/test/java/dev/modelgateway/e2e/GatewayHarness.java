@@ -75,8 +75,15 @@ public final class GatewayHarness implements AutoCloseable {
         private String redisUrl;
         private VendorSimulator sim;
         private ServerLimits limits = ServerLimits.DEFAULT;
+        private boolean dropRefusedHostedTools;
 
         private Builder() {
+        }
+
+        /** The operator setting {@code responses.drop_refused_hosted_tools} (off by default). */
+        public Builder dropRefusedHostedTools(boolean drop) {
+            this.dropRefusedHostedTools = drop;
+            return this;
         }
 
         /** Leaves a vendor without an API key, to test the "not configured" error. */
@@ -143,7 +150,8 @@ public final class GatewayHarness implements AutoCloseable {
             vendors.put(Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, base + "/dashscope/compatible-mode/v1", keys.dashscope()));
             baseUrls.forEach((v, url) -> vendors.put(v, new VendorEndpoint(v, url, vendors.get(v).apiKey())));
             for (Vendor v : missingKeys) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
-            GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media, limits);
+            GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media, limits,
+                    dropRefusedHostedTools);
             Gateway gateway = Gateway.start(vertx, config, 2, breaker).await();
             return new GatewayHarness(vertx, s, gateway, db);
         }
