@@ -29,8 +29,9 @@ import static dev.modelgateway.wire.FieldReader.requireString;
 /**
  * Responses request → canonical (docs/translation.md): {@code instructions} → system, items → messages
  * (consecutive {@code function_call}s form one assistant turn, consecutive outputs one user turn),
- * {@code reasoning} items → thinking blocks whose sealed signature travels in {@code encrypted_content}.
- * Stateful fields ({@code previous_response_id}) are resolved by the endpoint before decoding.
+ * {@code reasoning} items → thinking blocks whose sealed signature travels in {@code encrypted_content},
+ * {@code namespace} tools → flat functions ({@link ToolNamespaces}). Stateful fields ({@code previous_response_id},
+ * {@code item_reference} items) are resolved by the endpoint before decoding.
  */
 final class ResponsesRequestDecoder {
     private ResponsesRequestDecoder() { }
