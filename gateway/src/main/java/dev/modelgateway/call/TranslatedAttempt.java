@@ -32,9 +32,6 @@ import java.util.Map;
  * back the same way (docs/architecture.md: N + M codecs, never N × M).
  */
 final class TranslatedAttempt {
-    /** Response header listing parameters the target vendor could not take and that were dropped. */
-    static final String WARNINGS_HEADER = "x-platform-warnings";
-
     private TranslatedAttempt() {
     }
 
@@ -51,11 +48,7 @@ final class TranslatedAttempt {
                                              CanonicalRequest request, Deadline deadline) {
         InboundCodec inbound = call.codec();
         EncodedRequest upstream = vendor.encodeRequest(request, model.upstreamId(), call.stream());
-        if (!upstream.warnings().isEmpty() && !call.exchange().response().headWritten()) {
-            // warnings may quote the caller's field names: no control character may reach a header
-            call.exchange().response().putHeader(WARNINGS_HEADER,
-                    String.join("; ", upstream.warnings()).replaceAll("\\p{Cntrl}", "?"));
-        }
+        call.exchange().warn(upstream.warnings());
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
         upstream.headers().forEach(headers::set);
         VendorRequest req = new VendorRequest(services.config().vendor(model.vendor()), upstream.path(), headers,

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -25,7 +26,8 @@ import java.util.regex.Pattern;
  * {@code GATEWAY_MEDIA_MAX_TOTAL_BYTES}, {@code GATEWAY_MEDIA_MAX_CONCURRENT}, {@code GATEWAY_MEDIA_MAX_CONCURRENT_PROCESS},
  * and the server limits {@code GATEWAY_IDLE_TIMEOUT_SECONDS}, {@code GATEWAY_REQUEST_HEAD_TIMEOUT_SECONDS},
  * {@code GATEWAY_BODY_READ_TIMEOUT_SECONDS}, {@code GATEWAY_MAX_CONNECTIONS_PER_CLIENT},
- * {@code GATEWAY_MAX_CONNECTIONS}, {@code GATEWAY_MAX_BUFFERED_BODY_BYTES}). See docs/configuration.md.
+ * {@code GATEWAY_MAX_CONNECTIONS}, {@code GATEWAY_MAX_BUFFERED_BODY_BYTES}, and
+ * {@code GATEWAY_DROP_REFUSED_HOSTED_TOOLS}). See docs/configuration.md.
  */
 public final class ConfigLoader {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
@@ -76,8 +78,10 @@ public final class ConfigLoader {
             throw new IllegalArgumentException("GATEWAY_DEFAULT_MAX_CONCURRENT / accounts.default_max_concurrent must be between"
                     + " 0 (no bound) and 1000000, got " + maxConcurrent);
         }
+        boolean dropHostedTools = parseBoolean("GATEWAY_DROP_REFUSED_HOSTED_TOOLS / responses.drop_refused_hosted_tools",
+                override("GATEWAY_DROP_REFUSED_HOSTED_TOOLS", root.path("responses").path("drop_refused_hosted_tools").asText("false")));
         return new GatewayConfig(host, port, masterKey, vendors, overrides, databaseUrl, redisUrl, media(root.path("media")),
-                limits(server), (int) maxConcurrent);
+                limits(server), (int) maxConcurrent, dropHostedTools);
     }
 
     private MediaPolicy media(JsonNode node) {
@@ -117,6 +121,15 @@ public final class ConfigLoader {
             throw new IllegalArgumentException(envName + " / server." + field + " must be between 0 and " + Integer.MAX_VALUE + ", got " + v);
         }
         return v;
+    }
+
+    /** {@code true} or {@code false}: a typo must not silently keep the default. */
+    private static boolean parseBoolean(String name, String value) {
+        return switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(name + " must be true or false, got '" + value + "'");
+        };
     }
 
     private static long parseLong(String name, String value) {

@@ -12,10 +12,12 @@ import java.util.Map;
  * @param media how media URLs are downloaded for vendors that need the bytes
  * @param limits the HTTP server's timeouts, connection caps and body budget
  * @param defaultMaxConcurrent calls in flight at once for an API key that sets no {@code max_concurrent}; 0: no bound
+ * @param dropRefusedHostedTools Responses API: drop a hosted tool the model refuses (with a warning) instead of a 400
  */
 public record GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
                             Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl,
-                            MediaPolicy media, ServerLimits limits, int defaultMaxConcurrent) {
+                            MediaPolicy media, ServerLimits limits, int defaultMaxConcurrent,
+                            boolean dropRefusedHostedTools) {
 
     /** Keys' default concurrency bound; the same as {@code AccountsConfig.DEFAULT_MAX_CONCURRENT} (docs/security.md). */
     public static final int DEFAULT_MAX_CONCURRENT = 64;
@@ -27,11 +29,11 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
         if (defaultMaxConcurrent < 0) throw new IllegalArgumentException("accounts.default_max_concurrent must not be negative");
     }
 
-    /** With the default concurrency bound per key. */
+    /** With the default concurrency bound per key, refusing hosted tools a model does not take. */
     public GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
                          Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl, MediaPolicy media,
                          ServerLimits limits) {
-        this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, DEFAULT_MAX_CONCURRENT);
+        this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, DEFAULT_MAX_CONCURRENT, false);
     }
 
     /** With the default server limits and concurrency bound per key. */
@@ -45,24 +47,34 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
     }
 
     public GatewayConfig withPort(int newPort) {
-        return new GatewayConfig(host, newPort, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, defaultMaxConcurrent);
+        return new GatewayConfig(host, newPort, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, defaultMaxConcurrent,
+                dropRefusedHostedTools);
     }
 
     public GatewayConfig withMedia(MediaPolicy newMedia) {
-        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, newMedia, limits, defaultMaxConcurrent);
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, newMedia, limits, defaultMaxConcurrent,
+                dropRefusedHostedTools);
     }
 
     public GatewayConfig withLimits(ServerLimits newLimits) {
-        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, newLimits, defaultMaxConcurrent);
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, newLimits, defaultMaxConcurrent,
+                dropRefusedHostedTools);
     }
 
     public GatewayConfig withDefaultMaxConcurrent(int n) {
-        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, n);
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, n,
+                dropRefusedHostedTools);
+    }
+
+    public GatewayConfig withDropRefusedHostedTools(boolean drop) {
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
+                defaultMaxConcurrent, drop);
     }
 
     public GatewayConfig withVendor(VendorEndpoint endpoint) {
         Map<Vendor, VendorEndpoint> copy = new EnumMap<>(vendors);
         copy.put(endpoint.vendor(), endpoint);
-        return new GatewayConfig(host, port, masterKey, copy, upstreamOverrides, databaseUrl, redisUrl, media, limits, defaultMaxConcurrent);
+        return new GatewayConfig(host, port, masterKey, copy, upstreamOverrides, databaseUrl, redisUrl, media, limits, defaultMaxConcurrent,
+                dropRefusedHostedTools);
     }
 }

@@ -6,6 +6,9 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * One caller request's facts, for everything below the router: trace id, error shape, start time, the
  * authenticated caller, the response and the event loop that owns it. The router opens it; the call runner,
@@ -13,6 +16,8 @@ import io.vertx.ext.web.RoutingContext;
  */
 public final class Exchange {
     private static final String KEY = "exchange";
+    /** Response header listing what the gateway dropped or changed in the request (docs/translation.md). */
+    public static final String WARNINGS_HEADER = "x-platform-warnings";
 
     private final String traceId;
     private final ErrorShape shape;
@@ -21,6 +26,7 @@ public final class Exchange {
     private final HttpServerResponse response;
     private Caller caller;
     private String model;
+    private final List<String> callWarnings = new ArrayList<>();
 
     private Exchange(String traceId, ErrorShape shape, long startNanos, Vertx vertx, HttpServerResponse response) {
         this.traceId = traceId;
@@ -59,6 +65,21 @@ public final class Exchange {
     /** Milliseconds since the request arrived. */
     public long elapsedMs() {
         return (System.nanoTime() - startNanos) / 1_000_000;
+    }
+
+    /** Warnings that hold for the whole call (e.g. a hosted tool dropped), sent whichever attempt answers. */
+    public void warnCall(List<String> warnings) {
+        callWarnings.addAll(warnings);
+        warn(List.of());
+    }
+
+    /** Sets {@link #WARNINGS_HEADER} to the call's warnings and one attempt's, unless the head is written. */
+    public void warn(List<String> attemptWarnings) {
+        if (response.headWritten() || callWarnings.isEmpty() && attemptWarnings.isEmpty()) return;
+        List<String> all = new ArrayList<>(callWarnings);
+        all.addAll(attemptWarnings);
+        // warnings may quote the caller's field names: no control character may reach a header
+        response.putHeader(WARNINGS_HEADER, String.join("; ", all).replaceAll("\\p{Cntrl}", "?"));
     }
 
     /** Sends an error in the caller's protocol shape, unless the response has already begun. */

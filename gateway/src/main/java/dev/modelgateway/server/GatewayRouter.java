@@ -15,6 +15,7 @@ import dev.modelgateway.endpoint.messages.MessagesEndpoint;
 import dev.modelgateway.endpoint.models.ModelsEndpoint;
 import dev.modelgateway.endpoint.realtime.RealtimeEndpoint;
 import dev.modelgateway.endpoint.responses.ResponsesEndpoint;
+import dev.modelgateway.endpoint.responses.StoredResponsesEndpoint;
 import dev.modelgateway.endpoint.tokens.CountTokensEndpoint;
 import dev.modelgateway.endpoint.unavailable.UnavailableFeatures;
 import dev.modelgateway.error.ErrorKind;
@@ -82,6 +83,10 @@ public final class GatewayRouter {
         router.get("/api/v1/realtime").handler(new RealtimeEndpoint(vertx, platform)::handle);
         router.post("/api/v1/embeddings").handler(new EmbeddingsEndpoint(platform)::handle);
         router.post("/api/v1/responses").handler(new ResponsesEndpoint(platform, runner, services.responses())::handle);
+        StoredResponsesEndpoint storedResponses = new StoredResponsesEndpoint(platform, services.responses());
+        router.get("/api/v1/responses/:id").handler(storedResponses::retrieve);
+        router.delete("/api/v1/responses/:id").handler(storedResponses::delete);
+        router.get("/api/v1/responses/:id/input_items").handler(storedResponses::inputItems);
         router.getWithRegex("/api/v1/models/(?<id>.+)").handler(models::get);
 
         router.route().last().handler(ctx -> Exchange.fail(ctx, GatewayException.of(ErrorKind.NOT_FOUND, "Unknown endpoint: " + ctx.request().method() + " " + ctx.request().path())

@@ -1,6 +1,8 @@
 package dev.modelgateway.services;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.modelgateway.json.Json;
@@ -9,8 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
- * The conversations behind responses the gateway itself produced (translated models), so that
- * {@code previous_response_id} works although those vendors are stateless. Bounded in memory and local to
+ * The responses the gateway itself produced (translated models) with the input they answered, so that
+ * {@code previous_response_id}, {@code item_reference} and {@code GET /responses/{id}} work although those
+ * vendors are stateless. Bounded in memory and local to
  * this process (docs/endpoints.md): entries are kept as their serialized JSON, so the bound counts the bytes
  * really held (a Jackson tree takes about 20 times its JSON size), and expire when unused.
  */
@@ -22,11 +25,39 @@ public final class ResponseStore {
     /** Vendor B keeps a stored response for 30 days. */
     public static final Duration OWNED_EXPIRY = Duration.ofDays(30);
 
-    /** @param keyId the API key that created the response; other keys cannot chain onto it */
+    /**
+     * @param keyId the API key that created the response; other keys can neither see it nor chain onto it
+     * @param json  {@code {"input":[the input items], "response":{the response object}}}
+     */
     public record Stored(String keyId, byte[] json) {
-        /** The conversation's items, parsed anew for each use. */
+        private ObjectNode parsed() {
+            return (ObjectNode) Json.parseOrNull(new String(json, StandardCharsets.UTF_8));
+        }
+
+        /** The items the response was generated from (the expanded input), parsed anew for each use. */
+        public ArrayNode input() {
+            return (ArrayNode) parsed().get("input");
+        }
+
+        /** The response object as the caller received it. */
+        public ObjectNode response() {
+            return (ObjectNode) parsed().get("response");
+        }
+
+        /** The whole conversation: the input items followed by the output items. */
         public ArrayNode items() {
-            return (ArrayNode) Json.parseOrNull(new String(json, StandardCharsets.UTF_8));
+            ObjectNode p = parsed();
+            ArrayNode items = (ArrayNode) p.get("input");
+            if (p.path("response").path("output") instanceof ArrayNode output) items.addAll(output);
+            return items;
+        }
+
+        /** The input or output item of this response with that id, or null. */
+        public JsonNode item(String itemId) {
+            for (JsonNode item : items()) {
+                if (itemId.equals(item.path("id").asText(null))) return item;
+            }
+            return null;
         }
     }
 
@@ -53,15 +84,29 @@ public final class ResponseStore {
                 .build();
     }
 
-    /** @param items the whole conversation: the request's (expanded) input items followed by the output items */
-    public void put(String responseId, String keyId, ArrayNode items) {
-        cache.put(responseId, new Stored(keyId, Json.toBuffer(items).getBytes()));
+    /** @param input the request's (expanded) input items; {@code response} the response object with its output */
+    public void put(String responseId, String keyId, ArrayNode input, ObjectNode response) {
+        ObjectNode entry = Json.MAPPER.createObjectNode();
+        entry.set("input", input);
+        entry.set("response", response);
+        cache.put(responseId, new Stored(keyId, Json.toBuffer(entry).getBytes()));
     }
 
     /** The stored conversation, or null when unknown, expired or created by another key. */
     public Stored find(String responseId, String keyId) {
         Stored s = cache.getIfPresent(responseId);
         return s != null && s.keyId().equals(keyId) ? s : null;
+    }
+
+    /** Forgets a stored response; false when unknown, expired or created by another key (then nothing changes). */
+    public boolean remove(String responseId, String keyId) {
+        boolean[] removed = {false};
+        cache.asMap().computeIfPresent(responseId, (id, s) -> {
+            if (!s.keyId().equals(keyId)) return s;
+            removed[0] = true;
+            return null;
+        });
+        return removed[0];
     }
 
     /** Notes that {@code keyId} created the vendor's response {@code vendorResponseId}. */
@@ -72,6 +117,11 @@ public final class ResponseStore {
     /** Whether {@code keyId} created the vendor's response {@code vendorResponseId} through this gateway process. */
     public boolean owns(String vendorResponseId, String keyId) {
         return keyId.equals(owners.getIfPresent(vendorResponseId));
+    }
+
+    /** Forgets who created a vendor's response (deleted at the vendor). */
+    public void disown(String vendorResponseId) {
+        owners.invalidate(vendorResponseId);
     }
 
     void cleanUp() {

@@ -10,7 +10,6 @@ import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 
@@ -56,7 +55,7 @@ public final class VendorClients {
         }
         Origin origin = origins.computeIfAbsent(r.endpoint().baseUrl(), Origin::of);
         RequestOptions options = new RequestOptions()
-                .setMethod(HttpMethod.POST)
+                .setMethod(r.method())
                 .setHost(origin.host())
                 .setPort(origin.port())
                 .setSsl(origin.ssl())
@@ -67,7 +66,8 @@ public final class VendorClients {
             req.headers().addAll(r.headers());
             VendorAuth.apply(r.endpoint(), req.headers());
             onRequest.accept(req);
-            return req.send(r.body());
+            // a GET or DELETE has no body
+            return r.body() == null ? req.send() : req.send(r.body());
         });
     }
 

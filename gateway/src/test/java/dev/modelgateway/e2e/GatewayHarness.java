@@ -76,8 +76,15 @@ public final class GatewayHarness implements AutoCloseable {
         private VendorSimulator sim;
         private ServerLimits limits = ServerLimits.DEFAULT;
         private int defaultMaxConcurrent = GatewayConfig.DEFAULT_MAX_CONCURRENT;
+        private boolean dropRefusedHostedTools;
 
         private Builder() {
+        }
+
+        /** The operator setting {@code responses.drop_refused_hosted_tools} (off by default). */
+        public Builder dropRefusedHostedTools(boolean drop) {
+            this.dropRefusedHostedTools = drop;
+            return this;
         }
 
         /** Leaves a vendor without an API key, to test the "not configured" error. */
@@ -151,7 +158,7 @@ public final class GatewayHarness implements AutoCloseable {
             baseUrls.forEach((v, url) -> vendors.put(v, new VendorEndpoint(v, url, vendors.get(v).apiKey())));
             for (Vendor v : missingKeys) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
             GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media, limits,
-                    defaultMaxConcurrent);
+                    defaultMaxConcurrent, dropRefusedHostedTools);
             Gateway gateway = Gateway.start(vertx, config, 2, breaker).await();
             return new GatewayHarness(vertx, s, gateway, db);
         }

@@ -19,6 +19,7 @@ final class OpenAiExtrasApi {
     }
 
     void handle(Exchange ex, String path, String body, Buffer raw) {
+        if (path.startsWith("/openai/v1/responses/") && responses.stored().handle(ex, path)) return;
         switch (path) {
             case "/openai/v1/responses" -> responses.handle(ex, body);
             case "/openai/v1/embeddings" -> embeddings.handle(ex, body);

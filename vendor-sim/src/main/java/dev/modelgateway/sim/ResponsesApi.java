@@ -18,9 +18,14 @@ final class ResponsesApi {
     }
 
     private final VendorSimulator sim;
+    private final StoredResponses stored = new StoredResponses();
 
     ResponsesApi(VendorSimulator sim) {
         this.sim = sim;
+    }
+
+    StoredResponses stored() {
+        return stored;
     }
 
     void handle(Exchange ex, String body) {
@@ -34,6 +39,7 @@ final class ResponsesApi {
         long n = sim.messageIds.incrementAndGet();
         Ids ids = new Ids("resp_sim_" + n, "rs_sim_" + n, "msg_sim_" + n, "fc_sim_" + n + "_");
         long created = System.currentTimeMillis() / 1000;
+        if (p.root.path("store").asBoolean(true)) stored.put(response(ids, created, p, a, usage, true), p.root.get("input"));
         if (!p.stream) {
             ex.ok(Json.write(response(ids, created, p, a, usage, true)));
             return;

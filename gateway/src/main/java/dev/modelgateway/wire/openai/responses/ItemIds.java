@@ -12,4 +12,11 @@ final class ItemIds {
     String next(String prefix) {
         return prefix + "_" + suffix + "_" + next++;
     }
+
+    /** The gateway response an item id was made for ({@code fc_gw_<hex>_1} → {@code resp_gw_<hex>}), or null. */
+    static String responseOf(String itemId) {
+        int gw = itemId.indexOf("_gw_");
+        int last = itemId.lastIndexOf('_');
+        return gw < 0 || last <= gw + 3 ? null : "resp" + itemId.substring(gw, last);
+    }
 }

@@ -27,9 +27,13 @@ final class ResponseItems {
         return part;
     }
 
-    static ObjectNode functionCall(String id, String callId, String name, String arguments, String status) {
-        return F.objectNode().put("id", id).put("type", "function_call").put("status", status)
-                .put("call_id", callId).put("name", name).put("arguments", arguments);
+    /** A function call; a flat name standing for a namespaced function is given back as the caller's (namespace, name). */
+    static ObjectNode functionCall(String id, String callId, String vendorName, String arguments, String status,
+                                   ToolNamespaces namespaces) {
+        ObjectNode item = F.objectNode().put("id", id).put("type", "function_call").put("status", status).put("call_id", callId);
+        ToolNamespaces.Qualified q = namespaces.qualified(vendorName);
+        if (q != null) item.put("namespace", q.namespace());
+        return item.put("name", q != null ? q.name() : vendorName).put("arguments", arguments);
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.modelgateway.wire.openai.responses;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.canonical.CanonicalRequest;
 import dev.modelgateway.canonical.CanonicalResponse;
@@ -12,26 +11,32 @@ import dev.modelgateway.wire.openai.chat.ChatErrors;
 
 import java.time.Clock;
 import java.util.UUID;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * The OpenAI Responses inbound protocol, for models whose vendor does not speak it. One instance serves
- * one call: it carries the response id minted for the call and a hook that receives the finished output
- * items, so the endpoint can keep the response for {@code previous_response_id}.
+ * one call: it carries the response id minted for the call, the flat names of the call's namespaced
+ * functions, and a hook that receives the finished response, so the endpoint can keep it for
+ * {@code previous_response_id}, {@code item_reference} and retrieval.
  */
 public final class ResponsesInbound implements InboundCodec {
     private final String responseId;
-    private final BiConsumer<String, ArrayNode> onCompleted;
+    private final ToolNamespaces namespaces;
+    private final Consumer<ObjectNode> onCompleted;
     private final Clock clock;
 
     /** A codec that mints its own ids and keeps nothing. */
     public ResponsesInbound() {
-        this(newResponseId(), (id, output) -> { }, Clock.systemUTC());
+        this(newResponseId(), ToolNamespaces.NONE, response -> { }, Clock.systemUTC());
     }
 
-    /** @param onCompleted receives the response id and its output items when the response is complete */
-    public ResponsesInbound(String responseId, BiConsumer<String, ArrayNode> onCompleted, Clock clock) {
+    /**
+     * @param namespaces  {@link ToolNamespaces#of} the call's body: the decoder flattens with the same names
+     * @param onCompleted receives the response object when the response is complete
+     */
+    public ResponsesInbound(String responseId, ToolNamespaces namespaces, Consumer<ObjectNode> onCompleted, Clock clock) {
         this.responseId = responseId;
+        this.namespaces = namespaces;
         this.onCompleted = onCompleted;
         this.clock = clock;
     }
@@ -41,6 +46,11 @@ public final class ResponsesInbound implements InboundCodec {
         return "resp_gw_" + UUID.randomUUID().toString().replace("-", "");
     }
 
+    /** The gateway response whose output an item id names ({@code item_reference}), or null for another id. */
+    public static String responseOfItem(String itemId) {
+        return ItemIds.responseOf(itemId);
+    }
+
     @Override
     public CanonicalRequest decodeRequest(JsonNode body) {
         return ResponsesRequestDecoder.decode(body);
@@ -48,15 +58,15 @@ public final class ResponsesInbound implements InboundCodec {
 
     @Override
     public ObjectNode encodeResponse(CanonicalResponse response, String publicModel) {
-        ObjectNode r = ResponsesResponseEncoder.encode(response, responseId, publicModel, clock.instant().getEpochSecond());
-        onCompleted.accept(responseId, (ArrayNode) r.get("output"));
+        ObjectNode r = ResponsesResponseEncoder.encode(response, responseId, publicModel, clock.instant().getEpochSecond(),
+                namespaces);
+        onCompleted.accept(r);
         return r;
     }
 
     @Override
     public StreamEncoder newStreamEncoder(String publicModel, CanonicalRequest request) {
-        return new ResponsesStreamEncoder(responseId, publicModel, clock.instant().getEpochSecond(),
-                output -> onCompleted.accept(responseId, output));
+        return new ResponsesStreamEncoder(responseId, publicModel, clock.instant().getEpochSecond(), namespaces, onCompleted);
     }
 
     @Override

@@ -29,8 +29,9 @@ import static dev.modelgateway.wire.FieldReader.requireString;
 /**
  * Responses request → canonical (docs/translation.md): {@code instructions} → system, items → messages
  * (consecutive {@code function_call}s form one assistant turn, consecutive outputs one user turn),
- * {@code reasoning} items → thinking blocks whose sealed signature travels in {@code encrypted_content}.
- * Stateful fields ({@code previous_response_id}) are resolved by the endpoint before decoding.
+ * {@code reasoning} items → thinking blocks whose sealed signature travels in {@code encrypted_content},
+ * {@code namespace} tools → flat functions ({@link ToolNamespaces}). Stateful fields ({@code previous_response_id},
+ * {@code item_reference} items) are resolved by the endpoint before decoding.
  */
 final class ResponsesRequestDecoder {
     private ResponsesRequestDecoder() { }
@@ -41,7 +42,8 @@ final class ResponsesRequestDecoder {
         List<ContentBlock.Text> system = new ArrayList<>();
         String instructions = optString(body, "instructions", "");
         if (instructions != null && !instructions.isEmpty()) system.add(new ContentBlock.Text(instructions));
-        List<Message> messages = messages(body.get("input"));
+        ToolNamespaces namespaces = ToolNamespaces.of(body);
+        List<Message> messages = messages(body.get("input"), namespaces);
         // Leading system/developer items join the system prompt; later ones stay at their position.
         while (!messages.isEmpty() && messages.getFirst().role() == Role.SYSTEM) {
             for (ContentBlock c : messages.removeFirst().content()) {
@@ -50,7 +52,7 @@ final class ResponsesRequestDecoder {
         }
         b.system(system);
         b.messages(messages);
-        b.tools(tools(body));
+        b.tools(tools(body, namespaces));
         b.toolChoice(toolChoice(body.get("tool_choice")));
         b.parallelToolCalls(optBool(body, "parallel_tool_calls", ""));
         b.maxTokens(optInt(body, "max_output_tokens", ""));
@@ -65,7 +67,7 @@ final class ResponsesRequestDecoder {
         return b.build();
     }
 
-    private static List<Message> messages(JsonNode input) {
+    private static List<Message> messages(JsonNode input, ToolNamespaces namespaces) {
         List<Message> out = new ArrayList<>();
         if (input == null || input.isNull()) throw GatewayException.invalid("input", "Missing required parameter: 'input'.");
         if (input.isTextual()) {
@@ -81,8 +83,9 @@ final class ResponsesRequestDecoder {
             String type = optString(item, "type", p);
             switch (type == null ? "message" : type) {
                 case "message" -> message(item, p, turns);
-                case "function_call" -> turns.add(Role.ASSISTANT, new ContentBlock.ToolUse(
-                        requireString(item, "call_id", p), requireString(item, "name", p), requireString(item, "arguments", p)));
+                case "function_call" -> turns.add(Role.ASSISTANT, new ContentBlock.ToolUse(requireString(item, "call_id", p),
+                        namespaces.flat(optString(item, "namespace", p), requireString(item, "name", p)),
+                        requireString(item, "arguments", p)));
                 case "function_call_output" -> turns.add(Role.USER, new ContentBlock.ToolResult(
                         requireString(item, "call_id", p), output(item.get("output"), path(p, "output")), false, null));
                 case "reasoning" -> reasoning(item, turns);
@@ -159,7 +162,7 @@ final class ResponsesRequestDecoder {
         turns.add(Role.ASSISTANT, new ContentBlock.Thinking(text.toString(), opened.signature(), opened.origin()));
     }
 
-    private static List<ToolDefinition> tools(JsonNode body) {
+    private static List<ToolDefinition> tools(JsonNode body, ToolNamespaces namespaces) {
         JsonNode tools = optArray(body, "tools", "");
         List<ToolDefinition> out = new ArrayList<>();
         if (tools == null) return out;
@@ -167,14 +170,40 @@ final class ResponsesRequestDecoder {
             JsonNode t = tools.get(i);
             String p = path("tools", i);
             String type = requireString(t, "type", p);
-            if (!type.equals("function")) {
-                throw GatewayException.invalid(path(p, "type"), "Tool type '" + type + "' is not available for this model: "
-                        + "use function tools (type 'function') or MCP.");
+            switch (type) {
+                case "function" -> out.add(function(t, p, requireString(t, "name", p), null));
+                case "namespace" -> namespace(t, p, namespaces, out);
+                default -> throw GatewayException.invalid(path(p, "type"), "Tool type '" + type + "' is not available for this "
+                        + "model: use function tools (type 'function', or grouped in a 'namespace') or MCP.");
             }
-            out.add(new ToolDefinition(requireString(t, "name", p), optString(t, "description", p), t.get("parameters"),
-                    optBool(t, "strict", p), null));
         }
         return out;
+    }
+
+    /** A namespace's functions become flat functions; the model reads the namespace's description with each. */
+    private static void namespace(JsonNode t, String p, ToolNamespaces namespaces, List<ToolDefinition> out) {
+        String namespace = requireString(t, "name", p);
+        String about = optString(t, "description", p);
+        JsonNode inner = optArray(t, "tools", p);
+        if (inner == null || inner.isEmpty()) throw GatewayException.invalid(path(p, "tools"), "'" + path(p, "tools") + "' must list at least one function tool");
+        for (int j = 0; j < inner.size(); j++) {
+            JsonNode f = inner.get(j);
+            String fp = path(path(p, "tools"), j);
+            String type = requireString(f, "type", fp);
+            if (!type.equals("function")) {
+                throw GatewayException.invalid(path(fp, "type"), "Tool type '" + type + "' is not available in a namespace for this "
+                        + "model: use function tools (type 'function').");
+            }
+            out.add(function(f, fp, namespaces.flat(namespace, requireString(f, "name", fp)), about));
+        }
+    }
+
+    private static ToolDefinition function(JsonNode t, String p, String name, String namespaceAbout) {
+        String description = optString(t, "description", p);
+        if (namespaceAbout != null && !namespaceAbout.isBlank()) {
+            description = description == null || description.isBlank() ? namespaceAbout : namespaceAbout + "\n\n" + description;
+        }
+        return new ToolDefinition(name, description, t.get("parameters"), optBool(t, "strict", p), null);
     }
 
     private static ToolChoice toolChoice(JsonNode tc) {

@@ -14,7 +14,7 @@ import dev.modelgateway.canonical.ContentBlock;
 final class ResponsesResponseEncoder {
     private ResponsesResponseEncoder() { }
 
-    static ArrayNode output(CanonicalResponse response, ItemIds ids) {
+    static ArrayNode output(CanonicalResponse response, ItemIds ids, ToolNamespaces namespaces) {
         ArrayNode out = JsonNodeFactory.instance.arrayNode();
         ArrayNode text = null;
         for (ContentBlock b : response.content()) {
@@ -29,15 +29,16 @@ final class ResponsesResponseEncoder {
                 }
                 case ContentBlock.Thinking t -> out.add(ResponseItems.reasoning(ids.next("rs"), t.text(), t.origin(), t.signature()));
                 case ContentBlock.ToolUse u -> out.add(ResponseItems.functionCall(ids.next("fc"), u.id(), u.name(),
-                        u.arguments(), "completed"));
+                        u.arguments(), "completed", namespaces));
                 default -> { }
             }
         }
         return out;
     }
 
-    static ObjectNode encode(CanonicalResponse response, String responseId, String publicModel, long createdAt) {
-        return ResponseItems.response(responseId, publicModel, createdAt, output(response, new ItemIds(responseId)),
+    static ObjectNode encode(CanonicalResponse response, String responseId, String publicModel, long createdAt,
+                             ToolNamespaces namespaces) {
+        return ResponseItems.response(responseId, publicModel, createdAt, output(response, new ItemIds(responseId), namespaces),
                 response.stopReason(), response.usage());
     }
 }

@@ -28,8 +28,9 @@ final class ResponsesStreamEncoder implements StreamEncoder {
     private final String responseId;
     private final String model;
     private final long createdAt;
-    private final Consumer<ArrayNode> onCompleted;
+    private final Consumer<ObjectNode> onCompleted;
     private final ItemIds ids;
+    private final ToolNamespaces namespaces;
     private final ArrayNode output = F.arrayNode();
     private final Map<Integer, OpenItem> open = new HashMap<>();
     private int sequence;
@@ -60,12 +61,14 @@ final class ResponsesStreamEncoder implements StreamEncoder {
         }
     }
 
-    ResponsesStreamEncoder(String responseId, String model, long createdAt, Consumer<ArrayNode> onCompleted) {
+    ResponsesStreamEncoder(String responseId, String model, long createdAt, ToolNamespaces namespaces,
+                           Consumer<ObjectNode> onCompleted) {
         this.responseId = responseId;
         this.model = model;
         this.createdAt = createdAt;
         this.onCompleted = onCompleted;
         this.ids = new ItemIds(responseId);
+        this.namespaces = namespaces;
     }
 
     @Override
@@ -93,7 +96,7 @@ final class ResponsesStreamEncoder implements StreamEncoder {
                 ObjectNode response = ResponseItems.response(responseId, model, createdAt, output, stop, usage);
                 String type = ResponseItems.incomplete(stop) ? "response.incomplete" : "response.completed";
                 emit(type, F.objectNode().set("response", response), out);
-                onCompleted.accept(output);
+                onCompleted.accept(response);
             }
             case StreamEvent.VendorDelta d -> { }
             case StreamEvent.Ping p -> { }
@@ -123,7 +126,7 @@ final class ResponsesStreamEncoder implements StreamEncoder {
         ObjectNode added = switch (item.type) {
             case MESSAGE -> ResponseItems.message(item.id, "in_progress", F.arrayNode());
             case REASONING -> ResponseItems.reasoning(item.id, null, null, null);
-            case FUNCTION_CALL -> ResponseItems.functionCall(item.id, item.callId, item.name, "", "in_progress");
+            case FUNCTION_CALL -> ResponseItems.functionCall(item.id, item.callId, item.name, "", "in_progress", namespaces);
         };
         emit("response.output_item.added", F.objectNode().put("output_index", item.outputIndex).set("item", added), out);
         if (item.type == ItemType.MESSAGE) {
@@ -164,8 +167,10 @@ final class ResponsesStreamEncoder implements StreamEncoder {
             }
             case FUNCTION_CALL -> {
                 String args = text.isEmpty() ? "{}" : text;
-                emit("response.function_call_arguments.done", itemEvent(item).put("name", item.name).put("arguments", args), out);
-                yield ResponseItems.functionCall(item.id, item.callId, item.name, args, "completed");
+                ToolNamespaces.Qualified q = namespaces.qualified(item.name);
+                emit("response.function_call_arguments.done", itemEvent(item).put("name", q != null ? q.name() : item.name)
+                        .put("arguments", args), out);
+                yield ResponseItems.functionCall(item.id, item.callId, item.name, args, "completed", namespaces);
             }
         };
         output.set(item.outputIndex, done);

@@ -1,0 +1,105 @@
+package dev.modelgateway.endpoint.responses;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.call.CallServices;
+import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.call.FinalError;
+import dev.modelgateway.config.Vendor;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.http.Exchange;
+import dev.modelgateway.json.Json;
+import dev.modelgateway.routing.Deadline;
+import dev.modelgateway.services.ResponseStore;
+import dev.modelgateway.upstream.JsonAnswer;
+import dev.modelgateway.upstream.VendorErrorMapper;
+import dev.modelgateway.upstream.VendorRequest;
+import dev.modelgateway.wire.openai.responses.InputItemList;
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * {@code GET /api/v1/responses/{id}}, {@code DELETE /api/v1/responses/{id}} and
+ * {@code GET /api/v1/responses/{id}/input_items}, as the OpenAI SDKs call them (retrieve, delete,
+ * inputItems.list). A response the gateway made is answered from its store; a vendor B response is relayed to
+ * vendor B only for the key that created it through this gateway (vendor B keeps them all under the gateway's
+ * one account). Anything else is a 404, also another key's response: its existence is not disclosed.
+ * No tokens are spent, so these calls are neither admitted against limits nor metered.
+ */
+public final class StoredResponsesEndpoint {
+    /** Vendor B answers these at once; a minute covers a slow network. */
+    static final long UPSTREAM_TIMEOUT_MS = 60_000;
+
+    private final CallServices platform;
+    private final ResponseStore store;
+
+    public StoredResponsesEndpoint(CallServices platform, ResponseStore store) {
+        this.platform = platform;
+        this.store = store;
+    }
+
+    public void retrieve(RoutingContext ctx) {
+        String id = ctx.pathParam("id");
+        String keyId = Exchange.of(ctx).caller().keyId();
+        ResponseStore.Stored stored = store.find(id, keyId);
+        if (stored != null) {
+            if ("true".equals(ctx.request().getParam("stream"))) {
+                throw GatewayException.invalid("stream", "Response '" + id + "' was made by this gateway, which does not replay "
+                        + "its stream; retrieve it without 'stream'.");
+            }
+            answer(ctx, stored.response());
+            return;
+        }
+        relayOrNotFound(ctx, id, keyId, HttpMethod.GET, "");
+    }
+
+    public void delete(RoutingContext ctx) {
+        String id = ctx.pathParam("id");
+        String keyId = Exchange.of(ctx).caller().keyId();
+        if (store.remove(id, keyId)) {
+            answer(ctx, Json.MAPPER.createObjectNode().put("id", id).put("object", "response").put("deleted", true));
+            return;
+        }
+        relayOrNotFound(ctx, id, keyId, HttpMethod.DELETE, "");
+    }
+
+    public void inputItems(RoutingContext ctx) {
+        String id = ctx.pathParam("id");
+        String keyId = Exchange.of(ctx).caller().keyId();
+        ResponseStore.Stored stored = store.find(id, keyId);
+        if (stored != null) {
+            HttpServerRequest req = ctx.request();
+            answer(ctx, InputItemList.page(id, stored.input(), req.getParam("order"), req.getParam("after"), req.getParam("limit")));
+            return;
+        }
+        relayOrNotFound(ctx, id, keyId, HttpMethod.GET, "/input_items");
+    }
+
+    private static void answer(RoutingContext ctx, ObjectNode body) {
+        ctx.response().putHeader("content-type", "application/json").end(Json.toBuffer(body));
+    }
+
+    private void relayOrNotFound(RoutingContext ctx, String id, String keyId, HttpMethod method, String suffix) {
+        if (id.startsWith("resp_gw_") || !store.owns(id, keyId)) {
+            throw GatewayException.of(ErrorKind.NOT_FOUND, "Response with id '" + id + "' not found (this gateway keeps the "
+                    + "responses it produced for " + ResponseStore.IDLE_EXPIRY.toHours() + " hours after last use, visible only "
+                    + "to the API key that created them).").withParam("response_id");
+        }
+        Exchange ex = Exchange.of(ctx);
+        String query = ctx.request().query();
+        String path = "/responses/" + URLEncoder.encode(id, StandardCharsets.UTF_8) + suffix + (query == null ? "" : "?" + query);
+        VendorRequest req = new VendorRequest(platform.config().vendor(Vendor.OPENAI), path, MultiMap.caseInsensitiveMultiMap(),
+                null, Deadline.ofMillis(UPSTREAM_TIMEOUT_MS), method);
+        // the vendor's bytes go back untouched; they carry no usage to record
+        JsonAnswer unchanged = body -> new JsonAnswer.Answer(body, Usage.ZERO);
+        platform.relay().json(ex, req, unchanged, VendorErrorMapper.NATIVE).onComplete(ar -> {
+            if (ar.failed()) FinalError.renderNative(ex, ar.cause(), Vendor.OPENAI.id());
+            else if (method == HttpMethod.DELETE) store.disown(id);
+        });
+    }
+}
