@@ -62,6 +62,7 @@ public final class ResponsesEndpoint {
         }
         List<ModelEntry> plan = new ArrayList<>(List.of(entry));
         plan.addAll(options.fallbacks());
+        CallerProtocol.RESPONSES.codec().validate(body);
         plan.forEach(m -> ResponsesRules.check(body, m));
 
         String keyId = ex.caller().keyId();
