@@ -15,6 +15,8 @@ import dev.modelgateway.wire.NativeFormat;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 
+import java.util.List;
+
 /**
  * The native fast path (docs/architecture.md, "The request path"): the caller already speaks the vendor's
  * protocol, so the body is forwarded with only {@code model} rewritten (plus the format's model rules), and
@@ -29,6 +31,10 @@ final class NativeAttempt {
         ObjectNode body = call.body().deepCopy();
         body.put("model", model.upstreamId());
         format.applyModelRules(body, model);
+        List<String> warnings = format.adaptToDialect(body, model);
+        if (!warnings.isEmpty() && !call.exchange().response().headWritten()) {
+            call.exchange().response().putHeader(TranslatedAttempt.WARNINGS_HEADER, String.join("; ", warnings));
+        }
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
         call.forwardedHeaders().forEach(headers::set);
         if (call.stream()) {
