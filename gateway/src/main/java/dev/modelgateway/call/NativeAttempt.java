@@ -29,6 +29,7 @@ final class NativeAttempt {
         ObjectNode body = call.body().deepCopy();
         body.put("model", model.upstreamId());
         format.applyModelRules(body, model);
+        call.exchange().warn(format.adaptToDialect(body, model));
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
         call.forwardedHeaders().forEach(headers::set);
         if (call.stream()) {

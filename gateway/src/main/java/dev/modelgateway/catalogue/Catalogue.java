@@ -155,12 +155,15 @@ public final class Catalogue implements PriceBook {
         return entry == null ? ModelPrice.FREE : entry.price();
     }
 
-    /** Throws unless {@code id} names a model that fallbacks may use. */
+    /**
+     * Throws unless {@code id} names a model that fallbacks may use. The message names {@code param} itself:
+     * the messages protocol's error body has no {@code param} field.
+     */
     public ModelEntry requireKnown(String id, String param) {
         try {
             return resolve(id);
         } catch (GatewayException e) {
-            throw GatewayException.invalid(param, e.getMessage());
+            throw GatewayException.invalid(param, "Invalid value for '" + param + "': " + e.getMessage());
         }
     }
 }

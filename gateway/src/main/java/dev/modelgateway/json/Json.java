@@ -4,8 +4,10 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.error.GatewayException;
 import io.vertx.core.buffer.Buffer;
@@ -28,6 +30,8 @@ public final class Json {
     public static final int MAX_NAME_LENGTH = 50_000;
 
     public static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Request bodies are exactly one JSON value: bytes after it are an error, not ignored (as vendors answer). */
+    private static final ObjectReader REQUEST_READER;
 
     static {
         MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
@@ -36,6 +40,7 @@ public final class Json {
                 .maxNumberLength(MAX_NUMBER_LENGTH)
                 .maxNameLength(MAX_NAME_LENGTH)
                 .build());
+        REQUEST_READER = MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     }
 
     private Json() {
@@ -51,11 +56,11 @@ public final class Json {
         }
         JsonNode node;
         try {
-            node = MAPPER.readTree(body.getBytes());
+            node = REQUEST_READER.readTree(body.getBytes());
         } catch (StreamConstraintsException e) {
             throw GatewayException.invalid(null, "The request body exceeds a JSON limit: " + limitMessage(e) + ".");
         } catch (JsonProcessingException e) {
-            throw GatewayException.invalid(null, "The request body is not valid JSON: " + e.getOriginalMessage() + where(e));
+            throw GatewayException.invalid(null, "The request body is not valid JSON: " + describe(e) + where(e));
         } catch (IOException | RuntimeException e) {
             throw GatewayException.invalid(null, "The request body could not be read as JSON.");
         }
@@ -70,6 +75,14 @@ public final class Json {
     static String limitMessage(StreamConstraintsException e) {
         String m = String.valueOf(e.getOriginalMessage());
         return m.replaceAll(",\\s*from `[^`]*`", "").replaceAll("\\s*\\(?StreamReadConstraints[^)]*\\)?", "").trim();
+    }
+
+    /** Jackson's own words, except where they name Java types; some exceptions carry no message at all. */
+    static String describe(JsonProcessingException e) {
+        String m = e.getOriginalMessage();
+        if (m == null || m.isBlank()) return "it could not be parsed";
+        if (m.startsWith("Trailing token")) return "more data follows the JSON value";
+        return m;
     }
 
     private static String where(JsonProcessingException e) {

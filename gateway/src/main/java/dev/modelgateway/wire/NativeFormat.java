@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelEntry;
 
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -21,6 +22,14 @@ public interface NativeFormat {
      * vendor's model id); throws a 400 naming the field when the body breaks one.
      */
     void applyModelRules(ObjectNode body, ModelEntry model);
+
+    /**
+     * Rewrites caller fields that the model's vendor spells its own way (a dialect of this format) and returns
+     * one warning per field whose effect changed, for the response's warnings header.
+     */
+    default List<String> adaptToDialect(ObjectNode body, ModelEntry model) {
+        return List.of();
+    }
 
     /**
      * Prepares the outgoing body of a streamed call and returns the tap that watches the vendor's stream;

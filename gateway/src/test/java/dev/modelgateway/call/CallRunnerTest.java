@@ -335,6 +335,10 @@ class CallRunnerTest {
         String json = "{\"model\":\"platform/vendorA-sonnet-4.5\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
         InboundCodec broken = new InboundCodec() {
             @Override
+            public void validate(JsonNode body) {
+            }
+
+            @Override
             public CanonicalRequest decodeRequest(JsonNode body) {
                 throw new IllegalStateException("simulated bug");
             }

@@ -41,6 +41,7 @@ public final class ChatCompletionsEndpoint {
         PlatformOptions options = PlatformOptions.extract(body, platform.catalogue());
         ModelEntry entry = ChatModels.resolve(platform, ctx, model, "chat completions");
         ChatSamplingRules.check(body, entry);
+        CallerProtocol.CHAT.codec().validate(body);
         runner.run(new Call(Exchange.of(ctx), ctx.body().length(), CallerProtocol.CHAT, CallerProtocol.CHAT.codec(), body, stream,
                 options, entry, maxOutputTokens(body)));
     }

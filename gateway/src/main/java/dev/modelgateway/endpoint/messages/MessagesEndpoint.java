@@ -38,6 +38,7 @@ public final class MessagesEndpoint {
         String model = Fields.requiredString(body, "model");
         long maxTokens = Fields.requiredPositiveInt(body, "max_tokens");
         MessageShape.check(Fields.requiredArray(body, "messages"), ROLES, true);
+        CallerProtocol.MESSAGES.codec().validate(body);
         boolean stream = Fields.optionalBoolean(body, "stream", false);
         PlatformOptions options = PlatformOptions.extract(body, platform.catalogue());
         ModelEntry entry = ChatModels.resolve(platform, ctx, model, "the messages API");

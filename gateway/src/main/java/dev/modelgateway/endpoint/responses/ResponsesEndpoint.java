@@ -62,6 +62,7 @@ public final class ResponsesEndpoint {
         }
         List<ModelEntry> plan = new ArrayList<>(List.of(entry));
         plan.addAll(options.fallbacks());
+        CallerProtocol.RESPONSES.codec().validate(body);
         if (platform.config().dropRefusedHostedTools()) {
             ex.warnCall(ResponsesRules.dropRefusedHostedTools(body, plan));
         }

@@ -12,6 +12,11 @@ import dev.modelgateway.wire.StreamEncoder;
 public final class MessagesInbound implements InboundCodec {
 
     @Override
+    public void validate(JsonNode body) {
+        MessagesRequestBounds.check(body);
+    }
+
+    @Override
     public CanonicalRequest decodeRequest(JsonNode body) {
         return MessagesRequestDecoder.decode(body);
     }

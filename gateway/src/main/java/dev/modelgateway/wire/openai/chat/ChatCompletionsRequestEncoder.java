@@ -264,15 +264,8 @@ public final class ChatCompletionsRequestEncoder {
         ReasoningConfig rc = r.reasoning();
         if (rc == null) return;
         if (dialect.qwenThinking()) {
-            boolean on = rc.isOn();
-            if (on && r.responseFormat() != null) {
-                warn("reasoning", "thinking disabled: DashScope does not support structured output while thinking");
-                on = false;
-            }
-            body.put("enable_thinking", on);
-            if (on && (rc.budgetTokens() != null || rc.effort() != null)) {
-                body.put("thinking_budget", ReasoningBudgets.budgetOf(rc));
-            }
+            String warning = QwenThinking.apply(rc, r.responseFormat() != null, body);
+            if (warning != null) warnings.add(warning);
             return;
         }
         if (!rc.isOn()) {

@@ -24,6 +24,11 @@ public final class ChatInbound implements InboundCodec {
     }
 
     @Override
+    public void validate(JsonNode body) {
+        ChatRequestBounds.check(body);
+    }
+
+    @Override
     public CanonicalRequest decodeRequest(JsonNode body) {
         return ChatRequestDecoder.decode(body);
     }

@@ -341,7 +341,7 @@ final class ChatRequestDecoder {
     }
 
     /** reasoning_effort, or Qwen's enable_thinking/thinking_budget passed through extra_body. */
-    private static ReasoningConfig decodeReasoning(JsonNode body) {
+    static ReasoningConfig decodeReasoning(JsonNode body) {
         String effort = optString(body, "reasoning_effort", "");
         Boolean enable = optBool(body, "enable_thinking", "");
         Integer budget = optInt(body, "thinking_budget", "");

@@ -52,6 +52,11 @@ public final class ResponsesInbound implements InboundCodec {
     }
 
     @Override
+    public void validate(JsonNode body) {
+        ResponsesRequestBounds.check(body);
+    }
+
+    @Override
     public CanonicalRequest decodeRequest(JsonNode body) {
         return ResponsesRequestDecoder.decode(body);
     }
