@@ -9,7 +9,8 @@ import dev.modelgateway.canonical.SignatureOrigin;
  * that replays them to Claude directly still works. Gemini signatures get a prefix, following gproxy's
  * pattern, so they are never sent to the wrong vendor:
  * <ul>
- * <li>{@code gemini:<sig>} — the signature of a Gemini thought part;</li>
+ * <li>{@code gemini:<sig>} — the signature of a Gemini thought part; a bare {@code gemini:} marks a thought
+ *     summary Gemini did not sign, so that it is neither taken for another vendor's reasoning nor replayed;</li>
  * <li>{@code gemini-call:<sig>} — a signature Gemini put on the following functionCall part; carried by an
  *     otherwise empty thinking block placed right before the tool_use.</li>
  * <li>{@code gemini-text:<sig>} — a signature Gemini put on the following text part; carried by an otherwise
@@ -32,10 +33,10 @@ public final class SignatureEnvelope {
     public record Opened(SignatureOrigin origin, String signature, boolean forNextCall, boolean forNextText) { }
 
     public static String seal(SignatureOrigin origin, String signature) {
-        if (signature == null || signature.isEmpty() || origin == null) return "";
+        if (origin == null) return "";
         return switch (origin) {
-            case ANTHROPIC -> signature;
-            case GEMINI -> GEMINI + signature;
+            case ANTHROPIC -> signature == null ? "" : signature;
+            case GEMINI -> GEMINI + (signature == null ? "" : signature);
             case NONE -> "";
         };
     }
@@ -56,7 +57,10 @@ public final class SignatureEnvelope {
         if (sealed.startsWith(GEMINI_TEXT)) {
             return new Opened(SignatureOrigin.GEMINI, sealed.substring(GEMINI_TEXT.length()), false, true);
         }
-        if (sealed.startsWith(GEMINI)) return new Opened(SignatureOrigin.GEMINI, sealed.substring(GEMINI.length()), false, false);
+        if (sealed.startsWith(GEMINI)) {
+            String signature = sealed.substring(GEMINI.length());
+            return new Opened(SignatureOrigin.GEMINI, signature.isEmpty() ? null : signature, false, false);
+        }
         return new Opened(SignatureOrigin.ANTHROPIC, sealed, false, false);
     }
 

@@ -50,6 +50,7 @@ final class MessagesStreamEncoder implements StreamEncoder {
         int anthropicIndex = -1;
         boolean skipped;
         boolean sentInput;
+        boolean sentSignature;
         Active(StreamEvent.BlockStart start) { this.start = start; }
     }
 
@@ -134,6 +135,7 @@ final class MessagesStreamEncoder implements StreamEncoder {
                 String sealed = SignatureEnvelope.seal(d.origin(), d.signature());
                 if (sealed.isEmpty()) return;
                 delta.put("type", "signature_delta").put("signature", sealed);
+                active.sentSignature = true;
             }
             case StreamEvent.ToolArgumentsDelta d -> {
                 if (d.fragment().isEmpty()) return;
@@ -211,6 +213,10 @@ final class MessagesStreamEncoder implements StreamEncoder {
     }
 
     private void close(Buffer out) {
+        if (active.start instanceof StreamEvent.ThinkingStart t && t.origin() == SignatureOrigin.GEMINI && !active.sentSignature) {
+            // An unsigned Gemini thought summary is marked as Gemini's, as in the JSON answer (SignatureEnvelope).
+            emitDelta(new StreamEvent.SignatureDelta(t.index(), null, SignatureOrigin.GEMINI), out);
+        }
         if (active.start instanceof StreamEvent.ToolUseStart && !active.sentInput && active.anthropicIndex >= 0) {
             // A no-argument call: clients accumulate input only from deltas, so send the empty object once.
             ObjectNode frame = F.objectNode().put("type", "content_block_delta").put("index", active.anthropicIndex);

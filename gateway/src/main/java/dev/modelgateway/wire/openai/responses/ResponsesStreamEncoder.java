@@ -133,6 +133,7 @@ final class ResponsesStreamEncoder implements StreamEncoder {
             case StreamEvent.RedactedThinkingStart _, StreamEvent.VendorBlockStart _ -> null; // no Responses equivalent
         };
         if (item == null) return;
+        if (b instanceof StreamEvent.ThinkingStart t) item.origin = t.origin();
         open.put(b.index(), item);
         output.add(F.nullNode()); // reserves the output index; the done item replaces it
         ObjectNode added = switch (item.type) {
