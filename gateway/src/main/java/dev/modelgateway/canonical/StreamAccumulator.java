@@ -67,8 +67,11 @@ public final class StreamAccumulator {
         List<ContentBlock> content = new ArrayList<>();
         for (Partial p : blocks.values()) {
             switch (p.start) {
-                case StreamEvent.TextStart _ -> {
+                case StreamEvent.TextStart t -> {
                     if (!p.text.isEmpty()) content.add(new ContentBlock.Text(p.text.toString()));
+                    // A Gemini text-part signature: an empty signed thinking block right after the text.
+                    String sig = t.thoughtSignature() != null ? t.thoughtSignature() : p.signature.isEmpty() ? null : p.signature.toString();
+                    if (sig != null) content.add(new ContentBlock.Thinking("", sig, SignatureOrigin.GEMINI));
                 }
                 case StreamEvent.ThinkingStart _ -> content.add(new ContentBlock.Thinking(p.text.toString(),
                         p.signature.isEmpty() ? null : p.signature.toString(), p.origin == null ? SignatureOrigin.NONE : p.origin));

@@ -18,8 +18,15 @@ public sealed interface StreamEvent {
         int index();
     }
 
-    /** A text block; its text arrives as {@link TextDelta}s. */
-    record TextStart(int index) implements BlockStart { }
+    /**
+     * A text block; its text arrives as {@link TextDelta}s. A Gemini signature on the text part arrives here
+     * when the part opens the block, else as a {@link SignatureDelta} on the block once its text has begun.
+     *
+     * @param thoughtSignature Gemini signature on the text part that opens the block, or null
+     */
+    record TextStart(int index, String thoughtSignature) implements BlockStart {
+        public TextStart(int index) { this(index, null); }
+    }
 
     /**
      * A thinking block; its text arrives as {@link ReasoningDelta}s, its signature as {@link SignatureDelta}s.
@@ -51,6 +58,7 @@ public sealed interface StreamEvent {
 
     record ReasoningDelta(int index, String text) implements StreamEvent { }
 
+    /** The signature of a thinking block, or the Gemini signature of a text part of a text block. */
     record SignatureDelta(int index, String signature, SignatureOrigin origin) implements StreamEvent { }
 
     /** A fragment of a tool call's JSON arguments (or of a vendor block's input). */

@@ -1,5 +1,6 @@
 package dev.modelgateway.wire;
 
+import dev.modelgateway.canonical.ContentBlock;
 import dev.modelgateway.canonical.SignatureOrigin;
 
 /**
@@ -8,25 +9,34 @@ import dev.modelgateway.canonical.SignatureOrigin;
  * that replays them to Claude directly still works. Gemini signatures get a prefix, following gproxy's
  * pattern, so they are never sent to the wrong vendor:
  * <ul>
- * <li>{@code gemini:<sig>} — the signature of a Gemini thought part;</li>
+ * <li>{@code gemini:<sig>} — the signature of a Gemini thought part; a bare {@code gemini:} marks a thought
+ *     summary Gemini did not sign, so that it is neither taken for another vendor's reasoning nor replayed;</li>
  * <li>{@code gemini-call:<sig>} — a signature Gemini put on the following functionCall part; carried by an
  *     otherwise empty thinking block placed right before the tool_use.</li>
+ * <li>{@code gemini-text:<sig>} — a signature Gemini put on the following text part; carried by an otherwise
+ *     empty thinking block placed right before the text, because vendor A never ends a message with thinking
+ *     after text and clients (Claude Code, Codex) show only the last block.</li>
  * </ul>
  * An empty signature marks unsigned reasoning (Qwen reasoning_content).
  */
 public final class SignatureEnvelope {
     public static final String GEMINI = "gemini:";
     public static final String GEMINI_CALL = "gemini-call:";
+    public static final String GEMINI_TEXT = "gemini-text:";
 
     private SignatureEnvelope() { }
 
-    public record Opened(SignatureOrigin origin, String signature, boolean forNextCall) { }
+    /**
+     * @param forNextCall the signature belongs on the functionCall part of the tool_use that follows
+     * @param forNextText the signature belongs on the text part of the text that follows
+     */
+    public record Opened(SignatureOrigin origin, String signature, boolean forNextCall, boolean forNextText) { }
 
     public static String seal(SignatureOrigin origin, String signature) {
-        if (signature == null || signature.isEmpty() || origin == null) return "";
+        if (origin == null) return "";
         return switch (origin) {
-            case ANTHROPIC -> signature;
-            case GEMINI -> GEMINI + signature;
+            case ANTHROPIC -> signature == null ? "" : signature;
+            case GEMINI -> GEMINI + (signature == null ? "" : signature);
             case NONE -> "";
         };
     }
@@ -35,12 +45,40 @@ public final class SignatureEnvelope {
         return GEMINI_CALL + geminiSignature;
     }
 
+    public static String sealText(String geminiSignature) {
+        return GEMINI_TEXT + geminiSignature;
+    }
+
     public static Opened open(String sealed) {
-        if (sealed == null || sealed.isEmpty()) return new Opened(SignatureOrigin.NONE, null, false);
+        if (sealed == null || sealed.isEmpty()) return new Opened(SignatureOrigin.NONE, null, false, false);
         if (sealed.startsWith(GEMINI_CALL)) {
-            return new Opened(SignatureOrigin.GEMINI, sealed.substring(GEMINI_CALL.length()), true);
+            return new Opened(SignatureOrigin.GEMINI, sealed.substring(GEMINI_CALL.length()), true, false);
         }
-        if (sealed.startsWith(GEMINI)) return new Opened(SignatureOrigin.GEMINI, sealed.substring(GEMINI.length()), false);
-        return new Opened(SignatureOrigin.ANTHROPIC, sealed, false);
+        if (sealed.startsWith(GEMINI_TEXT)) {
+            return new Opened(SignatureOrigin.GEMINI, sealed.substring(GEMINI_TEXT.length()), false, true);
+        }
+        if (sealed.startsWith(GEMINI)) {
+            String signature = sealed.substring(GEMINI.length());
+            return new Opened(SignatureOrigin.GEMINI, signature.isEmpty() ? null : signature, false, false);
+        }
+        return new Opened(SignatureOrigin.ANTHROPIC, sealed, false, false);
+    }
+
+    /**
+     * Whether a sealed signature can be replayed to vendor A: only its own signatures, which travel verbatim.
+     * The gateway's prefixes, and the empty string of unsigned reasoning, mark thinking vendor A never signed.
+     */
+    public static boolean isVendorA(String sealed) {
+        return open(sealed).origin() == SignatureOrigin.ANTHROPIC;
+    }
+
+    /**
+     * Whether canonical block {@code b} is the signature Gemini put on the text block just before it: the
+     * canonical form (decoders produce it, the Gemini encoder folds it back onto that text part) is an empty
+     * Gemini-signed thinking block right after the text.
+     */
+    public static boolean isTextSignature(ContentBlock previous, ContentBlock b) {
+        return previous instanceof ContentBlock.Text && b instanceof ContentBlock.Thinking t && t.text().isEmpty()
+                && t.origin() == SignatureOrigin.GEMINI && t.signature() != null;
     }
 }

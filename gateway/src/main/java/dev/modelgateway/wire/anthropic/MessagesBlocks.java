@@ -7,6 +7,7 @@ import dev.modelgateway.canonical.ContentBlock;
 import dev.modelgateway.canonical.ToolArguments;
 import dev.modelgateway.wire.SignatureEnvelope;
 
+import java.util.List;
 import java.util.Set;
 
 /** Canonical output blocks → Anthropic content blocks (shared by the response and stream encoders). */
@@ -14,6 +15,25 @@ final class MessagesBlocks {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     private MessagesBlocks() { }
+
+    /**
+     * Appends a whole answer. A Gemini signature on a text part (canonically an empty signed thinking block
+     * right after the text) goes in a {@code gemini-text:} carrier before the text instead: vendor A never
+     * puts thinking after text, and Claude Code shows only the last block.
+     */
+    static void appendAll(List<ContentBlock> blocks, ArrayNode out) {
+        for (int i = 0; i < blocks.size(); i++) {
+            ContentBlock b = blocks.get(i);
+            if (i + 1 < blocks.size() && SignatureEnvelope.isTextSignature(b, blocks.get(i + 1))) {
+                out.addObject().put("type", "thinking").put("thinking", "")
+                        .put("signature", SignatureEnvelope.sealText(((ContentBlock.Thinking) blocks.get(i + 1)).signature()));
+                append(b, out);
+                i++;
+            } else {
+                append(b, out);
+            }
+        }
+    }
 
     static void append(ContentBlock b, ArrayNode out) {
         switch (b) {

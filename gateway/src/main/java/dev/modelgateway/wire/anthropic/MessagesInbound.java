@@ -28,7 +28,7 @@ public final class MessagesInbound implements InboundCodec {
 
     @Override
     public StreamEncoder newStreamEncoder(String publicModel, CanonicalRequest request) {
-        return new MessagesStreamEncoder(publicModel);
+        return new MessagesStreamEncoder(publicModel, request);
     }
 
     @Override

@@ -9,7 +9,10 @@ import dev.modelgateway.wire.StreamTap;
 
 import java.util.function.Consumer;
 
-/** The messages protocol to vendor A, unchanged but for the thinking rules of docs/contract.md §2.3. */
+/**
+ * The messages protocol to vendor A, unchanged but for the thinking rules of docs/contract.md §2.3 and the
+ * removal of thinking blocks vendor A did not sign ({@link ForeignThinking}).
+ */
 public final class MessagesNative implements NativeFormat {
     @Override
     public String path() {
@@ -19,6 +22,7 @@ public final class MessagesNative implements NativeFormat {
     @Override
     public void applyModelRules(ObjectNode body, ModelEntry model) {
         ThinkingRules.apply(body, model);
+        ForeignThinking.strip(body);
     }
 
     @Override

@@ -10,6 +10,7 @@ import dev.modelgateway.canonical.Message;
 import dev.modelgateway.canonical.ReasoningConfig;
 import dev.modelgateway.canonical.ResponseFormat;
 import dev.modelgateway.canonical.Role;
+import dev.modelgateway.canonical.SignatureOrigin;
 import dev.modelgateway.canonical.ToolArguments;
 import dev.modelgateway.canonical.ToolChoice;
 import dev.modelgateway.canonical.ToolDefinition;
@@ -133,6 +134,7 @@ final class MessagesRequestDecoder {
         }
         if (!content.isArray()) throw GatewayException.invalid(p, "'" + p + "' must be a string or an array of blocks");
         String pendingCallSignature = null;
+        String pendingTextSignature = null;
         for (int i = 0; i < content.size(); i++) {
             String bp = path(p, i);
             JsonNode blk = requireObject(content.get(i), bp);
@@ -141,6 +143,9 @@ final class MessagesRequestDecoder {
                 case "text" -> {
                     String text = requireString(blk, "text", bp);
                     if (!text.isEmpty()) out.add(new ContentBlock.Text(text, cache(blk)));
+                    // The canonical place of a text part's Gemini signature: right after the text.
+                    if (pendingTextSignature != null) out.add(new ContentBlock.Thinking("", pendingTextSignature, SignatureOrigin.GEMINI));
+                    pendingTextSignature = null;
                 }
                 case "image" -> out.add(media(MediaKind.IMAGE, blk, bp));
                 case "document" -> {
@@ -169,12 +174,14 @@ final class MessagesRequestDecoder {
                     String text = requireString(blk, "thinking", bp);
                     SignatureEnvelope.Opened sig = SignatureEnvelope.open(blk.path("signature").asText(""));
                     if (sig.forNextCall()) pendingCallSignature = sig.signature();
+                    else if (sig.forNextText()) pendingTextSignature = sig.signature();
                     else out.add(new ContentBlock.Thinking(text, sig.signature(), sig.origin()));
                 }
                 case "redacted_thinking" -> out.add(new ContentBlock.RedactedThinking(requireString(blk, "data", bp)));
                 default -> out.add(new ContentBlock.VendorBlock("anthropic", (ObjectNode) blk));
             }
         }
+        if (pendingTextSignature != null) out.add(new ContentBlock.Thinking("", pendingTextSignature, SignatureOrigin.GEMINI));
         return out;
     }
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.canonical.CanonicalResponse;
-import dev.modelgateway.canonical.ContentBlock;
 
 final class MessagesResponseEncoder {
     private MessagesResponseEncoder() { }
@@ -16,7 +15,7 @@ final class MessagesResponseEncoder {
         root.put("role", "assistant");
         root.put("model", publicModel);
         ArrayNode content = root.putArray("content");
-        for (ContentBlock b : r.content()) MessagesBlocks.append(b, content);
+        MessagesBlocks.appendAll(r.content(), content);
         root.put("stop_reason", MessagesStopReasons.of(r.stopReason(), r.hasToolUse()));
         root.put("stop_sequence", r.stopSequence());
         root.set("usage", AnthropicUsage.toAnthropic(r.usage()));

@@ -2,7 +2,10 @@ package dev.modelgateway.wire.anthropic;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.canonical.CanonicalRequest;
+import dev.modelgateway.canonical.CanonicalTokenCount;
 import dev.modelgateway.canonical.ContentBlock;
+import dev.modelgateway.canonical.SignatureOrigin;
 import dev.modelgateway.canonical.StreamEvent;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.GatewayException;
@@ -21,15 +24,23 @@ import java.util.Map;
  * another is open (parallel OpenAI tool calls whose fragments interleave) waits, with its deltas, until the
  * open one stops. Text blocks open lazily so that no empty text block is ever emitted, and Anthropic indices
  * are renumbered because such skipped blocks and Gemini signature carriers change the count.
+ * A Gemini signature on a text part never splits the text or trails it (vendor A never ends a message with
+ * thinking after text, and Claude Code shows only the last block): known before the text starts, it goes
+ * in a {@code gemini-text:} carrier before the text; arriving once the text has begun, it is held and goes
+ * in a {@code gemini:} carrier after the text only if another block follows; at the end of the message it is
+ * dropped (Gemini does not validate signatures on text parts, ai.google.dev/gemini-api/docs/thought-signatures).
  */
 final class MessagesStreamEncoder implements StreamEncoder {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     private final String model;
+    private final CanonicalRequest request;
     private boolean started;
     private boolean stopped;
     private int nextIndex;
     private boolean hadToolUse;
+    /** The Gemini signature of a text block that had already begun when it arrived. */
+    private String heldTextSignature;
     private Active active;
     private final Map<Integer, Pending> waiting = new LinkedHashMap<>();
 
@@ -39,13 +50,16 @@ final class MessagesStreamEncoder implements StreamEncoder {
         int anthropicIndex = -1;
         boolean skipped;
         boolean sentInput;
+        boolean sentSignature;
         Active(StreamEvent.BlockStart start) { this.start = start; }
     }
 
     private record Pending(StreamEvent.BlockStart start, List<StreamEvent> deltas, boolean[] stopped) { }
 
-    MessagesStreamEncoder(String publicModel) {
+    /** @param request the translated request, counted locally when the vendor reports no input tokens up front */
+    MessagesStreamEncoder(String publicModel, CanonicalRequest request) {
         this.model = publicModel;
+        this.request = request;
     }
 
     @Override
@@ -112,10 +126,16 @@ final class MessagesStreamEncoder implements StreamEncoder {
                 if (d.text().isEmpty()) return;
                 delta.put("type", "thinking_delta").put("thinking", d.text());
             }
+            case StreamEvent.SignatureDelta d when active.start instanceof StreamEvent.TextStart -> {
+                if (active.anthropicIndex >= 0) heldTextSignature = d.signature();
+                else emitCarrier(SignatureEnvelope.sealText(d.signature()), out);
+                return;
+            }
             case StreamEvent.SignatureDelta d -> {
                 String sealed = SignatureEnvelope.seal(d.origin(), d.signature());
                 if (sealed.isEmpty()) return;
                 delta.put("type", "signature_delta").put("signature", sealed);
+                active.sentSignature = true;
             }
             case StreamEvent.ToolArgumentsDelta d -> {
                 if (d.fragment().isEmpty()) return;
@@ -139,12 +159,17 @@ final class MessagesStreamEncoder implements StreamEncoder {
             active.skipped = true;
             return;
         }
-        if (!(s instanceof StreamEvent.TextStart)) ensureOpened(out);
+        if (s instanceof StreamEvent.TextStart t) {
+            if (t.thoughtSignature() != null) emitCarrier(SignatureEnvelope.sealText(t.thoughtSignature()), out);
+        } else {
+            ensureOpened(out);
+        }
     }
 
     /** Emits the content_block_start of the active block if not yet done. */
     private void ensureOpened(Buffer out) {
         if (active.anthropicIndex >= 0) return;
+        flushHeldTextSignature(out);
         ObjectNode block = switch (active.start) {
             case StreamEvent.TextStart _ -> F.objectNode().put("type", "text").put("text", "");
             case StreamEvent.ThinkingStart _ ->
@@ -153,7 +178,7 @@ final class MessagesStreamEncoder implements StreamEncoder {
                     F.objectNode().put("type", "redacted_thinking").put("data", r.data());
             case StreamEvent.ToolUseStart t -> {
                 hadToolUse = true;
-                if (t.thoughtSignature() != null) emitCarrier(t.thoughtSignature(), out);
+                if (t.thoughtSignature() != null) emitCarrier(SignatureEnvelope.sealCall(t.thoughtSignature()), out);
                 ObjectNode o = F.objectNode().put("type", "tool_use").put("id", t.id()).put("name", t.name());
                 o.putObject("input");
                 yield o;
@@ -166,18 +191,32 @@ final class MessagesStreamEncoder implements StreamEncoder {
         SseFrames.named("content_block_start", frame, out);
     }
 
-    private void emitCarrier(String signature, Buffer out) {
+    /** Another block follows a text whose signature was held: the signature goes right after that text. */
+    private void flushHeldTextSignature(Buffer out) {
+        if (heldTextSignature == null) return;
+        String signature = heldTextSignature;
+        heldTextSignature = null;
+        emitCarrier(SignatureEnvelope.seal(SignatureOrigin.GEMINI, signature), out);
+    }
+
+    /** A complete, otherwise empty thinking block carrying a sealed Gemini signature. */
+    private void emitCarrier(String sealed, Buffer out) {
+        flushHeldTextSignature(out);
         int idx = nextIndex++;
         ObjectNode start = F.objectNode().put("type", "content_block_start").put("index", idx);
         start.putObject("content_block").put("type", "thinking").put("thinking", "").put("signature", "");
         SseFrames.named("content_block_start", start, out);
         ObjectNode d = F.objectNode().put("type", "content_block_delta").put("index", idx);
-        d.putObject("delta").put("type", "signature_delta").put("signature", SignatureEnvelope.sealCall(signature));
+        d.putObject("delta").put("type", "signature_delta").put("signature", sealed);
         SseFrames.named("content_block_delta", d, out);
         SseFrames.named("content_block_stop", F.objectNode().put("type", "content_block_stop").put("index", idx), out);
     }
 
     private void close(Buffer out) {
+        if (active.start instanceof StreamEvent.ThinkingStart t && t.origin() == SignatureOrigin.GEMINI && !active.sentSignature) {
+            // An unsigned Gemini thought summary is marked as Gemini's, as in the JSON answer (SignatureEnvelope).
+            emitDelta(new StreamEvent.SignatureDelta(t.index(), null, SignatureOrigin.GEMINI), out);
+        }
         if (active.start instanceof StreamEvent.ToolUseStart && !active.sentInput && active.anthropicIndex >= 0) {
             // A no-argument call: clients accumulate input only from deltas, so send the empty object once.
             ObjectNode frame = F.objectNode().put("type", "content_block_delta").put("index", active.anthropicIndex);
@@ -224,8 +263,18 @@ final class MessagesStreamEncoder implements StreamEncoder {
         m.putArray("content");
         m.putNull("stop_reason");
         m.putNull("stop_sequence");
-        m.set("usage", AnthropicUsage.toAnthropic(usage == null ? Usage.ZERO : usage));
+        m.set("usage", AnthropicUsage.toAnthropic(withInput(usage == null ? Usage.ZERO : usage)));
         SseFrames.named("message_start", ms, out);
+    }
+
+    /**
+     * Vendor A reports the input tokens in {@code message_start}, and some clients (LangChain) read them only
+     * there. Vendors that report usage only at the end (chat-completions streams) get the local estimate of the
+     * token counting endpoint; {@code message_delta} then carries the vendor's real count.
+     */
+    private Usage withInput(Usage usage) {
+        if (usage.totalInputTokens() > 0 || request == null) return usage;
+        return new Usage(CanonicalTokenCount.count(request), 0, 0, 0, usage.outputTokens(), usage.reasoningTokens());
     }
 
     private void ensureStarted(Buffer out) {

@@ -136,6 +136,8 @@ final class GeminiRequestEncoder {
                     warnOnce("reasoning", "reasoning produced by another vendor was not replayed to Gemini");
                     return;
                 }
+                // An unsigned thought summary: Gemini needs only the signatures back (ai.google.dev thought-signatures).
+                if (t.signature() == null) return;
                 JsonNode prev = parts.isEmpty() ? null : parts.get(parts.size() - 1);
                 if (t.text().isEmpty() && t.signature() != null && prev != null && !prev.has("thoughtSignature")
                         && !prev.path("thought").asBoolean(false)) {

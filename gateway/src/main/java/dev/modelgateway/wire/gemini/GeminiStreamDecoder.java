@@ -21,7 +21,9 @@ import java.util.function.Consumer;
  * Gemini SSE (one full-shape response per event, no terminator) → canonical events. Thought and text runs
  * become blocks; a function call arrives whole (name and args in one part) and becomes a complete tool-use
  * block, unless Vertex streams its arguments ({@code partialArgs}/{@code willContinue}), which are assembled
- * and emitted when the call completes. usageMetadata is cumulative: the last one wins.
+ * and emitted when the call completes. usageMetadata is cumulative: the last one wins; the first chunk's
+ * prompt counters already go into {@code MessageStart} (vendor A reports input tokens there too).
+ * A signature on a text part stays with its text block ({@link StreamEvent.TextStart}, {@link StreamEvent.SignatureDelta}).
  */
 final class GeminiStreamDecoder implements StreamDecoder {
     private enum Run { NONE, TEXT, THINKING }
@@ -49,7 +51,9 @@ final class GeminiStreamDecoder implements StreamDecoder {
         if (!started) {
             started = true;
             responseId = n.path("responseId").asText(null);
-            out.accept(new StreamEvent.MessageStart(responseId, n.path("modelVersion").asText(null), Usage.ZERO));
+            Usage prompt = GeminiUsage.toCanonical(n.get("usageMetadata"));
+            out.accept(new StreamEvent.MessageStart(responseId, n.path("modelVersion").asText(null),
+                    new Usage(prompt.inputTokens(), prompt.cacheReadTokens(), 0, 0, 0, 0)));
         }
         if (n.path("usageMetadata").has("promptTokenCount")) usage = GeminiUsage.toCanonical(n.get("usageMetadata"));
         if (n.path("promptFeedback").hasNonNull("blockReason")) blocked = true;
@@ -74,17 +78,16 @@ final class GeminiStreamDecoder implements StreamDecoder {
             }
         } else if (part.has("text")) {
             String text = part.get("text").asText();
-            if (!text.isEmpty()) {
-                switchRun(Run.TEXT, out);
-                out.accept(new StreamEvent.TextDelta(runIndex, text));
-            }
+            // One signature per text block: a second signed part starts a new block.
+            if (sig != null && run == Run.TEXT && runSigned) switchRun(Run.NONE, out);
+            boolean opens = run != Run.TEXT && (sig != null || !text.isEmpty());
+            if (opens) switchRun(Run.TEXT, sig, out);
+            if (!text.isEmpty()) out.accept(new StreamEvent.TextDelta(runIndex, text));
             if (sig != null) {
-                // The signature of a text part: an empty signed thinking block after it (see GeminiResponseDecoder).
-                switchRun(Run.NONE, out);
-                int i = nextIndex++;
-                out.accept(new StreamEvent.ThinkingStart(i, SignatureOrigin.GEMINI));
-                out.accept(new StreamEvent.SignatureDelta(i, sig, SignatureOrigin.GEMINI));
-                out.accept(new StreamEvent.BlockStop(i));
+                // The text's own signature, never a block of its own (that would split or trail the text):
+                // on TextStart when the signed part opens the block, else after the text already streamed.
+                if (!opens) out.accept(new StreamEvent.SignatureDelta(runIndex, sig, SignatureOrigin.GEMINI));
+                runSigned = true;
             }
         } else {
             switchRun(Run.NONE, out);
@@ -147,13 +150,18 @@ final class GeminiStreamDecoder implements StreamDecoder {
     }
 
     private void switchRun(Run next, Consumer<StreamEvent> out) {
+        switchRun(next, null, out);
+    }
+
+    /** @param textSignature the Gemini signature of the text part that opens a text run, or null */
+    private void switchRun(Run next, String textSignature, Consumer<StreamEvent> out) {
         if (run == next) return;
         if (run != Run.NONE) out.accept(new StreamEvent.BlockStop(runIndex));
         run = next;
         runSigned = false;
         if (next == Run.NONE) return;
         runIndex = nextIndex++;
-        out.accept(next == Run.TEXT ? new StreamEvent.TextStart(runIndex)
+        out.accept(next == Run.TEXT ? new StreamEvent.TextStart(runIndex, textSignature)
                 : new StreamEvent.ThinkingStart(runIndex, SignatureOrigin.GEMINI));
     }
 

@@ -219,6 +219,7 @@ final class ChatRequestDecoder {
     private static List<ContentBlock> assistantContent(JsonNode m, String p) {
         List<ContentBlock> out = new ArrayList<>();
         List<String> callSignatures = new ArrayList<>();
+        String textSignature = null;
         JsonNode blocks = optArray(m, "thinking_blocks", p);
         if (blocks != null) {
             for (int i = 0; i < blocks.size(); i++) {
@@ -230,6 +231,7 @@ final class ChatRequestDecoder {
                         String text = tb.path("thinking").asText("");
                         SignatureEnvelope.Opened sig = SignatureEnvelope.open(tb.path("signature").asText(""));
                         if (sig.forNextCall()) callSignatures.add(sig.signature());
+                        else if (sig.forNextText()) textSignature = sig.signature();
                         else out.add(new ContentBlock.Thinking(text, sig.signature(), sig.origin()));
                     }
                     case "redacted_thinking" -> out.add(new ContentBlock.RedactedThinking(requireString(tb, "data", bp)));
@@ -244,6 +246,12 @@ final class ChatRequestDecoder {
         }
         JsonNode content = m.get("content");
         if (content != null && !content.isNull()) out.addAll(userContent(content, path(p, "content")));
+        if (textSignature != null) {
+            // The canonical place of a text part's Gemini signature: right after the text.
+            int at = out.size();
+            while (at > 0 && !(out.get(at - 1) instanceof ContentBlock.Text)) at--;
+            out.add(at == 0 ? out.size() : at, new ContentBlock.Thinking("", textSignature, SignatureOrigin.GEMINI));
+        }
         String refusal = optString(m, "refusal", p);
         if (refusal != null && !refusal.isEmpty()) out.add(new ContentBlock.Text(refusal));
         JsonNode calls = optArray(m, "tool_calls", p);

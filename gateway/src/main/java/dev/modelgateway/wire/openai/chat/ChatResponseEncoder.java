@@ -12,7 +12,8 @@ import dev.modelgateway.wire.SignatureEnvelope;
  * Canonical response → chat.completion. Reasoning text goes to {@code reasoning_content} (the de-facto
  * extension); when any reasoning is signed or redacted, the exact blocks also go to {@code thinking_blocks}
  * so that the client can send them back and the next turn is accepted. Gemini signatures on function calls
- * ride on {@code tool_calls[].extra_content.google.thought_signature} (Gemini's own compat scheme).
+ * ride on {@code tool_calls[].extra_content.google.thought_signature} (Gemini's own compat scheme); a Gemini
+ * signature on a text part is a {@code gemini-text:} thinking block, so the text itself stays whole.
  */
 final class ChatResponseEncoder {
     private ChatResponseEncoder() { }
@@ -33,13 +34,17 @@ final class ChatResponseEncoder {
         ArrayNode thinkingBlocks = f.arrayNode();
         boolean signed = false;
         ArrayNode calls = f.arrayNode();
+        ContentBlock previous = null;
         for (ContentBlock b : r.content()) {
+            boolean textSignature = SignatureEnvelope.isTextSignature(previous, b);
+            previous = b;
             switch (b) {
                 case ContentBlock.Text t -> text.append(t.text());
                 case ContentBlock.Thinking t -> {
                     reasoning.append(t.text());
                     ObjectNode tb = thinkingBlocks.addObject().put("type", "thinking").put("thinking", t.text());
-                    tb.put("signature", SignatureEnvelope.seal(t.origin(), t.signature()));
+                    tb.put("signature", textSignature ? SignatureEnvelope.sealText(t.signature())
+                            : SignatureEnvelope.seal(t.origin(), t.signature()));
                     signed |= t.origin() != SignatureOrigin.NONE && t.signature() != null;
                 }
                 case ContentBlock.RedactedThinking rt -> {

@@ -54,7 +54,8 @@ final class ChatStreamEncoder implements StreamEncoder {
                 if (!d.text().isEmpty()) emit(delta().put("reasoning_content", d.text()), out);
             }
             case StreamEvent.SignatureDelta d -> {
-                signatures.merge(d.index(), d.signature(), String::concat);
+                if (starts.get(d.index()) instanceof StreamEvent.TextStart) signatures.put(d.index(), d.signature());
+                else signatures.merge(d.index(), d.signature(), String::concat);
                 origins.put(d.index(), d.origin());
             }
             case StreamEvent.ToolArgumentsDelta d -> {
@@ -68,7 +69,13 @@ final class ChatStreamEncoder implements StreamEncoder {
                 }
             }
             case StreamEvent.BlockStop s -> {
-                if (starts.get(s.index()) instanceof StreamEvent.ThinkingStart && signatures.containsKey(s.index())) {
+                if (starts.get(s.index()) instanceof StreamEvent.TextStart && signatures.containsKey(s.index())) {
+                    // A Gemini signature on the text: its own thinking block, the text itself stays whole.
+                    ObjectNode delta = delta();
+                    delta.putArray("thinking_blocks").addObject().put("type", "thinking").put("thinking", "")
+                            .put("signature", SignatureEnvelope.sealText(signatures.get(s.index())));
+                    emit(delta, out);
+                } else if (starts.get(s.index()) instanceof StreamEvent.ThinkingStart && signatures.containsKey(s.index())) {
                     ObjectNode delta = delta();
                     delta.putArray("thinking_blocks").addObject().put("type", "thinking")
                             .put("thinking", thinking.getOrDefault(s.index(), new StringBuilder()).toString())
@@ -126,7 +133,10 @@ final class ChatStreamEncoder implements StreamEncoder {
                 emit(delta, out);
             }
             case StreamEvent.ThinkingStart t -> origins.put(t.index(), t.origin());
-            case StreamEvent.TextStart _, StreamEvent.VendorBlockStart _ -> { }
+            case StreamEvent.TextStart t -> {
+                if (t.thoughtSignature() != null) signatures.put(t.index(), t.thoughtSignature());
+            }
+            case StreamEvent.VendorBlockStart _ -> { }
         }
     }
 

@@ -41,10 +41,18 @@ final class ResponseItems {
      * {@code encrypted_content} so that a stateless client can replay the item to the same vendor.
      */
     static ObjectNode reasoning(String id, String text, SignatureOrigin origin, String signature) {
+        return reasoning(id, text, SignatureEnvelope.seal(origin, signature));
+    }
+
+    /**
+     * A reasoning item with an already sealed signature: also the carrier, with no summary, of a Gemini
+     * signature that belongs on the next function call ({@code gemini-call:}) or message text
+     * ({@code gemini-text:}), since Responses items have no other slot a client replays.
+     */
+    static ObjectNode reasoning(String id, String text, String sealed) {
         ObjectNode item = F.objectNode().put("id", id).put("type", "reasoning");
         ArrayNode summary = item.putArray("summary");
         if (text != null && !text.isEmpty()) summary.addObject().put("type", "summary_text").put("text", text);
-        String sealed = SignatureEnvelope.seal(origin, signature);
         if (sealed.isEmpty()) item.putNull("encrypted_content");
         else item.put("encrypted_content", sealed);
         return item;

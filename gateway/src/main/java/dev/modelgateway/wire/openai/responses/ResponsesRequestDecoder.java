@@ -9,6 +9,7 @@ import dev.modelgateway.canonical.Message;
 import dev.modelgateway.canonical.ReasoningConfig;
 import dev.modelgateway.canonical.ResponseFormat;
 import dev.modelgateway.canonical.Role;
+import dev.modelgateway.canonical.SignatureOrigin;
 import dev.modelgateway.canonical.ToolChoice;
 import dev.modelgateway.canonical.ToolDefinition;
 import dev.modelgateway.canonical.UnmappedFields;
@@ -76,19 +77,36 @@ final class ResponsesRequestDecoder {
         }
         if (!input.isArray()) throw GatewayException.invalid("input", "'input' must be a string or an array of items");
         Turns turns = new Turns(out);
+        // Gemini signatures from carrier reasoning items, for the function call or message text that follows.
+        String callSignature = null;
+        String textSignature = null;
         for (int i = 0; i < input.size(); i++) {
             JsonNode item = input.get(i);
             String p = path("input", i);
             if (!item.isObject()) throw GatewayException.invalid(p, "'" + p + "' must be an object");
             String type = optString(item, "type", p);
             switch (type == null ? "message" : type) {
-                case "message" -> message(item, p, turns);
-                case "function_call" -> turns.add(Role.ASSISTANT, new ContentBlock.ToolUse(requireString(item, "call_id", p),
-                        namespaces.flat(optString(item, "namespace", p), requireString(item, "name", p)),
-                        requireString(item, "arguments", p)));
+                case "message" -> {
+                    message(item, p, turns);
+                    if (textSignature != null && "assistant".equals(item.path("role").asText())) {
+                        turns.add(Role.ASSISTANT, new ContentBlock.Thinking("", textSignature, SignatureOrigin.GEMINI));
+                        textSignature = null;
+                    }
+                }
+                case "function_call" -> {
+                    turns.add(Role.ASSISTANT, new ContentBlock.ToolUse(requireString(item, "call_id", p),
+                            namespaces.flat(optString(item, "namespace", p), requireString(item, "name", p)),
+                            requireString(item, "arguments", p), callSignature, null));
+                    callSignature = null;
+                }
                 case "function_call_output" -> turns.add(Role.USER, new ContentBlock.ToolResult(
                         requireString(item, "call_id", p), output(item.get("output"), path(p, "output")), false, null));
-                case "reasoning" -> reasoning(item, turns);
+                case "reasoning" -> {
+                    SignatureEnvelope.Opened opened = SignatureEnvelope.open(item.path("encrypted_content").asText(null));
+                    if (opened.forNextCall()) callSignature = opened.signature();
+                    else if (opened.forNextText()) textSignature = opened.signature();
+                    else reasoning(item, opened, turns);
+                }
                 default -> throw GatewayException.invalid(path(p, "type"), "Input items of type '" + type
                         + "' are not supported for this model; send messages, function_call, function_call_output and reasoning items.");
             }
@@ -154,11 +172,9 @@ final class ResponsesRequestDecoder {
     }
 
     /** Only reasoning this gateway produced can be replayed: its signature is sealed in encrypted_content. */
-    private static void reasoning(JsonNode item, Turns turns) {
+    private static void reasoning(JsonNode item, SignatureEnvelope.Opened opened, Turns turns) {
         StringBuilder text = new StringBuilder();
         for (JsonNode s : item.path("summary")) text.append(s.path("text").asText(""));
-        String sealed = item.path("encrypted_content").asText(null);
-        SignatureEnvelope.Opened opened = SignatureEnvelope.open(sealed);
         turns.add(Role.ASSISTANT, new ContentBlock.Thinking(text.toString(), opened.signature(), opened.origin()));
     }
 

@@ -8,6 +8,7 @@ import dev.modelgateway.canonical.StopReason;
 import dev.modelgateway.canonical.StreamEvent;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.wire.SignatureEnvelope;
 import dev.modelgateway.wire.SseFrames;
 import dev.modelgateway.wire.StreamEncoder;
 import io.vertx.core.buffer.Buffer;
@@ -21,6 +22,10 @@ import java.util.function.Consumer;
  * in_progress, per-item added/delta/done events, and one terminal {@code response.completed} or
  * {@code response.incomplete} carrying the whole response. Canonical blocks map one to one onto output
  * items, so argument deltas of parallel tool calls may interleave as they do upstream.
+ * Gemini signatures on a call or a text go in a complete reasoning item right before that item (as in the
+ * JSON answer); one that arrives once its text has begun is held and goes in a reasoning item before the next
+ * item, or is dropped at the end rather than trailing the message (Codex shows only the last item; Gemini does
+ * not validate signatures on text parts).
  */
 final class ResponsesStreamEncoder implements StreamEncoder {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -37,6 +42,8 @@ final class ResponsesStreamEncoder implements StreamEncoder {
     private StopReason stop = StopReason.END_TURN;
     private Usage usage = Usage.ZERO;
     private boolean started;
+    /** The Gemini signature of a message whose text had already begun when it arrived. */
+    private String heldTextSignature;
 
     /** The output item a canonical block becomes (redacted thinking and vendor blocks have none). */
     private enum ItemType { MESSAGE, REASONING, FUNCTION_CALL }
@@ -81,7 +88,9 @@ final class ResponsesStreamEncoder implements StreamEncoder {
             case StreamEvent.ToolArgumentsDelta d -> delta(d.index(), d.fragment(), "response.function_call_arguments.delta", out);
             case StreamEvent.SignatureDelta d -> {
                 OpenItem item = open.get(d.index());
-                if (item != null) {
+                if (item != null && item.type == ItemType.MESSAGE) {
+                    heldTextSignature = d.signature();
+                } else if (item != null) {
                     item.signature = item.signature == null ? d.signature() : item.signature + d.signature();
                     item.origin = d.origin();
                 }
@@ -113,6 +122,12 @@ final class ResponsesStreamEncoder implements StreamEncoder {
 
     private void blockStart(StreamEvent.BlockStart b, Buffer out) {
         start(out);
+        switch (b) {
+            case StreamEvent.TextStart t when t.thoughtSignature() != null -> carrier(SignatureEnvelope.sealText(t.thoughtSignature()), out);
+            case StreamEvent.ToolUseStart t when t.thoughtSignature() != null -> carrier(SignatureEnvelope.sealCall(t.thoughtSignature()), out);
+            case StreamEvent.RedactedThinkingStart _, StreamEvent.VendorBlockStart _ -> { }
+            default -> flushHeldTextSignature(out);
+        }
         OpenItem item = switch (b) {
             case StreamEvent.TextStart _ -> new OpenItem(ItemType.MESSAGE, output.size(), ids.next("msg"), null, null);
             case StreamEvent.ThinkingStart _ -> new OpenItem(ItemType.REASONING, output.size(), ids.next("rs"), null, null);
@@ -121,6 +136,7 @@ final class ResponsesStreamEncoder implements StreamEncoder {
             case StreamEvent.RedactedThinkingStart _, StreamEvent.VendorBlockStart _ -> null; // no Responses equivalent
         };
         if (item == null) return;
+        if (b instanceof StreamEvent.ThinkingStart t) item.origin = t.origin();
         open.put(b.index(), item);
         output.add(F.nullNode()); // reserves the output index; the done item replaces it
         ObjectNode added = switch (item.type) {
@@ -135,6 +151,24 @@ final class ResponsesStreamEncoder implements StreamEncoder {
             emit("response.reasoning_summary_part.added", itemEvent(item).put("summary_index", 0)
                     .set("part", F.objectNode().put("type", "summary_text").put("text", "")), out);
         }
+    }
+
+    /** A complete reasoning item carrying only a sealed Gemini signature. */
+    private void carrier(String sealed, Buffer out) {
+        flushHeldTextSignature(out);
+        int index = output.size();
+        ObjectNode item = ResponseItems.reasoning(ids.next("rs"), null, sealed);
+        output.add(item);
+        emit("response.output_item.added", F.objectNode().put("output_index", index).set("item", item), out);
+        emit("response.output_item.done", F.objectNode().put("output_index", index).set("item", item.deepCopy()), out);
+    }
+
+    /** Another item follows a message whose signature was held: the signature goes right after that message. */
+    private void flushHeldTextSignature(Buffer out) {
+        if (heldTextSignature == null) return;
+        String signature = heldTextSignature;
+        heldTextSignature = null;
+        carrier(SignatureEnvelope.seal(SignatureOrigin.GEMINI, signature), out);
     }
 
     private void delta(int index, String text, String type, Buffer out) {

@@ -1,9 +1,4 @@
-package dev.modelgateway.endpoint.tokens;
-
-import dev.modelgateway.canonical.CanonicalRequest;
-import dev.modelgateway.canonical.ContentBlock;
-import dev.modelgateway.canonical.Message;
-import dev.modelgateway.canonical.ToolDefinition;
+package dev.modelgateway.canonical;
 
 import java.util.List;
 
@@ -12,8 +7,10 @@ import java.util.List;
  * tool results and tool definitions through {@link LocalTokenizer}, plus fixed overheads following
  * vendor B's published chat accounting (3 tokens per message, 3 to prime the reply) and a flat
  * {@link #MEDIA_TOKENS} per image, document or audio part (their real cost depends on pixels and pages).
+ * Used by the token counting endpoint and for the input tokens of a translated messages stream's
+ * {@code message_start} when the vendor reports usage only at the end.
  */
-final class CanonicalTokenCount {
+public final class CanonicalTokenCount {
     static final int PER_MESSAGE = 3;
     static final int REPLY_PRIMING = 3;
     static final int MEDIA_TOKENS = 765;
@@ -21,7 +18,7 @@ final class CanonicalTokenCount {
     private CanonicalTokenCount() {
     }
 
-    static long count(CanonicalRequest r) {
+    public static long count(CanonicalRequest r) {
         long n = REPLY_PRIMING;
         if (!r.system().isEmpty()) {
             n += PER_MESSAGE;

@@ -1,4 +1,4 @@
-package dev.modelgateway.endpoint.tokens;
+package dev.modelgateway.canonical;
 
 import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
