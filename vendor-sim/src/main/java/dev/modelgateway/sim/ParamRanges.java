@@ -1,0 +1,71 @@
+package dev.modelgateway.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * Parameter ranges the vendors enforce themselves, so that a gateway relaying an out-of-range value meets the
+ * vendor's 400 as it would in production. Each check returns the vendor's message, or null when the value is fine.
+ */
+final class ParamRanges {
+    private ParamRanges() {
+    }
+
+    /**
+     * OpenAI chat completions and Responses: {@code temperature} 0–2, {@code top_logprobs} 0–20, {@code logit_bias}
+     * values −100–100 (/work/shared/protocols/openai-chat.md §2), in OpenAI's "Invalid 'field': … above maximum
+     * value" wording.
+     */
+    static String openai(JsonNode root) {
+        String t = openaiRange(root.get("temperature"), "temperature", 0, 2, "decimal");
+        if (t != null) return t;
+        String lp = openaiRange(root.get("top_logprobs"), "top_logprobs", 0, 20, "integer");
+        if (lp != null) return lp;
+        JsonNode bias = root.get("logit_bias");
+        if (bias != null && bias.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = bias.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                String b = openaiRange(e.getValue(), "logit_bias." + e.getKey(), -100, 100, "integer");
+                if (b != null) return b;
+            }
+        }
+        return null;
+    }
+
+    /** DashScope compatible mode: temperature in [0, 2), the upper bound exclusive (2.0 itself is refused). */
+    static String dashscope(JsonNode root) {
+        JsonNode t = root.get("temperature");
+        if (t == null || !t.isNumber() || (t.doubleValue() >= 0 && t.doubleValue() < 2)) return null;
+        return "<400> InternalError.Algo.InvalidParameter: Temperature should be in [0.0, 2.0)";
+    }
+
+    /** Anthropic: a {@code cache_control} TTL is "5m" or "1h" (protocols/anthropic-messages.md §3), pydantic-style path. */
+    static String anthropicTtl(JsonNode cacheControl, String path) {
+        if (cacheControl == null || !cacheControl.isObject()) return null;
+        JsonNode ttl = cacheControl.get("ttl");
+        if (ttl == null || ttl.isNull() || "5m".equals(ttl.asText()) || "1h".equals(ttl.asText())) return null;
+        return path + "cache_control.ephemeral.ttl: Input should be '5m' or '1h'";
+    }
+
+    private static String openaiRange(JsonNode v, String name, double min, double max, String kind) {
+        if (v == null || !v.isNumber()) return null;
+        double d = v.doubleValue();
+        if (d > max) return "Invalid '" + name + "': " + kind + " above maximum value. Expected a value <= " + fmt(max)
+                + ", but got " + v.asText() + " instead.";
+        if (d < min) return "Invalid '" + name + "': " + kind + " below minimum value. Expected a value >= " + fmt(min)
+                + ", but got " + v.asText() + " instead.";
+        return null;
+    }
+
+    /** The code OpenAI sends with a range message ("decimal_above_max_value", …). */
+    static String openaiCode(String message) {
+        String kind = message.contains("decimal") ? "decimal" : "integer";
+        return kind + (message.contains("above") ? "_above_max_value" : "_below_min_value");
+    }
+
+    private static String fmt(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+}
