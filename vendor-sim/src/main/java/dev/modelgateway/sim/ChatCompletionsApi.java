@@ -57,8 +57,11 @@ final class ChatCompletionsApi {
                     "empty_array");
         }
         if (flavor == Flavor.OPENAI) {
-            String range = ParamRanges.openai(root);
-            if (range != null) return bad(ex, range, ParamRanges.openaiCode(range));
+            ParamRanges.Refusal range = ParamRanges.openai(root);
+            if (range != null) {
+                ex.failOpenAiParam(range);
+                return null;
+            }
         } else {
             String range = ParamRanges.dashscope(root);
             if (range != null) return bad(ex, range, "InvalidParameter");

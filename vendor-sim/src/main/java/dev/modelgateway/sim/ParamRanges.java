@@ -10,6 +10,10 @@ import java.util.Map;
  * vendor's 400 as it would in production. Each check returns the vendor's message, or null when the value is fine.
  */
 final class ParamRanges {
+    /** OpenAI's refusal: the message, the parameter it names ({@code error.param}) and the code. */
+    record Refusal(String message, String param, String code) {
+    }
+
     private ParamRanges() {
     }
 
@@ -18,16 +22,16 @@ final class ParamRanges {
      * values −100–100 (/work/shared/protocols/openai-chat.md §2), in OpenAI's "Invalid 'field': … above maximum
      * value" wording.
      */
-    static String openai(JsonNode root) {
-        String t = openaiRange(root.get("temperature"), "temperature", 0, 2, "decimal");
+    static Refusal openai(JsonNode root) {
+        Refusal t = openaiRange(root.get("temperature"), "temperature", 0, 2, "decimal");
         if (t != null) return t;
-        String lp = openaiRange(root.get("top_logprobs"), "top_logprobs", 0, 20, "integer");
+        Refusal lp = openaiRange(root.get("top_logprobs"), "top_logprobs", 0, 20, "integer");
         if (lp != null) return lp;
         JsonNode bias = root.get("logit_bias");
         if (bias != null && bias.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = bias.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                String b = openaiRange(e.getValue(), "logit_bias." + e.getKey(), -100, 100, "integer");
+                Refusal b = openaiRange(e.getValue(), "logit_bias." + e.getKey(), -100, 100, "integer");
                 if (b != null) return b;
             }
         }
@@ -49,20 +53,14 @@ final class ParamRanges {
         return path + "cache_control.ephemeral.ttl: Input should be '5m' or '1h'";
     }
 
-    private static String openaiRange(JsonNode v, String name, double min, double max, String kind) {
+    private static Refusal openaiRange(JsonNode v, String name, double min, double max, String kind) {
         if (v == null || !v.isNumber()) return null;
         double d = v.doubleValue();
-        if (d > max) return "Invalid '" + name + "': " + kind + " above maximum value. Expected a value <= " + fmt(max)
-                + ", but got " + v.asText() + " instead.";
-        if (d < min) return "Invalid '" + name + "': " + kind + " below minimum value. Expected a value >= " + fmt(min)
-                + ", but got " + v.asText() + " instead.";
+        if (d > max) return new Refusal("Invalid '" + name + "': " + kind + " above maximum value. Expected a value <= " + fmt(max)
+                + ", but got " + v.asText() + " instead.", name, kind + "_above_max_value");
+        if (d < min) return new Refusal("Invalid '" + name + "': " + kind + " below minimum value. Expected a value >= " + fmt(min)
+                + ", but got " + v.asText() + " instead.", name, kind + "_below_min_value");
         return null;
-    }
-
-    /** The code OpenAI sends with a range message ("decimal_above_max_value", …). */
-    static String openaiCode(String message) {
-        String kind = message.contains("decimal") ? "decimal" : "integer";
-        return kind + (message.contains("above") ? "_above_max_value" : "_below_min_value");
     }
 
     private static String fmt(double d) {

@@ -67,14 +67,14 @@ final class ResponsesApi {
             ex.fail(400, "Missing required parameter: 'model'.", "missing_required_parameter");
             return null;
         }
-        String range = ParamRanges.openai(root);
-        if (range != null) {
-            ex.fail(400, range, ParamRanges.openaiCode(range));
-            return null;
-        }
+        ParamRanges.Refusal range = ParamRanges.openai(root);
         String ft = Json.text(root.path("text").get("format"), "type");
-        if (ft != null && !FORMAT_TYPES.contains(ft)) {
-            ex.fail(400, "Invalid value: '" + ft + "'. Supported values are: 'text', 'json_object', and 'json_schema'.", "invalid_value");
+        if (range == null && ft != null && !FORMAT_TYPES.contains(ft)) {
+            range = new ParamRanges.Refusal("Invalid value: '" + ft + "'. Supported values are: 'text', 'json_object', and 'json_schema'.",
+                    "text.format.type", "invalid_value");
+        }
+        if (range != null) {
+            ex.failOpenAiParam(range);
             return null;
         }
         PromptMeter m = new PromptMeter(model);

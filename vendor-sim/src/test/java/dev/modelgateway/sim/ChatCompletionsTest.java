@@ -185,6 +185,7 @@ class ChatCompletionsTest extends SimTestBase {
         JsonNode e = json(t.body()).path("error");
         assertThat(e.path("message").asText()).isEqualTo("Invalid 'temperature': decimal above maximum value. Expected a value <= 2, but got 3 instead.");
         assertThat(e.path("code").asText()).isEqualTo("decimal_above_max_value");
+        assertThat(e.path("param").asText()).isEqualTo("temperature");
         HttpResponse<String> lp = openai("{\"model\":\"gpt-x\",\"logprobs\":true,\"top_logprobs\":30,\"messages\":" + userMessages("x") + "}");
         assertThat(json(lp.body()).path("error").path("message").asText()).startsWith("Invalid 'top_logprobs': integer above maximum value.");
         HttpResponse<String> bias = openai("{\"model\":\"gpt-x\",\"logit_bias\":{\"50\":-200},\"messages\":" + userMessages("x") + "}");

@@ -97,6 +97,7 @@ class ResponsesTest extends SimTestBase {
         HttpResponse<String> f = responses("{\"model\":\"gpt-x\",\"text\":{\"format\":{\"type\":\"yaml\"}},\"input\":\"x\"}");
         assertThat(f.statusCode()).isEqualTo(400);
         assertThat(json(f.body()).path("error").path("code").asText()).isEqualTo("invalid_value");
+        assertThat(json(f.body()).path("error").path("param").asText()).isEqualTo("text.format.type");
         assertThat(responses("{\"model\":\"gpt-x\",\"text\":{\"format\":{\"type\":\"text\"}},\"input\":\"x\"}").statusCode()).isEqualTo(200);
     }
 
