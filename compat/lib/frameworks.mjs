@@ -8,7 +8,7 @@ import { ChatOpenAI } from '@langchain/openai';
 import { ChatAnthropic } from '@langchain/anthropic';
 import { HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { MASTER_KEY } from './stack.mjs';
-import { VENDORS, expect, excerpt } from './vendors.mjs';
+import { VENDORS, VISIBLE_REASONING, expect, excerpt } from './vendors.mjs';
 import { PNG_BASE64, PNG_DATA_URL, WEATHER, TIME, CITY_SCHEMA, hello, TOOL_RESULT, ONE_IMAGE, LONG_SYSTEM } from './fixtures.mjs';
 
 const startsHello = (text, v, what = 'answer') => expect(String(text ?? '').startsWith(hello(v)), `${what} is ${JSON.stringify(excerpt(text, 120))}, expected "${hello(v)} …"`);
@@ -23,7 +23,7 @@ const aiTools = (list) => Object.fromEntries(list.map((t) => [t.name, tool({
   description: t.description, inputSchema: jsonSchema(t.parameters), execute: async () => `result of ${t.name}`,
 })]));
 
-function aiSdk(makeModel, { thinking, cache, toolLoop }) {
+function aiSdk(makeModel, { thinking, reasoning = thinking, cache, toolLoop }) {
   const loop = async (ctx, v, prompt, tools, n, providerOptions = toolLoop) => {
     const r = await generateText({ model: makeModel(ctx, v), prompt, tools: aiTools(tools), stopWhen: stepCountIs(3), maxRetries: 0, providerOptions });
     const calls = r.steps[0]?.toolCalls ?? [];
@@ -58,6 +58,19 @@ function aiSdk(makeModel, { thinking, cache, toolLoop }) {
       const su = await s.usage;
       expect(su.inputTokens > 0 && su.outputTokens > 0, `stream usage ${excerpt(JSON.stringify(su))}`);
     },
+    // the AI SDK's tool-forcing path (toolChoice naming a tool), with no reasoning asked for
+    forced_tool: async (ctx, v) => {
+      const r = await generateText({ model: makeModel(ctx, v), prompt: 'Weather in Paris?', tools: aiTools([WEATHER, TIME]),
+        toolChoice: { type: 'tool', toolName: WEATHER.name }, stopWhen: stepCountIs(1), maxRetries: 0, providerOptions: toolLoop });
+      const calls = r.steps[0]?.toolCalls ?? [];
+      expect(calls.length === 1 && calls[0].toolName === WEATHER.name, `expected one ${WEATHER.name} call, got ${excerpt(JSON.stringify(calls.map((c) => c.toolName)))}; finish ${r.finishReason}`);
+    },
+    reasoning: async (ctx, v) => {
+      const r = await generateText({ model: makeModel(ctx, v), prompt: 'Think, then say hello.', maxRetries: 0, providerOptions: reasoning });
+      startsHello(r.text, v);
+      if (VISIBLE_REASONING.has(v)) expect(r.reasoningText, `no reasoning text (vendor ${v} shows its reasoning); usage ${excerpt(JSON.stringify(r.usage))}`);
+      else expect((r.usage.outputTokenDetails?.reasoningTokens ?? r.usage.reasoningTokens ?? 0) > 0, `no reasoning tokens: ${excerpt(JSON.stringify(r.usage))}`);
+    },
   };
   if (cache) {
     cells.cache_control = async (ctx, v) => {
@@ -74,7 +87,9 @@ function aiSdk(makeModel, { thinking, cache, toolLoop }) {
 
 // store on (the Responses default): the provider then refers to earlier output items by item_reference
 export const aiSdkOpenAI = aiSdk((ctx, v) => createOpenAI({ baseURL: `${ctx.gateway}/api/v1`, apiKey: MASTER_KEY })(VENDORS[v].model),
-  { thinking: { openai: { reasoningEffort: 'low', store: true } }, toolLoop: { openai: { store: true } } });
+  // forceReasoning: the provider sends reasoning options only for model ids it knows to reason, or when told so
+  { thinking: { openai: { reasoningEffort: 'low', store: true } }, reasoning: { openai: { reasoningEffort: 'low', reasoningSummary: 'auto', forceReasoning: true } },
+    toolLoop: { openai: { store: true } } });
 export const aiSdkAnthropic = aiSdk((ctx, v) => createAnthropic({ baseURL: `${ctx.gateway}/api/v1`, authToken: MASTER_KEY })(VENDORS[v].model),
   { thinking: { anthropic: { thinking: { type: 'adaptive' } } }, cache: { anthropic: { cacheControl: { type: 'ephemeral' } } } });
 export const aiSdkCompatible = aiSdk((ctx, v) => createOpenAICompatible({ name: 'gateway', baseURL: `${ctx.gateway}/api/v1`, apiKey: MASTER_KEY, includeUsage: true, supportsStructuredOutputs: true })(VENDORS[v].model),
@@ -84,7 +99,7 @@ export const aiSdkCompatible = aiSdk((ctx, v) => createOpenAICompatible({ name: 
 
 const lcTool = (t) => ({ type: 'function', function: t });
 
-function langchain(make, { thinking, cacheSystem }) {
+function langchain(make, { thinking, reasoning = thinking, cacheSystem, reasoningOf }) {
   const loop = async (ctx, v, prompt, tools, n, options = {}) => {
     const model = make(ctx, v, options).bindTools(tools.map(lcTool));
     const messages = [new HumanMessage(prompt)];
@@ -123,6 +138,18 @@ function langchain(make, { thinking, cacheSystem }) {
       }
       expect(su?.input_tokens > 0 && su?.output_tokens > 0, `stream usage_metadata ${excerpt(JSON.stringify(su))}`);
     },
+    // withStructuredOutput by function calling forces the schema's tool; the caller asked for no reasoning
+    forced_tool: async (ctx, v) => {
+      const o = await make(ctx, v).withStructuredOutput({ title: 'city', ...CITY_SCHEMA }, { method: 'functionCalling' }).invoke('A city?');
+      isCity(o);
+    },
+    reasoning: async (ctx, v) => {
+      const r = await make(ctx, v, reasoning).invoke('Think, then say hello.');
+      startsHello(r.text, v);
+      // B shows no reasoning; the messages protocol has no reasoning-token count either, so only the answer counts there
+      if (VISIBLE_REASONING.has(v)) expect(reasoningOf(r), `no reasoning (vendor ${v} shows its reasoning): ${excerpt(JSON.stringify({ content: r.content, additional_kwargs: r.additional_kwargs }))}`);
+      else if (r.usage_metadata?.output_token_details) expect(r.usage_metadata.output_token_details.reasoning > 0, `no reasoning tokens: ${excerpt(JSON.stringify(r.usage_metadata))}`);
+    },
   };
   if (cacheSystem) {
     cells.cache_control = async (ctx, v) => {
@@ -138,7 +165,10 @@ function langchain(make, { thinking, cacheSystem }) {
 }
 
 export const langchainOpenAI = langchain((ctx, v, o = {}) => new ChatOpenAI({ model: VENDORS[v].model, apiKey: MASTER_KEY, maxRetries: 0,
-  configuration: { baseURL: `${ctx.gateway}/api/v1` }, ...o }), { thinking: { reasoning: { effort: 'low' } } });
+  configuration: { baseURL: `${ctx.gateway}/api/v1` }, ...o }), { thinking: { reasoning: { effort: 'low' } },
+  // ChatOpenAI sends `reasoning` only for model ids it knows as OpenAI reasoning models: others take the raw field
+  reasoning: { modelKwargs: { reasoning_effort: 'low' } }, reasoningOf: (m) => m.additional_kwargs?.reasoning_content });
 export const langchainAnthropic = langchain((ctx, v, o = {}) => new ChatAnthropic({ model: VENDORS[v].model, maxRetries: 0, maxTokens: 4096,
   anthropicApiUrl: `${ctx.gateway}/api`, apiKey: 'unused', clientOptions: { authToken: MASTER_KEY }, ...o }),
-{ thinking: { thinking: { type: 'adaptive' } }, cacheSystem: true });
+{ thinking: { thinking: { type: 'adaptive' } }, cacheSystem: true,
+  reasoningOf: (m) => (Array.isArray(m.content) ? m.content.filter((b) => b.type === 'thinking').map((b) => b.thinking).join('') : '') });

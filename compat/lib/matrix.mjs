@@ -29,6 +29,9 @@ const SCENARIOS = {
   parallel_tools: 'two tool calls in one turn, then both results', thinking_multi_turn: 'reasoning on, a tool call and its result replayed with the reasoning',
   images: 'a base64 PNG in the user turn', cache_control: 'a cached system prompt: the second call reports a cache read',
   structured_output: 'a JSON-schema answer', usage: 'token usage, plain and streamed',
+  forced_tool: 'the caller forces a tool and asks for no reasoning (LangChain: `withStructuredOutput` by function calling)',
+  reasoning: 'reasoning asked for (effort / thinking): the reasoning text comes back (B: reasoning tokens; Responses: a summary)',
+  invalid_field: 'out-of-range fields (chat `temperature` 3, `top_logprobs` 30, `logit_bias` 200; Responses `temperature` 3, `reasoning.effort`, `text.format`; messages `cache_control.ttl` "2h", `output_config.effort`): each a 400 naming the field',
 };
 
 const id = (r) => `${r.client}/${r.scenario}/${r.vendor}`;

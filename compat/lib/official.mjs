@@ -1,21 +1,42 @@
 // The official Node SDKs: openai (chat completions and Responses) and @anthropic-ai/sdk (messages), each
-// over the nine features of the matrix, on every vendor.
+// over the features of the matrix (sdk.mjs FEATURES), on every vendor.
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { MASTER_KEY } from './stack.mjs';
-import { VENDORS, expect, excerpt } from './vendors.mjs';
+import { VENDORS, SIGNED_REASONING, VISIBLE_REASONING, CellFailure, expect, excerpt } from './vendors.mjs';
 import { PNG_BASE64, PNG_DATA_URL, WEATHER, TIME, CITY_SCHEMA, hello, TOOL_RESULT, ONE_IMAGE, LONG_SYSTEM } from './fixtures.mjs';
-
-/** Vendors whose reasoning comes back signed (A: thinking signatures, C: thought signatures). */
-const SIGNED_REASONING = new Set(['A', 'C']);
-/** Vendors that show their reasoning text (B reasons without showing it). */
-const VISIBLE_REASONING = new Set(['A', 'C', 'D']);
 
 const openai = (ctx) => new OpenAI({ baseURL: `${ctx.gateway}/api/v1`, apiKey: MASTER_KEY, maxRetries: 0, timeout: 30_000 });
 const anthropic = (ctx) => new Anthropic({ baseURL: `${ctx.gateway}/api`, authToken: MASTER_KEY, apiKey: null, maxRetries: 0, timeout: 30_000 });
 
 const startsHello = (text, v, what = 'answer') => expect(String(text ?? '').startsWith(hello(v)), `${what} is ${JSON.stringify(excerpt(text, 120))}, expected "${hello(v)} …"`);
 const saysToolResult = (text, what = 'answer after the tool result') => expect(String(text ?? '').startsWith(TOOL_RESULT), `${what} is ${JSON.stringify(excerpt(text, 120))}`);
+
+/**
+ * Sends one request per bad field; the SDK must surface each as its API error with status 400 whose `param` or
+ * message names the field (docs/contract.md: bad input gets a 400 naming the field, on every path). Lists every
+ * field that went otherwise.
+ */
+async function refusesEach(send, ApiError, cases) {
+  const wrong = [];
+  for (const { field, body, names } of cases) {
+    try {
+      await send(body);
+      wrong.push(`${field}: accepted`);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 400) {
+        wrong.push(`${field}: ${e.status ? `HTTP ${e.status}` : e.name} ${excerpt(e.message, 100)}`);
+        continue;
+      }
+      const param = e.param ?? e.error?.param ?? null;
+      const message = String(e.error?.error?.message ?? e.error?.message ?? e.message);
+      if (param !== field && !names.some((n) => message.toLowerCase().includes(n))) {
+        wrong.push(`${field}: 400 without naming it (param ${param}): ${excerpt(message, 100)}`);
+      }
+    }
+  }
+  if (wrong.length) throw new CellFailure(wrong.join('; '));
+}
 
 // ---- chat completions -------------------------------------------------------------------------------------
 
@@ -85,6 +106,25 @@ export const chat = {
     for await (const chunk of s) su = chunk.usage ?? su;
     expect(su?.prompt_tokens > 0 && su?.completion_tokens > 0, `stream usage ${excerpt(JSON.stringify(su))}`);
   },
+  forced_tool: async (ctx, v) => {
+    const r = await openai(ctx).chat.completions.create({ model: VENDORS[v].model, messages: [user('Weather in Paris?')],
+      tools: [WEATHER, TIME].map(chatTool), tool_choice: { type: 'function', function: { name: WEATHER.name } } });
+    const calls = r.choices[0].message.tool_calls ?? [];
+    expect(calls.length === 1 && calls[0].function.name === WEATHER.name, `expected one ${WEATHER.name} call: ${excerpt(JSON.stringify(r.choices[0].message))}`);
+  },
+  reasoning: async (ctx, v) => {
+    const r = await openai(ctx).chat.completions.create({ model: VENDORS[v].model, messages: [user('Think, then say hello.')], reasoning_effort: 'low' });
+    const m = r.choices[0].message;
+    startsHello(m.content, v);
+    if (VISIBLE_REASONING.has(v)) expect(m.reasoning_content, `no reasoning_content (vendor ${v} shows its reasoning): ${excerpt(JSON.stringify(m))}`);
+    else expect(r.usage?.completion_tokens_details?.reasoning_tokens > 0, `no reasoning tokens: ${excerpt(JSON.stringify(r.usage))}`);
+  },
+  invalid_field: (ctx, v) => refusesEach((extra) => openai(ctx).chat.completions.create({ model: VENDORS[v].model, messages: [user('Say hello.')], ...extra }),
+    OpenAI.APIError, [
+      { field: 'temperature', body: { temperature: 3 }, names: ['temperature'] },
+      { field: 'top_logprobs', body: { logprobs: true, top_logprobs: 30 }, names: ['top_logprobs'] },
+      { field: 'logit_bias', body: { logit_bias: { 1000: 200 } }, names: ['logit_bias'] },
+    ]),
 };
 
 // ---- Responses --------------------------------------------------------------------------------------------
@@ -147,6 +187,24 @@ export const responses = {
     const u = r.usage ?? {};
     expect(u.input_tokens > 0 && u.output_tokens > 0 && u.total_tokens === u.input_tokens + u.output_tokens, `usage ${excerpt(JSON.stringify(u))}`);
   },
+  forced_tool: async (ctx, v) => {
+    const r = await openai(ctx).responses.create({ model: VENDORS[v].model, input: 'Weather in Paris?',
+      tools: [WEATHER, TIME].map(respTool), tool_choice: { type: 'function', name: WEATHER.name } });
+    const calls = r.output.filter((i) => i.type === 'function_call');
+    expect(calls.length === 1 && calls[0].name === WEATHER.name, `expected one ${WEATHER.name} call: ${excerpt(JSON.stringify(r.output))}`);
+  },
+  reasoning: async (ctx, v) => {
+    const r = await openai(ctx).responses.create({ model: VENDORS[v].model, input: 'Think, then say hello.', reasoning: { effort: 'low', summary: 'auto' } });
+    startsHello(r.output_text, v);
+    const summary = r.output.filter((i) => i.type === 'reasoning').flatMap((i) => i.summary ?? []).map((s) => s.text).join('');
+    expect(summary, `no reasoning summary: ${excerpt(JSON.stringify(r.output))}`);
+  },
+  invalid_field: (ctx, v) => refusesEach((extra) => openai(ctx).responses.create({ model: VENDORS[v].model, input: 'Say hello.', ...extra }),
+    OpenAI.APIError, [
+      { field: 'temperature', body: { temperature: 3 }, names: ['temperature'] },
+      { field: 'reasoning.effort', body: { reasoning: { effort: 'extreme' } }, names: ['reasoning.effort', 'effort'] },
+      { field: 'text.format.type', body: { text: { format: { type: 'yaml' } } }, names: ['text.format', 'format'] },
+    ]),
 };
 
 // ---- messages ---------------------------------------------------------------------------------------------
@@ -223,4 +281,25 @@ export const messages = {
     }
     expect(start?.input_tokens > 0, `message_start.usage.input_tokens is ${start?.input_tokens} (message_delta says ${final?.input_tokens})`);
   },
+  // no thinking asked for: vendor A's default thinking must not turn a forced tool into a 400
+  forced_tool: async (ctx, v) => {
+    const r = await anthropic(ctx).messages.create({ model: VENDORS[v].model, max_tokens: 1024, messages: [user('Weather in Paris?')],
+      tools: [WEATHER, TIME].map(msgTool), tool_choice: { type: 'tool', name: WEATHER.name } });
+    const calls = r.content.filter((b) => b.type === 'tool_use');
+    expect(calls.length === 1 && calls[0].name === WEATHER.name, `expected one ${WEATHER.name} tool_use: ${excerpt(JSON.stringify(r.content))}`);
+  },
+  reasoning: async (ctx, v) => {
+    const r = await anthropic(ctx).messages.create({ model: VENDORS[v].model, max_tokens: 4096, messages: [user('Think, then say hello.')],
+      thinking: { type: 'adaptive' }, output_config: { effort: 'low' } });
+    startsHello(textOf(r), v);
+    if (VISIBLE_REASONING.has(v)) {
+      const thinking = r.content.filter((b) => b.type === 'thinking').map((b) => b.thinking).join('');
+      expect(thinking, `no thinking text (vendor ${v} shows its reasoning): ${excerpt(JSON.stringify(r.content))}`);
+    }
+  },
+  invalid_field: (ctx, v) => refusesEach((extra) => anthropic(ctx).messages.create({ model: VENDORS[v].model, max_tokens: 1024, messages: [user('Say hello.')], ...extra }),
+    Anthropic.APIError, [
+      { field: 'cache_control', body: { system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral', ttl: '2h' } }] }, names: ['cache_control', 'ttl'] },
+      { field: 'output_config.effort', body: { thinking: { type: 'adaptive' }, output_config: { effort: 'extreme' } }, names: ['output_config.effort', 'effort'] },
+    ]),
 };

@@ -3,7 +3,8 @@ import { VENDOR_IDS } from './vendors.mjs';
 import * as official from './official.mjs';
 import * as fw from './frameworks.mjs';
 
-export const FEATURES = ['text', 'stream', 'tools', 'parallel_tools', 'thinking_multi_turn', 'images', 'cache_control', 'structured_output', 'usage'];
+export const FEATURES = ['text', 'stream', 'tools', 'parallel_tools', 'thinking_multi_turn', 'images', 'cache_control', 'structured_output', 'usage',
+  'forced_tool', 'reasoning', 'invalid_field'];
 
 /** client → [inbound protocol, cells by feature]. A feature a client cannot express has no cell. */
 export const SDK_CLIENTS = {

@@ -9,6 +9,11 @@ export const VENDORS = {
 
 export const VENDOR_IDS = Object.keys(VENDORS);
 
+/** Vendors whose reasoning comes back signed (A: thinking signatures, C: thought signatures). */
+export const SIGNED_REASONING = new Set(['A', 'C']);
+/** Vendors that show their reasoning text (B reasons without showing it, and reports reasoning tokens). */
+export const VISIBLE_REASONING = new Set(['A', 'C', 'D']);
+
 /** A failed expectation: the cell is ❌ with this reason. */
 export class CellFailure extends Error {}
 

@@ -156,7 +156,14 @@ final class AnthropicApi {
         }
         if (root.has("cache_control")) m.cacheMarker(root.path("cache_control").path("ttl").asText("5m"));
 
-        Conversation.ToolChoice choice = switch (String.valueOf(Json.text(root.get("tool_choice"), "type"))) {
+        String ttl = cacheTtls(root);
+        if (ttl != null) return bad(ex, ttl);
+        String forced = String.valueOf(Json.text(root.get("tool_choice"), "type"));
+        if (thinking && (forced.equals("any") || forced.equals("tool"))) {
+            // protocols/anthropic-messages.md §4: forced tool use is not compatible with extended thinking
+            return bad(ex, "Thinking may not be enabled when tool_choice forces tool use.");
+        }
+        Conversation.ToolChoice choice = switch (forced) {
             case "none" -> Conversation.ToolChoice.NONE;
             case "any" -> Conversation.ToolChoice.REQUIRED;
             case "tool" -> new Conversation.ToolChoice(Conversation.ChoiceMode.NAMED, Json.text(root.get("tool_choice"), "name"));
@@ -169,6 +176,25 @@ final class AnthropicApi {
 
         Conversation c = new Conversation(model, lastUserText, toolResult, tools, choice, maxTokens, images, thinking, format);
         return new Parsed(c, m, root.path("stream").asBoolean(false), ex.directive.redacted(), webSearch && toolResult == null);
+    }
+
+    /** The first cache_control with a TTL Anthropic refuses: on tools, system blocks, message blocks or top-level. */
+    private static String cacheTtls(JsonNode root) {
+        String bad = ParamRanges.anthropicTtl(root.get("cache_control"), "");
+        for (int i = 0; bad == null && i < root.path("tools").size(); i++) {
+            bad = ParamRanges.anthropicTtl(root.path("tools").get(i).get("cache_control"), "tools." + i + ".");
+        }
+        for (int i = 0; bad == null && i < root.path("system").size(); i++) {
+            bad = ParamRanges.anthropicTtl(root.path("system").get(i).get("cache_control"), "system." + i + ".");
+        }
+        JsonNode messages = root.path("messages");
+        for (int i = 0; bad == null && i < messages.size(); i++) {
+            JsonNode content = messages.get(i).path("content");
+            for (int j = 0; bad == null && j < content.size(); j++) {
+                bad = ParamRanges.anthropicTtl(content.get(j).get("cache_control"), "messages." + i + ".content." + j + ".");
+            }
+        }
+        return bad;
     }
 
     private static void marker(PromptMeter m, JsonNode block) {

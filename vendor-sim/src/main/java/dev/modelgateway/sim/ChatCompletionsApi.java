@@ -56,6 +56,16 @@ final class ChatCompletionsApi {
             return bad(ex, "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
                     "empty_array");
         }
+        if (flavor == Flavor.OPENAI) {
+            ParamRanges.Refusal range = ParamRanges.openai(root);
+            if (range != null) {
+                ex.failOpenAiParam(range);
+                return null;
+            }
+        } else {
+            String range = ParamRanges.dashscope(root);
+            if (range != null) return bad(ex, range, "InvalidParameter");
+        }
         PromptMeter m = new PromptMeter(model);
         List<Conversation.Tool> tools = new ArrayList<>();
         for (JsonNode t : root.path("tools")) {

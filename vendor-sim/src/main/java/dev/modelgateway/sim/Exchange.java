@@ -57,6 +57,12 @@ final class Exchange {
         afterDelay(() -> finish(status, JSON, body));
     }
 
+    /** OpenAI's 400 for a bad parameter, which names it in {@code error.param}. */
+    void failOpenAiParam(ParamRanges.Refusal r) {
+        String body = VendorErrors.openaiParam(r.message(), r.param(), r.code());
+        afterDelay(() -> finish(400, JSON, body));
+    }
+
     /** Successful JSON body; honours malformed and (non-streaming) disconnect_after. */
     void ok(String json) {
         afterDelay(() -> {

@@ -6,12 +6,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * OpenAI Responses API ({@code POST /openai/v1/responses}): JSON and the full SSE event sequence with
  * {@code sequence_number}s, reasoning items (summary / encrypted_content on request) and function calls.
  */
 final class ResponsesApi {
+    /** The {@code text.format} types OpenAI takes; another is a 400 (protocols/openai-responses.md). */
+    private static final Set<String> FORMAT_TYPES = Set.of("text", "json_object", "json_schema");
 
     private record Parsed(Conversation conversation, PromptMeter meter, JsonNode root, boolean stream,
                           boolean summary, boolean encrypted) {
@@ -68,6 +71,16 @@ final class ResponsesApi {
         String model = Json.text(root, "model");
         if (model == null) {
             ex.fail(400, "Missing required parameter: 'model'.", "missing_required_parameter");
+            return null;
+        }
+        ParamRanges.Refusal range = ParamRanges.openai(root);
+        String ft = Json.text(root.path("text").get("format"), "type");
+        if (range == null && ft != null && !FORMAT_TYPES.contains(ft)) {
+            range = new ParamRanges.Refusal("Invalid value: '" + ft + "'. Supported values are: 'text', 'json_object', and 'json_schema'.",
+                    "text.format.type", "invalid_value");
+        }
+        if (range != null) {
+            ex.failOpenAiParam(range);
             return null;
         }
         PromptMeter m = new PromptMeter(model);
@@ -153,7 +166,6 @@ final class ResponsesApi {
         Integer max = maxNode != null && maxNode.canConvertToInt() ? maxNode.intValue() : null;
         Conversation.OutputFormat format = null;
         JsonNode fmt = root.path("text").path("format");
-        String ft = Json.text(fmt, "type");
         if ("json_schema".equals(ft)) format = new Conversation.OutputFormat(fmt.get("schema"));
         else if ("json_object".equals(ft)) format = new Conversation.OutputFormat(null);
 

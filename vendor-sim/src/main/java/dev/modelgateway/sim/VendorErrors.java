@@ -82,6 +82,12 @@ final class VendorErrors {
         return Json.writePretty(root);
     }
 
+    static String openaiParam(String message, String param, String code) {
+        ObjectNode root = Json.obj();
+        root.putObject("error").put("message", message).put("type", "invalid_request_error").put("param", param).put("code", code);
+        return Json.writePretty(root);
+    }
+
     static String openaiStreamError() {
         return "{\"error\":{\"message\":\"The server had an error while processing your request.\",\"type\":\"server_error\",\"param\":null,\"code\":null}}";
     }

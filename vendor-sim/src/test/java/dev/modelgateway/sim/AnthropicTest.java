@@ -194,6 +194,32 @@ class AnthropicTest extends SimTestBase {
     }
 
     @Test
+    void forcedToolWithThinkingIsRefused() {
+        String tools = "\"tools\":[{\"name\":\"city\",\"input_schema\":{\"type\":\"object\"}}],";
+        for (String choice : List.of("{\"type\":\"tool\",\"name\":\"city\"}", "{\"type\":\"any\"}")) {
+            HttpResponse<String> r = anthropic("{\"model\":\"claude-x\",\"max_tokens\":100,\"thinking\":{\"type\":\"adaptive\"}," + tools
+                    + "\"tool_choice\":" + choice + ",\"messages\":" + userMessages("x") + "}");
+            assertThat(r.statusCode()).isEqualTo(400);
+            assertThat(json(r.body()).path("error").path("message").asText()).contains("tool_choice forces tool use");
+        }
+        HttpResponse<String> plain = anthropic("{\"model\":\"claude-x\",\"max_tokens\":100," + tools
+                + "\"tool_choice\":{\"type\":\"tool\",\"name\":\"city\"},\"messages\":" + userMessages("x") + "}");
+        assertThat(json(plain.body()).path("content").get(0).path("type").asText()).isEqualTo("tool_use");
+    }
+
+    @Test
+    void cacheTtlOtherThanFiveMinutesOrOneHourIsRefused() {
+        HttpResponse<String> r = anthropic("{\"model\":\"claude-x\",\"max_tokens\":100,\"system\":[{\"type\":\"text\",\"text\":\"s\","
+                + "\"cache_control\":{\"type\":\"ephemeral\",\"ttl\":\"2h\"}}],\"messages\":" + userMessages("x") + "}");
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(json(r.body()).path("error").path("message").asText())
+                .isEqualTo("system.0.cache_control.ephemeral.ttl: Input should be '5m' or '1h'");
+        HttpResponse<String> ok = anthropic("{\"model\":\"claude-x\",\"max_tokens\":100,\"messages\":[{\"role\":\"user\",\"content\":"
+                + "[{\"type\":\"text\",\"text\":\"x\",\"cache_control\":{\"type\":\"ephemeral\",\"ttl\":\"1h\"}}]}]}");
+        assertThat(ok.statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void structuredOutputAndImages() {
         JsonNode m = json(anthropic("{\"model\":\"claude-x\",\"max_tokens\":100,\"output_config\":{\"format\":{\"type\":\"json_schema\",\"schema\":"
                 + "{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"integer\"}}}}},\"messages\":" + userMessages("x") + "}").body());

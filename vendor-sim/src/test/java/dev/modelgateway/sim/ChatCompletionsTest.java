@@ -169,6 +169,37 @@ class ChatCompletionsTest extends SimTestBase {
     }
 
     @Test
+    void dashscopeThinksOnEnableThinkingOnlyNotOnReasoningEffort() {
+        // DashScope documents enable_thinking / thinking_budget; an OpenAI reasoning_effort is not its control
+        JsonNode effort = json(dashscope("{\"model\":\"qwen-plus\",\"reasoning_effort\":\"high\",\"messages\":" + userMessages("why") + "}").body());
+        assertThat(effort.path("choices").get(0).path("message").has("reasoning_content")).isFalse();
+        JsonNode budget = json(dashscope("{\"model\":\"qwen-plus\",\"enable_thinking\":true,\"thinking_budget\":2048,\"messages\":"
+                + userMessages("why") + "}").body());
+        assertThat(budget.path("choices").get(0).path("message").path("reasoning_content").asText()).isEqualTo("Let me think about: why");
+    }
+
+    @Test
+    void outOfRangeParametersAreRefusedAsTheVendorsDo() {
+        HttpResponse<String> t = openai("{\"model\":\"gpt-x\",\"temperature\":3,\"messages\":" + userMessages("x") + "}");
+        assertThat(t.statusCode()).isEqualTo(400);
+        JsonNode e = json(t.body()).path("error");
+        assertThat(e.path("message").asText()).isEqualTo("Invalid 'temperature': decimal above maximum value. Expected a value <= 2, but got 3 instead.");
+        assertThat(e.path("code").asText()).isEqualTo("decimal_above_max_value");
+        assertThat(e.path("param").asText()).isEqualTo("temperature");
+        HttpResponse<String> lp = openai("{\"model\":\"gpt-x\",\"logprobs\":true,\"top_logprobs\":30,\"messages\":" + userMessages("x") + "}");
+        assertThat(json(lp.body()).path("error").path("message").asText()).startsWith("Invalid 'top_logprobs': integer above maximum value.");
+        HttpResponse<String> bias = openai("{\"model\":\"gpt-x\",\"logit_bias\":{\"50\":-200},\"messages\":" + userMessages("x") + "}");
+        assertThat(json(bias.body()).path("error").path("message").asText()).startsWith("Invalid 'logit_bias.50': integer below minimum value.");
+        assertThat(openai("{\"model\":\"gpt-x\",\"temperature\":2,\"messages\":" + userMessages("x") + "}").statusCode()).isEqualTo(200);
+
+        // DashScope's upper bound is exclusive
+        HttpResponse<String> ds = dashscope("{\"model\":\"qwen-plus\",\"temperature\":2,\"messages\":" + userMessages("x") + "}");
+        assertThat(ds.statusCode()).isEqualTo(400);
+        assertThat(json(ds.body()).path("error").path("message").asText()).contains("Temperature should be in [0.0, 2.0)");
+        assertThat(dashscope("{\"model\":\"qwen-plus\",\"temperature\":1.99,\"messages\":" + userMessages("x") + "}").statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void dashscopeErrors() {
         HttpResponse<String> r = post("/dashscope/compatible-mode/v1/chat/completions", "{}", "authorization", "Bearer sim-openai-key");
         assertThat(r.statusCode()).isEqualTo(401);

@@ -90,6 +90,18 @@ class ResponsesTest extends SimTestBase {
     }
 
     @Test
+    void outOfRangeTemperatureAndUnknownTextFormatAreRefused() {
+        HttpResponse<String> t = responses("{\"model\":\"gpt-x\",\"temperature\":3,\"input\":\"x\"}");
+        assertThat(t.statusCode()).isEqualTo(400);
+        assertThat(json(t.body()).path("error").path("message").asText()).startsWith("Invalid 'temperature': decimal above maximum value.");
+        HttpResponse<String> f = responses("{\"model\":\"gpt-x\",\"text\":{\"format\":{\"type\":\"yaml\"}},\"input\":\"x\"}");
+        assertThat(f.statusCode()).isEqualTo(400);
+        assertThat(json(f.body()).path("error").path("code").asText()).isEqualTo("invalid_value");
+        assertThat(json(f.body()).path("error").path("param").asText()).isEqualTo("text.format.type");
+        assertThat(responses("{\"model\":\"gpt-x\",\"text\":{\"format\":{\"type\":\"text\"}},\"input\":\"x\"}").statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void incompleteAndMidStreamError() {
         JsonNode r = json(responses("{\"model\":\"gpt-4o\",\"max_output_tokens\":16,\"input\":\"" + "long ".repeat(40) + "\"}").body());
         assertThat(r.path("status").asText()).isEqualTo("incomplete");
