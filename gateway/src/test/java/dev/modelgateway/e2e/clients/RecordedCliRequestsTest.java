@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.wire.Fixtures;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -39,7 +38,6 @@ class RecordedCliRequestsTest {
     }
 
     @Test
-    @Disabled("issue 12 item 1: vendor C's thoughtSignature on a text part becomes an empty thinking block after the text")
     void claudeCodeOnVendorC() {
         claudeCode(C);
     }
@@ -50,7 +48,6 @@ class RecordedCliRequestsTest {
     }
 
     @Test
-    @Disabled("issue 12 item 2: Codex's namespace tool (multi_agent_v1) is refused with 400 on vendors A, C, D")
     void codexOnVendorA() {
         codex(A);
     }
@@ -61,13 +58,11 @@ class RecordedCliRequestsTest {
     }
 
     @Test
-    @Disabled("issue 12 item 2: Codex's namespace tool (multi_agent_v1) is refused with 400 on vendors A, C, D")
     void codexOnVendorC() {
         codex(C);
     }
 
     @Test
-    @Disabled("issue 12 item 2: Codex's namespace tool (multi_agent_v1) is refused with 400 on vendors A, C, D")
     void codexOnVendorD() {
         codex(D);
     }
