@@ -18,8 +18,15 @@ import dev.modelgateway.canonical.SignatureOrigin;
  *     after text and clients (Claude Code, Codex) show only the last block.</li>
  * </ul>
  * An empty signature marks unsigned reasoning (Qwen reasoning_content).
+ *
+ * <p>The Responses protocol differs in one way: its {@code encrypted_content} slot also holds vendor B's own opaque
+ * reasoning, unprefixed, when a stateless client (Codex) replays a conversation it had with vendor B. So there vendor
+ * A's signatures are sealed too, as {@code anthropic:<signature>} ({@link #sealForResponses}), and unprefixed content
+ * is vendor B's ({@link #openFromResponses}): only vendor B can read it.
  */
 public final class SignatureEnvelope {
+    /** Responses only: vendor A's signature in a reasoning item's {@code encrypted_content}. */
+    public static final String ANTHROPIC = "anthropic:";
     public static final String GEMINI = "gemini:";
     public static final String GEMINI_CALL = "gemini-call:";
     public static final String GEMINI_TEXT = "gemini-text:";
@@ -39,6 +46,12 @@ public final class SignatureEnvelope {
             case GEMINI -> GEMINI + (signature == null ? "" : signature);
             case NONE -> "";
         };
+    }
+
+    /** The sealed signature for a Responses reasoning item's {@code encrypted_content}: vendor A's gets its prefix. */
+    public static String sealForResponses(SignatureOrigin origin, String signature) {
+        if (origin == SignatureOrigin.ANTHROPIC && signature != null && !signature.isEmpty()) return ANTHROPIC + signature;
+        return seal(origin, signature);
     }
 
     public static String sealCall(String geminiSignature) {
@@ -62,6 +75,26 @@ public final class SignatureEnvelope {
             return new Opened(SignatureOrigin.GEMINI, signature.isEmpty() ? null : signature, false, false);
         }
         return new Opened(SignatureOrigin.ANTHROPIC, sealed, false, false);
+    }
+
+    /**
+     * Opens a Responses reasoning item's {@code encrypted_content}. Unprefixed content is vendor B's own reasoning,
+     * which no other vendor can verify: it opens as unsigned, so only the item's summary travels on.
+     */
+    public static Opened openFromResponses(String sealed) {
+        if (sealed != null && sealed.startsWith(ANTHROPIC)) {
+            String signature = sealed.substring(ANTHROPIC.length());
+            return new Opened(signature.isEmpty() ? SignatureOrigin.NONE : SignatureOrigin.ANTHROPIC,
+                    signature.isEmpty() ? null : signature, false, false);
+        }
+        if (!isGatewaySealed(sealed)) return new Opened(SignatureOrigin.NONE, null, false, false);
+        return open(sealed);
+    }
+
+    /** Whether a Responses {@code encrypted_content} carries one of the gateway's seals, so vendor B never minted it. */
+    public static boolean isGatewaySealed(String encryptedContent) {
+        return encryptedContent != null && (encryptedContent.startsWith(ANTHROPIC) || encryptedContent.startsWith(GEMINI)
+                || encryptedContent.startsWith(GEMINI_CALL) || encryptedContent.startsWith(GEMINI_TEXT));
     }
 
     /**

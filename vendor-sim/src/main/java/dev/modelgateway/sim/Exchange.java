@@ -59,8 +59,13 @@ final class Exchange {
 
     /** OpenAI's 400 for a bad parameter, which names it in {@code error.param}. */
     void failOpenAiParam(ParamRanges.Refusal r) {
+        failOpenAi(400, r);
+    }
+
+    /** An OpenAI error whose {@code param} and {@code code} are given as they are (either may be null). */
+    void failOpenAi(int status, ParamRanges.Refusal r) {
         String body = VendorErrors.openaiParam(r.message(), r.param(), r.code());
-        afterDelay(() -> finish(400, JSON, body));
+        afterDelay(() -> finish(status, JSON, body));
     }
 
     /** Successful JSON body; honours malformed and (non-streaming) disconnect_after. */

@@ -146,6 +146,10 @@ final class ResponsesApi {
                     m.text(r);
                     if (i == trailingOutputs) toolResult = r;
                 }
+                case "reasoning" -> {
+                    if (refusedReasoning(ex, item)) return null;
+                    m.shape(Json.write(item));
+                }
                 default -> m.shape(Json.write(item));
             }
             m.endMessage();
@@ -178,6 +182,26 @@ final class ResponsesApi {
 
         Conversation c = new Conversation(model, lastUserText, toolResult, tools, choice, max, images, thinking, format);
         return new Parsed(c, m, root, root.path("stream").asBoolean(false), summary, encrypted);
+    }
+
+    /**
+     * Refuses a replayed reasoning item vendor B cannot use, as vendor B does: its {@code encrypted_content} must be
+     * one this vendor minted (else 400 {@code invalid_encrypted_content}), and an item without one is looked up by
+     * id among stored responses (else 404: a {@code store: false} response's items cannot be referred to).
+     */
+    private boolean refusedReasoning(Exchange ex, JsonNode item) {
+        String id = Json.text(item, "id");
+        JsonNode encrypted = item.get("encrypted_content");
+        if (encrypted != null && !encrypted.isNull()) {
+            if (Signatures.verifyRedacted(encrypted.asText())) return false;
+            ex.failOpenAi(400, new ParamRanges.Refusal("The encrypted content for item " + id + " could not be verified."
+                    + " Reason: Encrypted content could not be decrypted or parsed.", null, "invalid_encrypted_content"));
+            return true;
+        }
+        if (id != null && stored.hasOutputItem(id)) return false;
+        ex.failOpenAi(404, new ParamRanges.Refusal("Item with id '" + id + "' not found. Items are not persisted when `store`"
+                + " is set to false. Try again with `store` set to true, or remove this item from your input.", "input", null));
+        return true;
     }
 
     // ------------------------------------------------------------------ response

@@ -43,6 +43,14 @@ final class StoredResponses {
         byId.put(response.path("id").asText(), new Stored(response.deepCopy(), items));
     }
 
+    /** Whether an output item of a stored response has this id (vendor B resolves replayed items by id). */
+    synchronized boolean hasOutputItem(String id) {
+        for (Stored s : byId.values()) {
+            for (JsonNode item : s.response.path("output")) if (id.equals(item.path("id").asText())) return true;
+        }
+        return false;
+    }
+
     /** Answers {@code GET}/{@code DELETE} on {@code /openai/v1/responses/{id}[/input_items]}; false if the path is another. */
     boolean handle(Exchange ex, String path) {
         String rest = path.substring("/openai/v1/responses/".length());

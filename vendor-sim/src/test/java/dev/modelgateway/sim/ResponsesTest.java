@@ -90,6 +90,29 @@ class ResponsesTest extends SimTestBase {
     }
 
     @Test
+    void replayedReasoningMustBeThisVendorsOwn() {
+        String first = "{\"model\":\"o4-mini\",\"store\":false,\"input\":\"think\",\"reasoning\":{\"effort\":\"low\"},"
+                + "\"include\":[\"reasoning.encrypted_content\"]}";
+        JsonNode own = json(responses(first).body()).path("output").get(0);
+        String replay = "{\"model\":\"o4-mini\",\"store\":false,\"input\":[{\"role\":\"user\",\"content\":\"think\"},%s,"
+                + "{\"role\":\"user\",\"content\":\"again\"}]}";
+        assertThat(responses(replay.formatted(own.toString())).statusCode()).isEqualTo(200);
+
+        HttpResponse<String> foreign = responses(replay.formatted(
+                "{\"type\":\"reasoning\",\"id\":\"rs_x\",\"summary\":[],\"encrypted_content\":\"anthropic:EqQBCkgIARAB\"}"));
+        assertThat(foreign.statusCode()).isEqualTo(400);
+        assertThat(json(foreign.body()).path("error").path("code").asText()).isEqualTo("invalid_encrypted_content");
+        assertThat(json(foreign.body()).path("error").path("message").asText()).contains("rs_x could not be verified");
+
+        HttpResponse<String> unknown = responses(replay.formatted("{\"type\":\"reasoning\",\"id\":\"rs_gw_1_0\",\"summary\":[]}"));
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(json(unknown.body()).path("error").path("message").asText()).startsWith("Item with id 'rs_gw_1_0' not found.");
+        JsonNode stored = json(responses(first.replace("\"store\":false,", "")).body()).path("output").get(0);
+        assertThat(responses(replay.formatted("{\"type\":\"reasoning\",\"id\":\"" + stored.path("id").asText()
+                + "\",\"summary\":[]}")).statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void outOfRangeTemperatureAndUnknownTextFormatAreRefused() {
         HttpResponse<String> t = responses("{\"model\":\"gpt-x\",\"temperature\":3,\"input\":\"x\"}");
         assertThat(t.statusCode()).isEqualTo(400);

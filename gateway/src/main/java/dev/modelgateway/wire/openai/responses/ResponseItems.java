@@ -37,11 +37,12 @@ final class ResponseItems {
     }
 
     /**
-     * A reasoning item. The vendor's signature, sealed as on the other protocols, travels in
-     * {@code encrypted_content} so that a stateless client can replay the item to the same vendor.
+     * A reasoning item. The vendor's signature, sealed for Responses (vendor A's too, so that it is never taken for
+     * vendor B's own encrypted content), travels in {@code encrypted_content} so that a stateless client can replay
+     * the item to the same vendor; unsigned reasoning has {@code encrypted_content: null}.
      */
     static ObjectNode reasoning(String id, String text, SignatureOrigin origin, String signature) {
-        return reasoning(id, text, SignatureEnvelope.seal(origin, signature));
+        return reasoning(id, text, SignatureEnvelope.sealForResponses(origin, signature));
     }
 
     /**

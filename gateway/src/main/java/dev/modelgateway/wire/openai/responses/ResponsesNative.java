@@ -9,7 +9,10 @@ import dev.modelgateway.wire.StreamTap;
 
 import java.util.function.Consumer;
 
-/** The Responses API to vendor B, unchanged (its platform rules are checked by the endpoint for every model). */
+/**
+ * The Responses API to vendor B, unchanged (its platform rules are checked by the endpoint for every model) but for
+ * the reasoning items the gateway wrote for other vendors' answers ({@link ForeignReasoning}).
+ */
 public final class ResponsesNative implements NativeFormat {
     @Override
     public String path() {
@@ -18,6 +21,7 @@ public final class ResponsesNative implements NativeFormat {
 
     @Override
     public void applyModelRules(ObjectNode body, ModelEntry model) {
+        ForeignReasoning.strip(body);
     }
 
     @Override

@@ -30,7 +30,8 @@ import static dev.modelgateway.wire.FieldReader.requireString;
 /**
  * Responses request → canonical (docs/translation.md): {@code instructions} → system, items → messages
  * (consecutive {@code function_call}s form one assistant turn, consecutive outputs one user turn),
- * {@code reasoning} items → thinking blocks whose sealed signature travels in {@code encrypted_content},
+ * {@code reasoning} items → thinking blocks whose sealed signature travels in {@code encrypted_content}
+ * ({@link SignatureEnvelope#openFromResponses}),
  * {@code namespace} tools → flat functions ({@link ToolNamespaces}). Stateful fields ({@code previous_response_id},
  * {@code item_reference} items) are resolved by the endpoint before decoding.
  */
@@ -102,7 +103,7 @@ final class ResponsesRequestDecoder {
                 case "function_call_output" -> turns.add(Role.USER, new ContentBlock.ToolResult(
                         requireString(item, "call_id", p), output(item.get("output"), path(p, "output")), false, null));
                 case "reasoning" -> {
-                    SignatureEnvelope.Opened opened = SignatureEnvelope.open(item.path("encrypted_content").asText(null));
+                    SignatureEnvelope.Opened opened = SignatureEnvelope.openFromResponses(item.path("encrypted_content").asText(null));
                     if (opened.forNextCall()) callSignature = opened.signature();
                     else if (opened.forNextText()) textSignature = opened.signature();
                     else reasoning(item, opened, turns);
@@ -171,7 +172,11 @@ final class ResponsesRequestDecoder {
         return blocks;
     }
 
-    /** Only reasoning this gateway produced can be replayed: its signature is sealed in encrypted_content. */
+    /**
+     * Only reasoning this gateway produced can be replayed: its signature is sealed in encrypted_content. Vendor B's
+     * own (unprefixed) encrypted content opens as unsigned: its summary is kept as unsigned reasoning, which each
+     * vendor codec treats as it treats any other vendor's (vendors A and C drop it with a warning).
+     */
     private static void reasoning(JsonNode item, SignatureEnvelope.Opened opened, Turns turns) {
         StringBuilder text = new StringBuilder();
         for (JsonNode s : item.path("summary")) text.append(s.path("text").asText(""));
