@@ -53,7 +53,7 @@ final class GatewayVerticle extends VerticleBase {
     public Future<?> start() {
         clients = new VendorClients(vertx);
         media = new MediaFetcher(vertx, config.media());
-        CallServices platform = new CallServices(catalogue, config, new Relay(clients, breakers), new Metering(accounts), media);
+        CallServices platform = new CallServices(catalogue, config, new Relay(clients, breakers, config.limits().vendorAnswers()), new Metering(accounts), media);
         Authenticator authenticator = token -> accounts.authenticate(token).map(Caller::new);
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(config.host())
