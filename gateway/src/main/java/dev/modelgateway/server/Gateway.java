@@ -61,7 +61,8 @@ public final class Gateway {
                 .compose(v -> Accounts.open(vertx, accountsConfig, catalogue)
                         .recover(e -> Future.failedFuture(e instanceof StartupFailure ? e : new StartupFailure(
                                 "The accounts store could not be opened (database " + StartupFailure.redact(config.databaseUrl())
-                                        + (config.redisUrl() == null ? "" : ", Redis " + StartupFailure.redact(config.redisUrl()))
+                                        + ", set by accounts.database_url / GATEWAY_DATABASE_URL"
+                                        + (config.redisUrl() == null ? "" : "; Redis " + StartupFailure.redact(config.redisUrl()))
                                         + "): " + StartupFailure.reason(e), e))))
                 .compose(accounts -> TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers).compose(tasks -> {
                     SharedServices services = new SharedServices(new ResponseStore(), tasks);
