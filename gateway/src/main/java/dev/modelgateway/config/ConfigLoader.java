@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
  * and the server limits {@code GATEWAY_IDLE_TIMEOUT_SECONDS}, {@code GATEWAY_REQUEST_HEAD_TIMEOUT_SECONDS},
  * {@code GATEWAY_BODY_READ_TIMEOUT_SECONDS}, {@code GATEWAY_MAX_CONNECTIONS_PER_CLIENT},
  * {@code GATEWAY_MAX_CONNECTIONS}, {@code GATEWAY_MAX_BUFFERED_BODY_BYTES}, {@code GATEWAY_MAX_VENDOR_ANSWER_BYTES},
- * {@code GATEWAY_MAX_VENDOR_STREAM_SECONDS}, {@code GATEWAY_MAX_VENDOR_EVENT_BYTES}). See docs/configuration.md.
+ * {@code GATEWAY_MAX_VENDOR_STREAM_SECONDS}, {@code GATEWAY_MAX_VENDOR_EVENT_BYTES}), and TLS
+ * ({@code GATEWAY_TLS_CERT_FILE}, {@code GATEWAY_TLS_KEY_FILE}). See docs/configuration.md.
  */
 public final class ConfigLoader {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
@@ -70,8 +71,10 @@ public final class ConfigLoader {
         String databaseUrl = override("GATEWAY_DATABASE_URL",
                 accounts.path("database_url").asText("jdbc:sqlite:./data/gateway.db"));
         String redisUrl = blankToNull(override("GATEWAY_REDIS_URL", accounts.path("redis_url").asText(null)));
+        ServerTls tls = ServerTls.of(blankToNull(override("GATEWAY_TLS_CERT_FILE", server.path("tls_cert_file").asText(null))),
+                blankToNull(override("GATEWAY_TLS_KEY_FILE", server.path("tls_key_file").asText(null))));
         return new GatewayConfig(host, port, masterKey, vendors, overrides, databaseUrl, redisUrl, media(root.path("media")),
-                limits(server));
+                limits(server), tls);
     }
 
     private MediaPolicy media(JsonNode node) {

@@ -11,10 +11,11 @@ import java.util.Map;
  * @param redisUrl shared counters for several instances; null keeps them in memory
  * @param media how media URLs are downloaded for vendors that need the bytes
  * @param limits the HTTP server's timeouts, connection caps and body budget
+ * @param tls the certificate and key to serve TLS with; null serves cleartext HTTP
  */
 public record GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
                             Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl,
-                            MediaPolicy media, ServerLimits limits) {
+                            MediaPolicy media, ServerLimits limits, ServerTls tls) {
 
     public GatewayConfig {
         vendors = Map.copyOf(new EnumMap<>(vendors));
@@ -22,7 +23,14 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
         if (limits == null) limits = ServerLimits.DEFAULT;
     }
 
-    /** With the default server limits. */
+    /** Cleartext. */
+    public GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
+                         Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl, MediaPolicy media,
+                         ServerLimits limits) {
+        this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, null);
+    }
+
+    /** Cleartext, with the default server limits. */
     public GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
                          Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl, MediaPolicy media) {
         this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, ServerLimits.DEFAULT);
@@ -33,20 +41,29 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
     }
 
     public GatewayConfig withPort(int newPort) {
-        return new GatewayConfig(host, newPort, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits);
+        return new GatewayConfig(host, newPort, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, tls);
     }
 
     public GatewayConfig withMedia(MediaPolicy newMedia) {
-        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, newMedia, limits);
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, newMedia, limits, tls);
     }
 
     public GatewayConfig withLimits(ServerLimits newLimits) {
-        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, newLimits);
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, newLimits, tls);
+    }
+
+    public GatewayConfig withTls(ServerTls newTls) {
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, newTls);
+    }
+
+    /** The scheme callers use: https when the gateway serves TLS. */
+    public String scheme() {
+        return tls != null ? "https" : "http";
     }
 
     public GatewayConfig withVendor(VendorEndpoint endpoint) {
         Map<Vendor, VendorEndpoint> copy = new EnumMap<>(vendors);
         copy.put(endpoint.vendor(), endpoint);
-        return new GatewayConfig(host, port, masterKey, copy, upstreamOverrides, databaseUrl, redisUrl, media, limits);
+        return new GatewayConfig(host, port, masterKey, copy, upstreamOverrides, databaseUrl, redisUrl, media, limits, tls);
     }
 }

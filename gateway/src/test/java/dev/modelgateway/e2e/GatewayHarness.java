@@ -7,6 +7,7 @@ import com.openai.client.okhttp.OpenAIOkHttpClient;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.MediaPolicy;
 import dev.modelgateway.config.ServerLimits;
+import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.routing.CircuitBreaker;
@@ -75,6 +76,7 @@ public final class GatewayHarness implements AutoCloseable {
         private String redisUrl;
         private VendorSimulator sim;
         private ServerLimits limits = ServerLimits.DEFAULT;
+        private ServerTls tls;
 
         private Builder() {
         }
@@ -115,6 +117,12 @@ public final class GatewayHarness implements AutoCloseable {
             return this;
         }
 
+        /** Serve TLS with this certificate and key (cleartext if unset). */
+        public Builder tls(ServerTls serverTls) {
+            this.tls = serverTls;
+            return this;
+        }
+
         /** The Redis URL for shared counters; none (in-process counters) if unset. */
         public Builder redis(String url) {
             this.redisUrl = url;
@@ -143,7 +151,7 @@ public final class GatewayHarness implements AutoCloseable {
             vendors.put(Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, base + "/dashscope/compatible-mode/v1", keys.dashscope()));
             baseUrls.forEach((v, url) -> vendors.put(v, new VendorEndpoint(v, url, vendors.get(v).apiKey())));
             for (Vendor v : missingKeys) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
-            GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media, limits);
+            GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media, limits, tls);
             Gateway gateway = Gateway.start(vertx, config, 2, breaker).await();
             return new GatewayHarness(vertx, s, gateway, db);
         }
