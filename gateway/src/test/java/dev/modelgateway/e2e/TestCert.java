@@ -31,14 +31,23 @@ import java.util.concurrent.TimeUnit;
 public record TestCert(Path certPem, Path keyPem, X509Certificate cert) {
     private static final char[] PASSWORD = "test-only".toCharArray();
 
-    /** A certificate for {@code host} (and 127.0.0.1), valid for two days. */
+    /** A certificate for {@code host} and 127.0.0.1, valid for two days. */
     public static TestCert selfSigned(String host) {
+        return generate(host, "dns:" + host + ",ip:127.0.0.1");
+    }
+
+    /** A certificate for the name {@code host} only: a client that checked it against an address would refuse it. */
+    public static TestCert forNameOnly(String host) {
+        return generate(host, "dns:" + host);
+    }
+
+    private static TestCert generate(String host, String subjectAltNames) {
         try {
             Path dir = Files.createTempDirectory("test-cert");
             Path store = dir.resolve("cert.p12");
             Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
                     "-genkeypair", "-alias", "server", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-                    "-dname", "CN=" + host, "-ext", "SAN=dns:" + host + ",ip:127.0.0.1",
+                    "-dname", "CN=" + host, "-ext", "SAN=" + subjectAltNames,
                     "-storetype", "PKCS12", "-keystore", store.toString(),
                     "-storepass", new String(PASSWORD), "-keypass", new String(PASSWORD))
                     .redirectErrorStream(true).start();
