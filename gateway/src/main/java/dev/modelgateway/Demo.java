@@ -79,7 +79,7 @@ final class Demo {
                         Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, s + "/dashscope/compatible-mode/v1", keys.dashscope())),
                 base.upstreamOverrides(), DATABASE_URL, base.redisUrl(),
                 // the simulator, which serves the demo's image URLs, is on loopback
-                base.media().withAllowPrivate(true), base.limits(), base.defaultMaxConcurrent(),
+                base.media().withAllowPrivate(true), base.limits(), base.tls(), base.defaultMaxConcurrent(),
                 base.dropRefusedHostedTools());
     }
 }

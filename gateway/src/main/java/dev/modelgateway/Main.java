@@ -63,7 +63,7 @@ public final class Main {
             System.exit(1);
             return;
         }
-        System.out.println("Model Gateway listening on http://" + config.host() + ":" + gateway.port() + "/api/v1");
+        System.out.println("Model Gateway listening on " + config.scheme() + "://" + config.host() + ":" + gateway.port() + "/api/v1");
         stopOnShutdown(vertx, gateway);
     }
 

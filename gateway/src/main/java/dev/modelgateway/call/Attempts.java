@@ -2,15 +2,31 @@ package dev.modelgateway.call;
 
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.http.BodyWork;
 import dev.modelgateway.http.Exchange;
+import io.vertx.core.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** What an attempt that failed by the gateway's own bug becomes: logged once with its trace id, a plain 500 out. */
+import java.util.concurrent.Callable;
+
+/**
+ * What an attempt that failed by the gateway's own bug becomes: logged once with its trace id, a plain 500 out;
+ * and the body-sized work of an attempt, run beside the event loop for a large body.
+ */
 final class Attempts {
     private static final Logger LOG = LoggerFactory.getLogger(Attempts.class);
 
     private Attempts() {
+    }
+
+    /**
+     * Copying, decoding or encoding the caller's body for an attempt, on a worker thread when the body is large
+     * ({@link BodyWork}); the result comes back on the event loop. A refusal stays itself, a bug becomes a 500.
+     */
+    static <T> Future<T> bodyWork(Call call, Callable<T> work) {
+        return BodyWork.run(call.exchange().vertx(), call.requestBytes(), work).recover(e -> Future.failedFuture(
+                e instanceof RuntimeException r && !(e instanceof GatewayException) ? internal(call.exchange(), r) : e));
     }
 
     static GatewayException internal(Exchange ex, RuntimeException bug) {

@@ -12,8 +12,12 @@ import dev.modelgateway.upstream.RelayOutcome;
 import dev.modelgateway.upstream.VendorErrorMapper;
 import dev.modelgateway.upstream.VendorRequest;
 import dev.modelgateway.wire.NativeFormat;
+import dev.modelgateway.wire.StreamTap;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+
+import java.util.List;
 
 /**
  * The native fast path (docs/architecture.md, "The request path"): the caller already speaks the vendor's
@@ -24,19 +28,35 @@ final class NativeAttempt {
     private NativeAttempt() {
     }
 
+    /**
+     * The body for the vendor (the caller's copy with the model rules applied) as bytes, and the stream's tap
+     * (null when not streaming), made first because it may add to the body (the usage chunk), and the dialect's
+     * warnings.
+     */
+    private record Upstream(Buffer bytes, StreamTap tap, List<String> warnings) {
+    }
+
     static Future<RelayOutcome> run(CallServices services, Call call, ModelEntry model, Deadline deadline) {
         NativeFormat format = call.protocol().nativeFormat();
-        ObjectNode body = call.body().deepCopy();
-        body.put("model", model.upstreamId());
-        format.applyModelRules(body, model);
-        call.exchange().warn(format.adaptToDialect(body, model));
+        // copying and serializing the whole body: beside the event loop when it is large
+        return Attempts.bodyWork(call, () -> {
+            ObjectNode body = call.body().deepCopy();
+            body.put("model", model.upstreamId());
+            format.applyModelRules(body, model);
+            List<String> warnings = format.adaptToDialect(body, model);
+            StreamTap tap = call.stream() ? format.streamTap(body, call.exchange().traceId(), call.answerIds()) : null;
+            return new Upstream(Json.toBuffer(body), tap, warnings);
+        }).compose(upstream -> send(services, call, model, format, upstream, deadline));
+    }
+
+    private static Future<RelayOutcome> send(CallServices services, Call call, ModelEntry model, NativeFormat format,
+                                             Upstream upstream, Deadline deadline) {
+        call.exchange().warn(upstream.warnings());
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
         call.forwardedHeaders().forEach(headers::set);
-        if (call.stream()) {
-            var tap = format.streamTap(body, call.exchange().traceId(), call.answerIds());
-            return services.relay().stream(call.exchange(), request(services, model, format, headers, body, deadline),
-                    tap, VendorErrorMapper.NATIVE);
-        }
+        VendorRequest request = new VendorRequest(services.config().vendor(model.vendor()), format.path(), headers,
+                upstream.bytes(), deadline);
+        if (call.stream()) return services.relay().stream(call.exchange(), request, upstream.tap(), VendorErrorMapper.NATIVE);
         // The vendor's bytes go back untouched; the body is parsed only to read usage.
         JsonAnswer unchanged = vendorBody -> {
             JsonNode parsed = Json.parseOrNull(vendorBody.toString());
@@ -47,13 +67,6 @@ final class NativeAttempt {
             if (id != null) call.answerIds().accept(id);
             return new JsonAnswer.Answer(vendorBody, format.usage(parsed));
         };
-        return services.relay().json(call.exchange(), request(services, model, format, headers, body, deadline),
-                unchanged, VendorErrorMapper.NATIVE);
-    }
-
-    private static VendorRequest request(CallServices services, ModelEntry model, NativeFormat format, MultiMap headers,
-                                         ObjectNode body, Deadline deadline) {
-        return new VendorRequest(services.config().vendor(model.vendor()), format.path(), headers, Json.toBuffer(body),
-                deadline);
+        return services.relay().json(call.exchange(), request, unchanged, VendorErrorMapper.NATIVE);
     }
 }

@@ -22,6 +22,7 @@ import dev.modelgateway.wire.VendorCodec;
 import dev.modelgateway.wire.anthropic.ThinkingRules;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
 
 import java.util.HashMap;
 import java.util.List;
@@ -37,22 +38,36 @@ final class TranslatedAttempt {
 
     static Future<RelayOutcome> run(CallServices services, Call call, ModelEntry model, Deadline deadline) {
         VendorCodec vendor = Codecs.of(model.vendor());
-        CanonicalRequest request = ThinkingRules.adapt(call.canonical(), model);
-        List<ContentBlock.Media> needed = request.urlMediaNeedingBytes(vendor::canForwardUrl);
-        if (needed.isEmpty()) return send(services, call, model, vendor, request, deadline);
-        return MediaInlining.inline(call, request, needed, services.media())
-                .compose(inlined -> send(services, call, model, vendor, inlined, deadline));
+        // decoding and encoding walk the whole body: beside the event loop when it is large
+        return Attempts.bodyWork(call, () -> ThinkingRules.adapt(call.canonical(), model)).compose(request -> {
+            List<ContentBlock.Media> needed = request.urlMediaNeedingBytes(vendor::canForwardUrl);
+            if (needed.isEmpty()) return send(services, call, model, vendor, request, deadline);
+            return MediaInlining.inline(call, request, needed, services.media())
+                    .compose(inlined -> send(services, call, model, vendor, inlined, deadline));
+        });
+    }
+
+    /** A vendor request encoded, and its bytes. */
+    private record Encoded(EncodedRequest request, Buffer bytes) {
     }
 
     private static Future<RelayOutcome> send(CallServices services, Call call, ModelEntry model, VendorCodec vendor,
                                              CanonicalRequest request, Deadline deadline) {
+        return Attempts.bodyWork(call, () -> {
+            EncodedRequest encoded = vendor.encodeRequest(request, model.upstreamId(), call.stream());
+            return new Encoded(encoded, Json.toBuffer(encoded.body()));
+        }).compose(encoded -> send(services, call, model, vendor, request, encoded, deadline));
+    }
+
+    private static Future<RelayOutcome> send(CallServices services, Call call, ModelEntry model, VendorCodec vendor,
+                                             CanonicalRequest request, Encoded encoded, Deadline deadline) {
         InboundCodec inbound = call.codec();
-        EncodedRequest upstream = vendor.encodeRequest(request, model.upstreamId(), call.stream());
+        EncodedRequest upstream = encoded.request();
         call.exchange().warn(upstream.warnings());
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
         upstream.headers().forEach(headers::set);
         VendorRequest req = new VendorRequest(services.config().vendor(model.vendor()), upstream.path(), headers,
-                Json.toBuffer(upstream.body()), deadline);
+                encoded.bytes(), deadline);
         VendorErrorMapper errors = e -> vendorError(vendor, e, model);
         if (call.stream()) {
             TranslatingTap tap = new TranslatingTap(vendor.newStreamDecoder(), inbound.newStreamEncoder(model.id(), request));

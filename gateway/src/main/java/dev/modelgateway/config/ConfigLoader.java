@@ -26,8 +26,10 @@ import java.util.regex.Pattern;
  * {@code GATEWAY_MEDIA_MAX_TOTAL_BYTES}, {@code GATEWAY_MEDIA_MAX_CONCURRENT}, {@code GATEWAY_MEDIA_MAX_CONCURRENT_PROCESS},
  * and the server limits {@code GATEWAY_IDLE_TIMEOUT_SECONDS}, {@code GATEWAY_REQUEST_HEAD_TIMEOUT_SECONDS},
  * {@code GATEWAY_BODY_READ_TIMEOUT_SECONDS}, {@code GATEWAY_MAX_CONNECTIONS_PER_CLIENT},
- * {@code GATEWAY_MAX_CONNECTIONS}, {@code GATEWAY_MAX_BUFFERED_BODY_BYTES}, and
- * {@code GATEWAY_DROP_REFUSED_HOSTED_TOOLS}). See docs/configuration.md.
+ * {@code GATEWAY_MAX_CONNECTIONS}, {@code GATEWAY_MAX_BUFFERED_BODY_BYTES}, {@code GATEWAY_MAX_VENDOR_ANSWER_BYTES},
+ * {@code GATEWAY_MAX_VENDOR_STREAM_SECONDS}, {@code GATEWAY_MAX_VENDOR_EVENT_BYTES}), TLS
+ * ({@code GATEWAY_TLS_CERT_FILE}, {@code GATEWAY_TLS_KEY_FILE}), {@code GATEWAY_DEFAULT_MAX_CONCURRENT} and
+ * {@code GATEWAY_DROP_REFUSED_HOSTED_TOOLS}. See docs/configuration.md.
  */
 public final class ConfigLoader {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
@@ -80,8 +82,10 @@ public final class ConfigLoader {
         }
         boolean dropHostedTools = parseBoolean("GATEWAY_DROP_REFUSED_HOSTED_TOOLS / responses.drop_refused_hosted_tools",
                 override("GATEWAY_DROP_REFUSED_HOSTED_TOOLS", root.path("responses").path("drop_refused_hosted_tools").asText("false")));
+        ServerTls tls = ServerTls.of(blankToNull(override("GATEWAY_TLS_CERT_FILE", server.path("tls_cert_file").asText(null))),
+                blankToNull(override("GATEWAY_TLS_KEY_FILE", server.path("tls_key_file").asText(null))));
         return new GatewayConfig(host, port, masterKey, vendors, overrides, databaseUrl, redisUrl, media(root.path("media")),
-                limits(server), (int) maxConcurrent, dropHostedTools);
+                limits(server), tls, (int) maxConcurrent, dropHostedTools);
     }
 
     private MediaPolicy media(JsonNode node) {
@@ -112,7 +116,16 @@ public final class ConfigLoader {
                 limit("GATEWAY_BODY_READ_TIMEOUT_SECONDS", server, "body_read_timeout_seconds", d.bodyReadTimeoutSeconds()),
                 (int) limit("GATEWAY_MAX_CONNECTIONS_PER_CLIENT", server, "max_connections_per_client", d.maxConnectionsPerClient()),
                 (int) limit("GATEWAY_MAX_CONNECTIONS", server, "max_connections", d.maxConnections()),
-                limit("GATEWAY_MAX_BUFFERED_BODY_BYTES", server, "max_buffered_body_bytes", d.maxBufferedBodyBytes()));
+                limit("GATEWAY_MAX_BUFFERED_BODY_BYTES", server, "max_buffered_body_bytes", d.maxBufferedBodyBytes()),
+                vendorAnswers(server));
+    }
+
+    private VendorAnswerLimits vendorAnswers(JsonNode server) {
+        VendorAnswerLimits d = VendorAnswerLimits.DEFAULT;
+        return new VendorAnswerLimits(
+                limit("GATEWAY_MAX_VENDOR_ANSWER_BYTES", server, "max_vendor_answer_bytes", d.maxAnswerBytes()),
+                limit("GATEWAY_MAX_VENDOR_STREAM_SECONDS", server, "max_vendor_stream_seconds", d.maxStreamSeconds()),
+                limit("GATEWAY_MAX_VENDOR_EVENT_BYTES", server, "max_vendor_event_bytes", d.maxEventBytes()));
     }
 
     private long limit(String envName, JsonNode server, String field, long fallback) {

@@ -11,12 +11,13 @@ import java.util.Map;
  * @param redisUrl shared counters for several instances; null keeps them in memory
  * @param media how media URLs are downloaded for vendors that need the bytes
  * @param limits the HTTP server's timeouts, connection caps and body budget
+ * @param tls the certificate and key to serve TLS with; null serves cleartext HTTP
  * @param defaultMaxConcurrent calls in flight at once for an API key that sets no {@code max_concurrent}; 0: no bound
  * @param dropRefusedHostedTools Responses API: drop a hosted tool the model refuses (with a warning) instead of a 400
  */
 public record GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
                             Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl,
-                            MediaPolicy media, ServerLimits limits, int defaultMaxConcurrent,
+                            MediaPolicy media, ServerLimits limits, ServerTls tls, int defaultMaxConcurrent,
                             boolean dropRefusedHostedTools) {
 
     /** Keys' default concurrency bound; the same as {@code AccountsConfig.DEFAULT_MAX_CONCURRENT} (docs/security.md). */
@@ -29,14 +30,15 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
         if (defaultMaxConcurrent < 0) throw new IllegalArgumentException("accounts.default_max_concurrent must not be negative");
     }
 
-    /** With the default concurrency bound per key, refusing hosted tools a model does not take. */
+    /** Cleartext, the default concurrency bound per key, refusing hosted tools a model does not take. */
     public GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
                          Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl, MediaPolicy media,
                          ServerLimits limits) {
-        this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, DEFAULT_MAX_CONCURRENT, false);
+        this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, null,
+                DEFAULT_MAX_CONCURRENT, false);
     }
 
-    /** With the default server limits and concurrency bound per key. */
+    /** As above, with the default server limits. */
     public GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
                          Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl, MediaPolicy media) {
         this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, ServerLimits.DEFAULT);
@@ -46,35 +48,45 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
         return vendors.get(v);
     }
 
+    /** The scheme callers use: https when the gateway serves TLS. */
+    public String scheme() {
+        return tls != null ? "https" : "http";
+    }
+
     public GatewayConfig withPort(int newPort) {
-        return new GatewayConfig(host, newPort, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, defaultMaxConcurrent,
-                dropRefusedHostedTools);
+        return new GatewayConfig(host, newPort, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
+                tls, defaultMaxConcurrent, dropRefusedHostedTools);
     }
 
     public GatewayConfig withMedia(MediaPolicy newMedia) {
-        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, newMedia, limits, defaultMaxConcurrent,
-                dropRefusedHostedTools);
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, newMedia, limits,
+                tls, defaultMaxConcurrent, dropRefusedHostedTools);
     }
 
     public GatewayConfig withLimits(ServerLimits newLimits) {
-        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, newLimits, defaultMaxConcurrent,
-                dropRefusedHostedTools);
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, newLimits,
+                tls, defaultMaxConcurrent, dropRefusedHostedTools);
+    }
+
+    public GatewayConfig withTls(ServerTls newTls) {
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
+                newTls, defaultMaxConcurrent, dropRefusedHostedTools);
     }
 
     public GatewayConfig withDefaultMaxConcurrent(int n) {
-        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, n,
-                dropRefusedHostedTools);
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
+                tls, n, dropRefusedHostedTools);
     }
 
     public GatewayConfig withDropRefusedHostedTools(boolean drop) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                defaultMaxConcurrent, drop);
+                tls, defaultMaxConcurrent, drop);
     }
 
     public GatewayConfig withVendor(VendorEndpoint endpoint) {
         Map<Vendor, VendorEndpoint> copy = new EnumMap<>(vendors);
         copy.put(endpoint.vendor(), endpoint);
-        return new GatewayConfig(host, port, masterKey, copy, upstreamOverrides, databaseUrl, redisUrl, media, limits, defaultMaxConcurrent,
-                dropRefusedHostedTools);
+        return new GatewayConfig(host, port, masterKey, copy, upstreamOverrides, databaseUrl, redisUrl, media, limits,
+                tls, defaultMaxConcurrent, dropRefusedHostedTools);
     }
 }

@@ -1,7 +1,8 @@
 package dev.modelgateway.config;
 
 /**
- * The HTTP server's protections against callers without a key (docs/configuration.md, "Server limits").
+ * The HTTP server's protections against callers without a key, and its caps on what vendors send back
+ * (docs/configuration.md, "Server limits").
  *
  * @param idleTimeoutSeconds        a connection on which nothing is read or written for this long is closed;
  *                                  above the longest call deadline (300 s), so a call in progress is never cut,
@@ -13,9 +14,11 @@ package dev.modelgateway.config;
  * @param maxConnections            open connections in total, across all event loops
  * @param maxBufferedBodyBytes      request bodies held in memory at once, in total; 0: a quarter of the
  *                                  JVM's maximum heap
+ * @param vendorAnswers             answer size, stream duration and SSE event size caps on vendors' answers
  */
 public record ServerLimits(long idleTimeoutSeconds, long requestHeadTimeoutSeconds, long bodyReadTimeoutSeconds,
-                           int maxConnectionsPerClient, int maxConnections, long maxBufferedBodyBytes) {
+                           int maxConnectionsPerClient, int maxConnections, long maxBufferedBodyBytes,
+                           VendorAnswerLimits vendorAnswers) {
 
     public static final ServerLimits DEFAULT = new ServerLimits(360, 30, 120, 256, 8192, 0);
 
@@ -24,6 +27,14 @@ public record ServerLimits(long idleTimeoutSeconds, long requestHeadTimeoutSecon
                 || maxConnectionsPerClient < 0 || maxConnections < 0 || maxBufferedBodyBytes < 0) {
             throw new IllegalArgumentException("server limits must not be negative");
         }
+        if (vendorAnswers == null) vendorAnswers = VendorAnswerLimits.DEFAULT;
+    }
+
+    /** With the default caps on vendors' answers. */
+    public ServerLimits(long idleTimeoutSeconds, long requestHeadTimeoutSeconds, long bodyReadTimeoutSeconds,
+                        int maxConnectionsPerClient, int maxConnections, long maxBufferedBodyBytes) {
+        this(idleTimeoutSeconds, requestHeadTimeoutSeconds, bodyReadTimeoutSeconds, maxConnectionsPerClient, maxConnections,
+                maxBufferedBodyBytes, VendorAnswerLimits.DEFAULT);
     }
 
     /** {@link #maxBufferedBodyBytes()} with 0 resolved to a quarter of the maximum heap. */
@@ -32,22 +43,26 @@ public record ServerLimits(long idleTimeoutSeconds, long requestHeadTimeoutSecon
     }
 
     public ServerLimits withMaxConnectionsPerClient(int n) {
-        return new ServerLimits(idleTimeoutSeconds, requestHeadTimeoutSeconds, bodyReadTimeoutSeconds, n, maxConnections, maxBufferedBodyBytes);
+        return new ServerLimits(idleTimeoutSeconds, requestHeadTimeoutSeconds, bodyReadTimeoutSeconds, n, maxConnections, maxBufferedBodyBytes, vendorAnswers);
     }
 
     public ServerLimits withMaxConnections(int n) {
-        return new ServerLimits(idleTimeoutSeconds, requestHeadTimeoutSeconds, bodyReadTimeoutSeconds, maxConnectionsPerClient, n, maxBufferedBodyBytes);
+        return new ServerLimits(idleTimeoutSeconds, requestHeadTimeoutSeconds, bodyReadTimeoutSeconds, maxConnectionsPerClient, n, maxBufferedBodyBytes, vendorAnswers);
     }
 
     public ServerLimits withRequestHeadTimeoutSeconds(long s) {
-        return new ServerLimits(idleTimeoutSeconds, s, bodyReadTimeoutSeconds, maxConnectionsPerClient, maxConnections, maxBufferedBodyBytes);
+        return new ServerLimits(idleTimeoutSeconds, s, bodyReadTimeoutSeconds, maxConnectionsPerClient, maxConnections, maxBufferedBodyBytes, vendorAnswers);
     }
 
     public ServerLimits withBodyReadTimeoutSeconds(long s) {
-        return new ServerLimits(idleTimeoutSeconds, requestHeadTimeoutSeconds, s, maxConnectionsPerClient, maxConnections, maxBufferedBodyBytes);
+        return new ServerLimits(idleTimeoutSeconds, requestHeadTimeoutSeconds, s, maxConnectionsPerClient, maxConnections, maxBufferedBodyBytes, vendorAnswers);
     }
 
     public ServerLimits withMaxBufferedBodyBytes(long n) {
-        return new ServerLimits(idleTimeoutSeconds, requestHeadTimeoutSeconds, bodyReadTimeoutSeconds, maxConnectionsPerClient, maxConnections, n);
+        return new ServerLimits(idleTimeoutSeconds, requestHeadTimeoutSeconds, bodyReadTimeoutSeconds, maxConnectionsPerClient, maxConnections, n, vendorAnswers);
+    }
+
+    public ServerLimits withVendorAnswers(VendorAnswerLimits answers) {
+        return new ServerLimits(idleTimeoutSeconds, requestHeadTimeoutSeconds, bodyReadTimeoutSeconds, maxConnectionsPerClient, maxConnections, maxBufferedBodyBytes, answers);
     }
 }

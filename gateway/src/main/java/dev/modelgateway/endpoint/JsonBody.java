@@ -1,6 +1,7 @@
 package dev.modelgateway.endpoint;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.http.BodyWork;
 import dev.modelgateway.json.Json;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
@@ -8,25 +9,27 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.function.Consumer;
 
 /**
- * A request's JSON body for its handler. A large one is parsed on a worker thread: parsing megabytes on the
- * event loop would stall every other request that loop serves (a 30 MB body held one for seconds;
- * docs/security.md). The handler itself still runs on the event loop; its refusals reach the router's
- * failure handler either way.
+ * A request's JSON body for its handler. A large one is parsed, and checked by {@code check}, on a worker
+ * thread ({@link BodyWork}): parsing or walking megabytes on the event loop would stall every other request
+ * that loop serves (a 30 MB body held one for seconds; docs/security.md). The handler itself runs on the event
+ * loop; its refusals, and the parser's and the check's, reach the router's failure handler either way.
  */
 public final class JsonBody {
-    /** Bodies up to this size are parsed in place: a worker hop costs more than parsing them. */
-    static final int INLINE_BYTES = 256 * 1024;
-
     private JsonBody() {
     }
 
     public static void parse(RoutingContext ctx, Consumer<ObjectNode> handler) {
+        parse(ctx, body -> { }, handler);
+    }
+
+    /** @param check the validation that walks the whole body (a 400 naming the field), run where it was parsed */
+    public static void parse(RoutingContext ctx, Consumer<ObjectNode> check, Consumer<ObjectNode> handler) {
         Buffer body = ctx.body().buffer();
-        if (body == null || body.length() <= INLINE_BYTES) {
-            handler.accept(Json.parseObject(body));
-            return;
-        }
-        ctx.vertx().executeBlocking(() -> Json.parseObject(body), false).onComplete(parsed -> {
+        BodyWork.run(ctx.vertx(), body == null ? 0 : body.length(), () -> {
+            ObjectNode parsed = Json.parseObject(body);
+            check.accept(parsed);
+            return parsed;
+        }).onComplete(parsed -> {
             if (parsed.failed()) {
                 ctx.fail(parsed.cause());
                 return;

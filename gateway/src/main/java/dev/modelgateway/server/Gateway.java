@@ -4,6 +4,7 @@ import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.services.ResponseStore;
@@ -58,11 +59,13 @@ public final class Gateway {
         CircuitBreakers breakers = new CircuitBreakers(breaker);
         BodyBudget bodies = new BodyBudget(config.limits().bufferedBodyBudget());
         ConnectionGuard connections = new ConnectionGuard(config.limits());
-        Future<Gateway> started = redisReachable(vertx, config.redisUrl())
+        Future<Gateway> started = tlsUsable(vertx, config)
+                .compose(v -> redisReachable(vertx, config.redisUrl()))
                 .compose(v -> Accounts.open(vertx, accountsConfig, catalogue)
                         .recover(e -> Future.failedFuture(e instanceof StartupFailure ? e : new StartupFailure(
                                 "The accounts store could not be opened (database " + StartupFailure.redact(config.databaseUrl())
-                                        + (config.redisUrl() == null ? "" : ", Redis " + StartupFailure.redact(config.redisUrl()))
+                                        + ", set by accounts.database_url / GATEWAY_DATABASE_URL"
+                                        + (config.redisUrl() == null ? "" : "; Redis " + StartupFailure.redact(config.redisUrl()))
                                         + "): " + StartupFailure.reason(e), e))))
                 .compose(accounts -> TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers).compose(tasks -> {
                     SharedServices services = new SharedServices(new ResponseStore(), tasks);
@@ -74,6 +77,15 @@ public final class Gateway {
                 e instanceof TimeoutException ? new StartupFailure("The gateway did not start within " + STARTUP_TIMEOUT_SECONDS
                         + " s (database " + StartupFailure.redact(config.databaseUrl()) + ", Redis "
                         + StartupFailure.redact(config.redisUrl()) + ").", e) : e));
+    }
+
+    /** Loads the TLS certificate and key once, so that a bad file is reported naming its setting. */
+    private static Future<Void> tlsUsable(Vertx vertx, GatewayConfig config) {
+        if (config.tls() == null) return Future.succeededFuture();
+        return vertx.executeBlocking(() -> GatewayVerticle.keyCert(config.tls()).getKeyManagerFactory(vertx))
+                .<Void>mapEmpty()
+                .recover(e -> Future.failedFuture(new StartupFailure("The TLS certificate or key (" + ServerTls.settings()
+                        + ") could not be loaded: " + StartupFailure.reason(e), e)));
     }
 
     /**

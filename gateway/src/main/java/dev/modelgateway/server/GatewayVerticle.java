@@ -5,6 +5,7 @@ import dev.modelgateway.call.CallServices;
 import dev.modelgateway.call.Metering;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.endpoint.realtime.RealtimeEndpoint;
 import dev.modelgateway.http.Caller;
 import dev.modelgateway.routing.CircuitBreakers;
@@ -16,8 +17,11 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.ext.web.Router;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,6 +30,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class GatewayVerticle extends VerticleBase {
     static final long SHUTDOWN_GRACE_SECONDS = 5;
+    /** Vert.x's default TLS handshake timeout: the longest a connection may take to finish its handshake. */
+    static final long TLS_HANDSHAKE_SECONDS = 10;
 
     private final GatewayConfig config;
     private final Catalogue catalogue;
@@ -53,13 +59,13 @@ final class GatewayVerticle extends VerticleBase {
     public Future<?> start() {
         clients = new VendorClients(vertx);
         media = new MediaFetcher(vertx, config.media());
-        CallServices platform = new CallServices(catalogue, config, new Relay(clients, breakers), new Metering(accounts), media);
+        CallServices platform = new CallServices(catalogue, config, new Relay(clients, breakers, config.limits().vendorAnswers()), new Metering(accounts), media);
         Authenticator authenticator = token -> accounts.authenticate(token).map(Caller::new);
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(config.host())
                 .setPort(config.port())
                 .setTcpNoDelay(true)
-                // Cleartext HTTP/2 off: with it, Vert.x waits for a connection's first bytes (to tell h2c from
+                // Cleartext HTTP/2 off (HTTP/2 is offered over TLS only): with it, Vert.x waits for a connection's first bytes (to tell h2c from
                 // HTTP/1.x) before it hands the connection to the connection handler, so a client that connects
                 // and sends nothing would escape the connection caps and the request-head timeout.
                 .setHttp2ClearTextEnabled(false)
@@ -70,6 +76,7 @@ final class GatewayVerticle extends VerticleBase {
                 .setWebSocketSubProtocols(RealtimeEndpoint.SUBPROTOCOLS)
                 .setMaxWebSocketFrameSize(RealtimeEndpoint.MAX_FRAME_BYTES)
                 .setMaxWebSocketMessageSize(RealtimeEndpoint.MAX_FRAME_BYTES);
+        if (config.tls() != null) serveTls(options, config);
         Router router = GatewayRouter.create(vertx, platform, authenticator, accounts, services, config.limits(), bodies);
         ConnectionGuard.OnLoop guard = connections.new OnLoop(vertx);
         guard.hook(router);
@@ -77,6 +84,25 @@ final class GatewayVerticle extends VerticleBase {
                 .connectionHandler(guard::connected)
                 .requestHandler(router);
         return server.listen();
+    }
+
+    /**
+     * TLS on the same listener, HTTP/2 or HTTP/1.1 by ALPN. The connection handler (caps, head timer) runs once
+     * the handshake is done, so the handshake itself is bounded: by the request-head timeout, or Vert.x's
+     * default of 10 s when that is off, whichever is shorter.
+     */
+    static void serveTls(HttpServerOptions options, GatewayConfig config) {
+        long headSeconds = config.limits().requestHeadTimeoutSeconds();
+        options.setSsl(true)
+                .setKeyCertOptions(keyCert(config.tls()))
+                .setUseAlpn(true)
+                .setAlpnVersions(List.of(HttpVersion.HTTP_2, HttpVersion.HTTP_1_1))
+                .setSslHandshakeTimeout(headSeconds > 0 ? Math.min(headSeconds, TLS_HANDSHAKE_SECONDS) : TLS_HANDSHAKE_SECONDS)
+                .setSslHandshakeTimeoutUnit(TimeUnit.SECONDS);
+    }
+
+    static PemKeyCertOptions keyCert(ServerTls tls) {
+        return new PemKeyCertOptions().setCertPath(tls.certFile().toString()).setKeyPath(tls.keyFile().toString());
     }
 
     /**

@@ -61,7 +61,7 @@ public final class TranscriptionTasks {
         this.vertx = vertx;
         this.store = new TranscriptionTaskStore(db);
         this.clients = new VendorClients(vertx);
-        this.relay = new Relay(clients, breakers);
+        this.relay = new Relay(clients, breakers, config.limits().vendorAnswers());
         this.config = config;
         this.catalogue = catalogue;
         this.accounts = accounts;

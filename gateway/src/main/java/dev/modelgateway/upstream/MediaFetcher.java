@@ -15,6 +15,7 @@ import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
+import io.vertx.core.net.TrustOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,28 +56,48 @@ public final class MediaFetcher {
         InetAddress[] resolve(String host) throws UnknownHostException;
     }
 
+    /** Whether an address is public: null when it is, else what it is (for the caller's message). */
+    @FunctionalInterface
+    public interface AddressCheck {
+        String nonPublicReason(InetAddress address);
+    }
+
+    /**
+     * The network as the fetcher sees it: DNS, which addresses count as public, and which TLS certificates are
+     * trusted (null: the JVM's default trust store). Tests replace parts of it to fetch from loopback servers
+     * under test names.
+     */
+    public record Network(Resolver resolver, AddressCheck addresses, TrustOptions trust) {
+        public static final Network SYSTEM = new Network(InetAddress::getAllByName, AddressClass::nonPublicReason, null);
+
+        public Network withResolver(Resolver r) {
+            return new Network(r, addresses, trust);
+        }
+    }
+
     private final Vertx vertx;
     private final MediaPolicy policy;
-    private final Resolver resolver;
+    private final Network network;
     private final HttpClientAgent client;
 
     public MediaFetcher(Vertx vertx, MediaPolicy policy) {
-        this(vertx, policy, InetAddress::getAllByName);
+        this(vertx, policy, Network.SYSTEM);
     }
 
-    /** With the resolver the fetcher checks and connects by (tests give one that answers differently each time). */
-    public MediaFetcher(Vertx vertx, MediaPolicy policy, Resolver resolver) {
+    public MediaFetcher(Vertx vertx, MediaPolicy policy, Network network) {
         this.vertx = vertx;
         this.policy = policy;
-        this.resolver = resolver;
+        this.network = network;
         HttpClientOptions options = new HttpClientOptions()
                 .setConnectTimeout((int) Math.min(policy.timeoutMs(), Integer.MAX_VALUE))
                 .setKeepAlive(false)
                 // the size cap counts bytes on the wire; inflating would let a small body grow past it
                 .setDecompressionSupported(false)
+                // the connection goes to an IP literal: SNI and the certificate check must use the URL's host name
                 .setForceSni(true)
                 .setVerifyHost(true)
                 .setTrustAll(false);
+        if (network.trust() != null) options.setTrustOptions(network.trust());
         this.client = vertx.createHttpClient(options);
     }
 
@@ -147,7 +168,7 @@ public final class MediaFetcher {
             }
             String bareHost = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
             int port = uri.getPort() > 0 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
-            vertx.executeBlocking(() -> resolver.resolve(bareHost), false).onComplete(ar -> {
+            vertx.executeBlocking(() -> network.resolver().resolve(bareHost), false).onComplete(ar -> {
                 if (result.future().isComplete()) return;
                 if (ar.failed()) {
                     fail(new Refused(ar.cause() instanceof UnknownHostException
@@ -157,7 +178,7 @@ public final class MediaFetcher {
                 InetAddress[] addresses = ar.result();
                 if (!policy.allowPrivate()) {
                     for (InetAddress a : addresses) {
-                        String why = AddressClass.nonPublicReason(a);
+                        String why = network.addresses().nonPublicReason(a);
                         if (why != null) {
                             fail(new Refused("host '" + bareHost + "' resolves to " + why + " (" + a.getHostAddress()
                                     + "); the gateway only fetches from public addresses"));

@@ -1,6 +1,7 @@
 package dev.modelgateway.upstream;
 
 import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.config.VendorAnswerLimits;
 import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
@@ -17,6 +18,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.Map;
 import java.util.function.Function;
@@ -32,28 +35,14 @@ import java.util.function.Function;
  * end the stream with the protocol's own error event instead.
  */
 public final class Relay {
-    /**
-     * Caps on what a vendor sends back, so that a broken or hostile vendor cannot exhaust the gateway's memory or
-     * hold a stream open for ever.
-     *
-     * @param maxBodyBytes  a JSON (or error) answer read whole: past it the attempt fails with a 502
-     * @param maxStreamMs   a stream's whole duration: past it the stream ends with the protocol's error event
-     * @param maxEventBytes one SSE event (the bytes between two events): past it the stream ends the same way
-     */
-    public record Limits(long maxBodyBytes, long maxStreamMs, long maxEventBytes) {
-        /** 64 MiB answers, 30-minute streams, 16 MiB events: far above any legitimate answer. */
-        public static final Limits DEFAULT = new Limits(64L * 1024 * 1024, 30L * 60 * 1000, 16L * 1024 * 1024);
-    }
+    private static final Logger LOG = LoggerFactory.getLogger(Relay.class);
 
     private final VendorClients clients;
     private final CircuitBreakers breakers;
-    private final Limits limits;
+    private final VendorAnswerLimits limits;
 
-    public Relay(VendorClients clients, CircuitBreakers breakers) {
-        this(clients, breakers, Limits.DEFAULT);
-    }
-
-    public Relay(VendorClients clients, CircuitBreakers breakers, Limits limits) {
+    /** @param limits caps on what vendors send back (the operator's {@code server.max_vendor_*} settings) */
+    public Relay(VendorClients clients, CircuitBreakers breakers, VendorAnswerLimits limits) {
         this.clients = clients;
         this.breakers = breakers;
         this.limits = limits;
@@ -61,10 +50,10 @@ public final class Relay {
 
     /**
      * The whole body of a vendor's answer, failing with a 502 (and resetting the upstream request, which closes
-     * its connection) as soon as it is known to pass {@link Limits#maxBodyBytes()}.
+     * its connection) as soon as it is known to pass {@link VendorAnswerLimits#maxAnswerBytes()}.
      */
     private Future<Buffer> body(HttpClientResponse resp, String vendor) {
-        long max = limits.maxBodyBytes();
+        long max = limits.maxAnswerBytes();
         String length = resp.getHeader("content-length");
         if (length != null && parseOr(length, -1) > max) {
             resp.request().reset();
@@ -90,7 +79,7 @@ public final class Relay {
 
     private GatewayException tooLarge(String vendor) {
         return GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + vendor + "' sent an answer larger than the gateway's"
-                + " limit of " + limits.maxBodyBytes() + " bytes.").withCode("upstream_answer_too_large");
+                + " limit of " + limits.maxAnswerBytes() + " bytes (server.max_vendor_answer_bytes).").withCode("upstream_answer_too_large");
     }
 
     private static long parseOr(String s, long dflt) {
@@ -132,7 +121,9 @@ public final class Relay {
 
     /**
      * Relays a binary answer (audio) chunk by chunk as the vendor sends it, with backpressure and the vendor's
-     * content type; {@code usage} is known before the call (the body carries none).
+     * content type; {@code usage} is known before the call (the body carries none). A binary body has no error
+     * event: when the vendor breaks off, or the answer runs past {@link VendorAnswerLimits#maxStreamSeconds()}, the
+     * caller's response is reset rather than ended, so that the caller sees a broken transfer, not a short one.
      */
     public Future<RelayOutcome> bytes(Exchange ex, VendorRequest req, Usage usage, VendorErrorMapper errors) {
         String vendor = req.endpoint().vendor().id();
@@ -147,8 +138,24 @@ public final class Relay {
             String type = resp.getHeader("content-type");
             out.putHeader("content-type", type != null ? type : "application/octet-stream");
             Long ttft = ex.elapsedMs();
-            return resp.pipeTo(out).transform(ar -> Future.succeededFuture(
-                    ar.succeeded() ? new RelayOutcome(200, usage, ttft, false) : new RelayOutcome(502, usage, ttft, true)));
+            Promise<RelayOutcome> done = Promise.promise();
+            long timer = ex.vertx().setTimer(limits.maxStreamMs(), id -> {
+                if (done.tryComplete(new RelayOutcome(502, usage, ttft, true))) {
+                    LOG.warn("vendor '{}' sent audio for longer than the limit of {} s (server.max_vendor_stream_seconds):"
+                            + " cut off", vendor, limits.maxStreamSeconds());
+                    out.reset();
+                    resp.request().reset();
+                }
+            });
+            resp.pipe().endOnFailure(false).to(out).onComplete(ar -> {
+                ex.vertx().cancelTimer(timer);
+                if (ar.succeeded()) {
+                    done.tryComplete(new RelayOutcome(200, usage, ttft, false));
+                } else if (done.tryComplete(new RelayOutcome(out.closed() && !out.ended() ? 499 : 502, usage, ttft, true))) {
+                    out.reset();
+                }
+            });
+            return done.future();
         }));
     }
 

@@ -1,5 +1,6 @@
 package dev.modelgateway.upstream;
 
+import dev.modelgateway.config.VendorAnswerLimits;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
@@ -26,7 +27,7 @@ final class StreamPump {
     private final Promise<RelayOutcome> done = Promise.promise();
     private Buffer pending = Buffer.buffer(512);
     private Long ttftMs;
-    private final Relay.Limits limits;
+    private final VendorAnswerLimits limits;
     private long silenceTimer = -1;
     private long lifeTimer = -1;
     private long lastEventNanos;
@@ -34,7 +35,7 @@ final class StreamPump {
     private long sinceEvent;
 
     StreamPump(Exchange ex, HttpClientResponse upstream, StreamTap tap, String vendor, InFlight<RelayOutcome> call,
-               Relay.Limits limits) {
+               VendorAnswerLimits limits) {
         this.ex = ex;
         this.limits = limits;
         this.upstream = upstream;
@@ -52,8 +53,8 @@ final class StreamPump {
         lastEventNanos = System.nanoTime();
         watchSilence();
         lifeTimer = ex.vertx().setTimer(limits.maxStreamMs(), id -> stop(GatewayException.of(ErrorKind.TIMEOUT,
-                "Vendor '" + vendor + "' streamed for longer than the gateway's limit of " + limits.maxStreamMs()
-                        + " ms.").withCode("stream_too_long")));
+                "Vendor '" + vendor + "' streamed for longer than the gateway's limit of " + limits.maxStreamSeconds()
+                        + " s (server.max_vendor_stream_seconds).").withCode("stream_too_long")));
         upstream.handler(chunk -> {
             if (done.future().isComplete()) return;
             lastEventNanos = System.nanoTime();
@@ -62,7 +63,7 @@ final class StreamPump {
             if (sinceEvent > limits.maxEventBytes()) {
                 // an event that never ends would grow the parser's line buffer without bound
                 stop(GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + vendor + "' sent an event larger than the"
-                        + " gateway's limit of " + limits.maxEventBytes() + " bytes.").withCode("upstream_event_too_large"));
+                        + " gateway's limit of " + limits.maxEventBytes() + " bytes (server.max_vendor_event_bytes).").withCode("upstream_event_too_large"));
                 return;
             }
             if (ttftMs == null && tap.failed()) {

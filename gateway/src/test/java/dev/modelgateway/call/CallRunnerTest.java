@@ -12,6 +12,7 @@ import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.MediaPolicy;
 import dev.modelgateway.config.Vendor;
+import dev.modelgateway.config.VendorAnswerLimits;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Caller;
@@ -130,7 +131,7 @@ class CallRunnerTest {
         key = key(List.of());
         // A relay of its own per test: a breaker opened by one test's failures must not refuse the next test.
         clients = new VendorClients(vertx);
-        Relay relay = new Relay(clients, new CircuitBreakers(CircuitBreaker.Thresholds.DEFAULT));
+        Relay relay = new Relay(clients, new CircuitBreakers(CircuitBreaker.Thresholds.DEFAULT), VendorAnswerLimits.DEFAULT);
         CallRunner runner = new CallRunner(new CallServices(catalogue, config, relay, new Metering(accounts), media));
         front = vertx.createHttpServer().requestHandler(req -> {
             Exchange ex = Exchange.open(vertx, req.response(), ErrorShape.OPENAI);

@@ -15,6 +15,26 @@ class ServerLimitsConfigTest {
         ServerLimits limits = new ConfigLoader(k -> null).load(null).limits();
         assertThat(limits).isEqualTo(new ServerLimits(360, 30, 120, 256, 8192, 0));
         assertThat(limits.bufferedBodyBudget()).isEqualTo(Runtime.getRuntime().maxMemory() / 4);
+        assertThat(limits.vendorAnswers()).isEqualTo(new VendorAnswerLimits(64L * 1024 * 1024, 1800, 16L * 1024 * 1024));
+    }
+
+    @Test
+    void vendorAnswerCapsAreSettings() throws Exception {
+        Path file = Files.createTempFile("gateway", ".yaml");
+        Files.writeString(file, """
+                server:
+                  max_vendor_answer_bytes: 1000000
+                  max_vendor_stream_seconds: 600
+                  max_vendor_event_bytes: 65536
+                """);
+        assertThat(new ConfigLoader(k -> null).load(file).limits().vendorAnswers())
+                .isEqualTo(new VendorAnswerLimits(1_000_000, 600, 65_536));
+        Map<String, String> env = Map.of("GATEWAY_MAX_VENDOR_STREAM_SECONDS", "5", "GATEWAY_MAX_VENDOR_ANSWER_BYTES", "2048",
+                "GATEWAY_MAX_VENDOR_EVENT_BYTES", "1024");
+        assertThat(new ConfigLoader(env::get).load(file).limits().vendorAnswers()).isEqualTo(new VendorAnswerLimits(2048, 5, 1024));
+        assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_MAX_VENDOR_STREAM_SECONDS", "0")::get).load(file))
+                .hasMessageContaining("server.max_vendor_stream_seconds");
+        Files.delete(file);
     }
 
     @Test

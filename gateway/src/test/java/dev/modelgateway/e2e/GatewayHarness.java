@@ -7,6 +7,7 @@ import com.openai.client.okhttp.OpenAIOkHttpClient;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.MediaPolicy;
 import dev.modelgateway.config.ServerLimits;
+import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.routing.CircuitBreaker;
@@ -77,6 +78,7 @@ public final class GatewayHarness implements AutoCloseable {
         private ServerLimits limits = ServerLimits.DEFAULT;
         private int defaultMaxConcurrent = GatewayConfig.DEFAULT_MAX_CONCURRENT;
         private boolean dropRefusedHostedTools;
+        private ServerTls tls;
 
         private Builder() {
         }
@@ -129,6 +131,12 @@ public final class GatewayHarness implements AutoCloseable {
             return this;
         }
 
+        /** Serve TLS with this certificate and key (cleartext if unset). */
+        public Builder tls(ServerTls serverTls) {
+            this.tls = serverTls;
+            return this;
+        }
+
         /** The Redis URL for shared counters; none (in-process counters) if unset. */
         public Builder redis(String url) {
             this.redisUrl = url;
@@ -158,7 +166,7 @@ public final class GatewayHarness implements AutoCloseable {
             baseUrls.forEach((v, url) -> vendors.put(v, new VendorEndpoint(v, url, vendors.get(v).apiKey())));
             for (Vendor v : missingKeys) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
             GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media, limits,
-                    defaultMaxConcurrent, dropRefusedHostedTools);
+                    tls, defaultMaxConcurrent, dropRefusedHostedTools);
             Gateway gateway = Gateway.start(vertx, config, 2, breaker).await();
             return new GatewayHarness(vertx, s, gateway, db);
         }

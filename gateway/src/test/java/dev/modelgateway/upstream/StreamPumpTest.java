@@ -3,6 +3,7 @@ package dev.modelgateway.upstream;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.config.Vendor;
+import dev.modelgateway.config.VendorAnswerLimits;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
@@ -151,7 +152,7 @@ class StreamPumpTest {
         }).listen(0, "127.0.0.1"));
         caller = vertx.createHttpClient();
         clients = new VendorClients(vertx);
-        relay = new Relay(clients, new CircuitBreakers(CircuitBreaker.Thresholds.DEFAULT));
+        relay = new Relay(clients, new CircuitBreakers(CircuitBreaker.Thresholds.DEFAULT), VendorAnswerLimits.DEFAULT);
     }
 
     @AfterEach
@@ -318,7 +319,7 @@ class StreamPumpTest {
      */
     @Test
     void callerDisconnectingMidStreamCounts499AndLeavesTheBreakerClosed() {
-        Relay guarded = new Relay(clients, new CircuitBreakers(new CircuitBreaker.Thresholds(1, Duration.ofSeconds(30))));
+        Relay guarded = new Relay(clients, new CircuitBreakers(new CircuitBreaker.Thresholds(1, Duration.ofSeconds(30))), VendorAnswerLimits.DEFAULT);
         streamForeverUntilClosed();
         relayCall = ex -> guarded.stream(ex, request(Deadline.ofMillis(5_000)), new ChatNativeTap(false),
                 VendorErrorMapper.NATIVE);
@@ -433,7 +434,7 @@ class StreamPumpTest {
 
     @Test
     void openCircuitBreakerRefusesWithoutCallingTheVendor() {
-        Relay guarded = new Relay(clients, new CircuitBreakers(new CircuitBreaker.Thresholds(1, Duration.ofSeconds(30))));
+        Relay guarded = new Relay(clients, new CircuitBreakers(new CircuitBreaker.Thresholds(1, Duration.ofSeconds(30))), VendorAnswerLimits.DEFAULT);
         vendorScript = req -> req.response().setStatusCode(500).end("{\"error\":{\"message\":\"boom\"}}");
         relayCall = ex -> guarded.stream(ex, request(Deadline.ofMillis(5_000)), new ChatNativeTap(false),
                 VendorErrorMapper.NATIVE);
@@ -498,7 +499,7 @@ class StreamPumpTest {
     void jsonAnswerLargerThanTheLimitFailsWith502AndWritesNothing() {
         // a 300 MB answer took the gateway to 5.7 GB RSS: the body is read whole, so it is capped
         Relay capped = new Relay(clients, new CircuitBreakers(CircuitBreaker.Thresholds.DEFAULT),
-                new Relay.Limits(4_096, Relay.Limits.DEFAULT.maxStreamMs(), Relay.Limits.DEFAULT.maxEventBytes()));
+                new VendorAnswerLimits(4_096, VendorAnswerLimits.DEFAULT.maxStreamSeconds(), VendorAnswerLimits.DEFAULT.maxEventBytes()));
         vendorScript = req -> {
             HttpServerResponse resp = req.response().setChunked(true).putHeader("content-type", "application/json");
             resp.write("{\"pad\":\"");
@@ -523,7 +524,7 @@ class StreamPumpTest {
     @Test
     void jsonAnswerDeclaringATooLargeLengthFailsBeforeReadingIt() {
         Relay capped = new Relay(clients, new CircuitBreakers(CircuitBreaker.Thresholds.DEFAULT),
-                new Relay.Limits(4_096, Relay.Limits.DEFAULT.maxStreamMs(), Relay.Limits.DEFAULT.maxEventBytes()));
+                new VendorAnswerLimits(4_096, VendorAnswerLimits.DEFAULT.maxStreamSeconds(), VendorAnswerLimits.DEFAULT.maxEventBytes()));
         vendorScript = req -> req.response().putHeader("content-type", "application/json")
                 .putHeader("content-length", "300000000").write("{");
         relayCall = ex -> capped.json(ex, request(Deadline.ofMillis(5_000)),
@@ -539,7 +540,7 @@ class StreamPumpTest {
     void streamLongerThanTheLimitEndsWithAnErrorEvent() {
         // a vendor trickling frames for ever never trips the idle timeout: the stream's whole life is capped
         Relay capped = new Relay(clients, new CircuitBreakers(CircuitBreaker.Thresholds.DEFAULT),
-                new Relay.Limits(Relay.Limits.DEFAULT.maxBodyBytes(), 300, Relay.Limits.DEFAULT.maxEventBytes()));
+                new VendorAnswerLimits(VendorAnswerLimits.DEFAULT.maxAnswerBytes(), 1, VendorAnswerLimits.DEFAULT.maxEventBytes()));
         streamForeverUntilClosed();
         relayCall = ex -> capped.stream(ex, request(Deadline.ofMillis(5_000)), new ChatNativeTap(false),
                 VendorErrorMapper.NATIVE);
@@ -555,8 +556,8 @@ class StreamPumpTest {
         assertThat(frames.size()).isGreaterThan(2);
         JsonNode error = dataOf(frames.getLast()).path("error");
         assertThat(error.path("code").asText()).isEqualTo("stream_too_long");
-        assertThat(error.path("message").asText()).contains("limit of 300 ms");
-        assertThat(tookMs).isBetween(300L, 3_000L);
+        assertThat(error.path("message").asText()).contains("limit of 1 s (server.max_vendor_stream_seconds)");
+        assertThat(tookMs).isBetween(1_000L, 4_000L);
         RelayOutcome outcome = relayed().outcome();
         assertThat(outcome.status()).isEqualTo(502);
         assertThat(outcome.cutOff()).isTrue();
@@ -567,7 +568,7 @@ class StreamPumpTest {
     void eventLargerThanTheLimitEndsTheStreamWithAnErrorEvent() {
         // an event that never ends grew the SSE parser's line buffer without bound
         Relay capped = new Relay(clients, new CircuitBreakers(CircuitBreaker.Thresholds.DEFAULT),
-                new Relay.Limits(Relay.Limits.DEFAULT.maxBodyBytes(), Relay.Limits.DEFAULT.maxStreamMs(), 4_096));
+                new VendorAnswerLimits(VendorAnswerLimits.DEFAULT.maxAnswerBytes(), VendorAnswerLimits.DEFAULT.maxStreamSeconds(), 4_096));
         vendorScript = req -> {
             HttpServerResponse resp = sse(req);
             resp.write(F1);

@@ -31,12 +31,17 @@ public final class ChatCompletionsEndpoint {
     }
 
     public void handle(RoutingContext ctx) {
-        JsonBody.parse(ctx, body -> handle(ctx, body));
+        JsonBody.parse(ctx, ChatCompletionsEndpoint::check, body -> handle(ctx, body));
+    }
+
+    /** The checks that walk the whole body. */
+    private static void check(ObjectNode body) {
+        Fields.requiredString(body, "model");
+        MessageShape.check(Fields.requiredArray(body, "messages"), ROLES, false);
     }
 
     private void handle(RoutingContext ctx, ObjectNode body) {
         String model = Fields.requiredString(body, "model");
-        MessageShape.check(Fields.requiredArray(body, "messages"), ROLES, false);
         boolean stream = Fields.optionalBoolean(body, "stream", false);
         PlatformOptions options = PlatformOptions.extract(body, platform.catalogue());
         ModelEntry entry = ChatModels.resolve(platform, ctx, model, "chat completions");

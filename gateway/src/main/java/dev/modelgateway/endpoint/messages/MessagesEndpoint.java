@@ -9,6 +9,7 @@ import dev.modelgateway.config.Vendor;
 import dev.modelgateway.endpoint.ChatModels;
 import dev.modelgateway.endpoint.JsonBody;
 import dev.modelgateway.endpoint.MessageShape;
+import dev.modelgateway.http.BodyWork;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.routing.PlatformOptions;
@@ -31,20 +32,30 @@ public final class MessagesEndpoint {
     }
 
     public void handle(RoutingContext ctx) {
-        JsonBody.parse(ctx, body -> handle(ctx, body));
+        JsonBody.parse(ctx, MessagesEndpoint::check, body -> handle(ctx, body));
+    }
+
+    /** The checks that walk the whole body. */
+    private static void check(ObjectNode body) {
+        Fields.requiredString(body, "model");
+        Fields.requiredPositiveInt(body, "max_tokens");
+        MessageShape.check(Fields.requiredArray(body, "messages"), ROLES, true);
+        CallerProtocol.MESSAGES.codec().validate(body);
     }
 
     private void handle(RoutingContext ctx, ObjectNode body) {
         String model = Fields.requiredString(body, "model");
         long maxTokens = Fields.requiredPositiveInt(body, "max_tokens");
-        MessageShape.check(Fields.requiredArray(body, "messages"), ROLES, true);
-        CallerProtocol.MESSAGES.codec().validate(body);
         boolean stream = Fields.optionalBoolean(body, "stream", false);
         PlatformOptions options = PlatformOptions.extract(body, platform.catalogue());
         ModelEntry entry = ChatModels.resolve(platform, ctx, model, "the messages API");
         // Refuse docs/contract.md §2.3 violations up front, before any attempt, whichever vendor serves the call.
-        if (entry.vendor() == Vendor.ANTHROPIC) ThinkingRules.apply(body.deepCopy(), entry);
-        runner.run(new Call(Exchange.of(ctx), ctx.body().length(), CallerProtocol.MESSAGES, CallerProtocol.MESSAGES.codec(), body,
-                stream, options, entry, maxTokens).forwarding("anthropic-beta", ctx.request().getHeader("anthropic-beta")));
+        // (a copy of the whole body: beside the event loop when it is large)
+        BodyWork.run(ctx.vertx(), ctx.body().length(), () -> {
+            if (entry.vendor() == Vendor.ANTHROPIC) ThinkingRules.apply(body.deepCopy(), entry);
+            return null;
+        }).onSuccess(v -> runner.run(new Call(Exchange.of(ctx), ctx.body().length(), CallerProtocol.MESSAGES,
+                CallerProtocol.MESSAGES.codec(), body, stream, options, entry, maxTokens)
+                .forwarding("anthropic-beta", ctx.request().getHeader("anthropic-beta")))).onFailure(ctx::fail);
     }
 }

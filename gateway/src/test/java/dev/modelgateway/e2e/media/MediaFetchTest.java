@@ -167,7 +167,8 @@ class MediaFetchTest {
         MediaFetcher.Resolver rebinding = host -> lookups.getAndIncrement() == 0
                 ? new InetAddress[]{publicAddress}
                 : new InetAddress[]{InetAddress.getByName("127.0.0.1")};
-        MediaFetcher f = new MediaFetcher(guarded.vertx, new MediaPolicy(false, 10_000, 800, 3), rebinding);
+        MediaFetcher f = new MediaFetcher(guarded.vertx, new MediaPolicy(false, 10_000, 800, 3),
+                MediaFetcher.Network.SYSTEM.withResolver(rebinding));
         try (ConnectionCounter target = ConnectionCounter.on(InetAddress.getByName("127.0.0.1"))) {
         String url = "http://localhost:" + target.port() + "/x.png";
         Future<MediaFetcher.Fetched> result = f.fetch(url);
@@ -249,7 +250,7 @@ class MediaFetchTest {
     void connectsToTheAddressItResolved() {
         // a name only the fetcher's resolver knows: the connection can only go to the address it returned
         MediaFetcher f = new MediaFetcher(guarded.vertx, MediaPolicy.DEFAULT.withAllowPrivate(true),
-                host -> new InetAddress[]{InetAddress.getByName("127.0.0.1")});
+                MediaFetcher.Network.SYSTEM.withResolver(host -> new InetAddress[]{InetAddress.getByName("127.0.0.1")}));
         MediaFetcher.Fetched png = f.fetch("http://files.invalid:" + filesPort + "/png").await();
         assertThat(png.base64()).isEqualTo(Samples.TINY_PNG);
         f.close().await();

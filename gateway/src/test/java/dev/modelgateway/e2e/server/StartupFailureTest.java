@@ -17,7 +17,10 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-/** Hardening item 19: an unreachable Redis fails start-up, clearly and in bounded time, and `serve` exits non-zero. */
+/**
+ * Hardening item 19: an unreachable Redis or database fails start-up, clearly (naming the setting) and in
+ * bounded time, and `serve` exits non-zero.
+ */
 class StartupFailureTest {
 
     @Test
@@ -45,21 +48,57 @@ class StartupFailureTest {
     void serveExitsNonZeroWhenRedisIsUnreachable() throws Exception {
         int closed = FreePort.pick();
         Path db = java.nio.file.Files.createTempFile("gw-startup", ".db");
+        String output = serveExpectingExit1(Map.of("GATEWAY_DATABASE_URL", "jdbc:sqlite:" + db,
+                "GATEWAY_REDIS_URL", "redis://127.0.0.1:" + closed));
+        assertThat(output).contains("error: the gateway could not start: Redis at redis://127.0.0.1:" + closed);
+    }
+
+    @Test
+    void unreachableDatabaseFailsGatewayStartNamingTheSetting() throws Exception {
+        int closed = FreePort.pick();
+        Vertx vertx = Vertx.vertx();
+        try {
+            GatewayConfig config = new ConfigLoader(Map.of("GATEWAY_HOST", "127.0.0.1", "GATEWAY_PORT", "0",
+                    "GATEWAY_DATABASE_URL", "jdbc:postgresql://127.0.0.1:" + closed + "/gateway?user=gw&password=secret")::get)
+                    .load(null);
+            long start = System.nanoTime();
+            Throwable failure = catchThrowable(() -> Gateway.start(vertx, config, 1).toCompletionStage()
+                    .toCompletableFuture().get(70, TimeUnit.SECONDS));
+            assertThat((System.nanoTime() - start) / 1_000_000_000).isLessThan(30);
+            assertThat(failure).hasCauseInstanceOf(StartupFailure.class);
+            assertThat(failure.getCause().getMessage())
+                    .contains("jdbc:postgresql://127.0.0.1:" + closed, "accounts.database_url / GATEWAY_DATABASE_URL")
+                    .doesNotContain("secret");
+        } finally {
+            vertx.close().await();
+        }
+    }
+
+    @Test
+    void serveExitsNonZeroWhenTheDatabaseIsUnreachable() throws Exception {
+        int closed = FreePort.pick();
+        String output = serveExpectingExit1(Map.of("GATEWAY_DATABASE_URL",
+                "jdbc:postgresql://127.0.0.1:" + closed + "/gateway?user=gw&password=secret"));
+        assertThat(output).contains("error: the gateway could not start: The accounts store could not be opened",
+                "jdbc:postgresql://127.0.0.1:" + closed, "GATEWAY_DATABASE_URL").doesNotContain("secret");
+    }
+
+    /** Runs {@code serve} in its own JVM with {@code env}; asserts it exits with status 1 and returns its output. */
+    private static String serveExpectingExit1(Map<String, String> env) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), "dev.modelgateway.Main", "serve");
         pb.environment().put("GATEWAY_PORT", "0");
         pb.environment().put("GATEWAY_HOST", "127.0.0.1");
         pb.environment().put("GATEWAY_MASTER_KEY", "pk-master");
-        pb.environment().put("GATEWAY_DATABASE_URL", "jdbc:sqlite:" + db);
-        pb.environment().put("GATEWAY_REDIS_URL", "redis://127.0.0.1:" + closed);
+        pb.environment().putAll(env);
         pb.redirectErrorStream(true);
         Process p = pb.start();
         try {
-            boolean exited = p.waitFor(60, TimeUnit.SECONDS);
+            boolean exited = p.waitFor(90, TimeUnit.SECONDS);
             String output = new String(p.getInputStream().readNBytes(64 * 1024), StandardCharsets.UTF_8);
             assertThat(exited).as("the process exits; output: " + output).isTrue();
-            assertThat(p.exitValue()).isEqualTo(1);
-            assertThat(output).contains("error: the gateway could not start: Redis at redis://127.0.0.1:" + closed);
+            assertThat(p.exitValue()).as(output).isEqualTo(1);
+            return output;
         } finally {
             p.destroyForcibly();
         }
