@@ -93,17 +93,20 @@ final class AnthropicRequestEncoder {
 
     private ArrayNode messages(List<Message> messages) {
         ArrayNode out = F.arrayNode();
-        List<Message> turns = messages.stream().filter(m -> m.role() != Role.SYSTEM).toList();
-        for (int i = 0; i < turns.size(); i++) {
-            Message m = turns.get(i);
-            String p = "messages[" + messages.indexOf(m) + "]";
+        int lastTurn = -1;
+        for (int i = 0; i < messages.size(); i++) if (messages.get(i).role() != Role.SYSTEM) lastTurn = i;
+        for (int i = 0; i < messages.size(); i++) {
+            Message m = messages.get(i);
+            if (m.role() == Role.SYSTEM) continue;
+            // the caller's index, so an error names the right message (and no indexOf: it made this quadratic)
+            String p = "messages[" + i + "]";
             ArrayNode content = F.arrayNode();
             for (int j = 0; j < m.content().size(); j++) {
                 ObjectNode blk = block(m.content().get(j), p + ".content[" + j + "]");
                 if (blk != null) content.add(blk);
             }
             dropBlankTextNextToOthers(content);
-            boolean last = i == turns.size() - 1;
+            boolean last = i == lastTurn;
             if (content.isEmpty()) {
                 // Anthropic rejects empty content except for a final assistant prefill, which then means nothing.
                 if (last && m.role() == Role.ASSISTANT) continue;
