@@ -35,7 +35,7 @@ final class Demo {
         String s = sim.baseUrl();
         GatewayConfig config = config(base, s, SimKeys.defaults());
         Gateway gateway = Gateway.start(vertx, config, Main.eventLoops()).await();
-        String url = "http://" + HOST + ":" + gateway.port();
+        String url = config.scheme() + "://" + HOST + ":" + gateway.port();
         System.out.println("""
 
                 Model Gateway demo: the gateway on %1$s/api/v1, vendors simulated on %2$s
