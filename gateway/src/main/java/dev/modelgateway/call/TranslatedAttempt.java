@@ -23,6 +23,7 @@ import dev.modelgateway.wire.anthropic.ThinkingRules;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,18 +38,21 @@ final class TranslatedAttempt {
 
     static Future<RelayOutcome> run(CallServices services, Call call, ModelEntry model, Deadline deadline) {
         VendorCodec vendor = Codecs.of(model.vendor());
-        CanonicalRequest request = ThinkingRules.adapt(call.canonical(), model);
+        ThinkingRules.Adapted adapted = ThinkingRules.adapt(call.canonical(), model);
+        CanonicalRequest request = adapted.request();
         List<ContentBlock.Media> needed = request.urlMediaNeedingBytes(vendor::canForwardUrl);
-        if (needed.isEmpty()) return send(services, call, model, vendor, request, deadline);
+        if (needed.isEmpty()) return send(services, call, model, vendor, adapted.warnings(), request, deadline);
         return MediaInlining.inline(call, request, needed, services.media())
-                .compose(inlined -> send(services, call, model, vendor, inlined, deadline));
+                .compose(inlined -> send(services, call, model, vendor, adapted.warnings(), inlined, deadline));
     }
 
     private static Future<RelayOutcome> send(CallServices services, Call call, ModelEntry model, VendorCodec vendor,
-                                             CanonicalRequest request, Deadline deadline) {
+                                             List<String> ruleWarnings, CanonicalRequest request, Deadline deadline) {
         InboundCodec inbound = call.codec();
         EncodedRequest upstream = vendor.encodeRequest(request, model.upstreamId(), call.stream());
-        call.exchange().warn(upstream.warnings());
+        List<String> warnings = new ArrayList<>(ruleWarnings);
+        warnings.addAll(upstream.warnings());
+        call.exchange().warn(warnings);
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
         upstream.headers().forEach(headers::set);
         VendorRequest req = new VendorRequest(services.config().vendor(model.vendor()), upstream.path(), headers,
