@@ -66,7 +66,8 @@ public final class ThinkingRules {
      * The same rules for a translated request to vendor A: a chat caller cannot say "adaptive", so a budget (or
      * effort word) becomes adaptive thinking with the matching effort on models that refuse budgets; models that
      * think by default get adaptive thinking when nothing was asked, no tool is forced and the tool loop's turn
-     * opens with vendor A's thinking; reasoning the caller asked for on a turn that does not is left out.
+     * opens with vendor A's thinking; reasoning the caller asked for on a turn that does not is left out (unless a
+     * tool is forced too: the encoder refuses that combination whatever the turn, as validation does for messages).
      */
     public static Adapted adapt(CanonicalRequest request, ModelEntry entry) {
         if (entry.vendor() != Vendor.ANTHROPIC) return new Adapted(request, List.of());
@@ -78,7 +79,7 @@ public final class ThinkingRules {
         List<String> warnings = List.of();
         if (r == null) {
             if (policy.defaultOn() && !forced && !unopened) adapted = new ReasoningConfig(ReasoningConfig.Mode.ADAPTIVE, null, null);
-        } else if (r.isOn() && unopened) {
+        } else if (r.isOn() && unopened && !forced) {
             adapted = null;
             warnings = List.of("reasoning: " + NOT_SENT);
         } else if (r.mode() == ReasoningConfig.Mode.ENABLED && !policy.budgetAllowed()) {
