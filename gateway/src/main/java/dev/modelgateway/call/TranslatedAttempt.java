@@ -24,6 +24,7 @@ import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,11 +40,12 @@ final class TranslatedAttempt {
     static Future<RelayOutcome> run(CallServices services, Call call, ModelEntry model, Deadline deadline) {
         VendorCodec vendor = Codecs.of(model.vendor());
         // decoding and encoding walk the whole body: beside the event loop when it is large
-        return Attempts.bodyWork(call, () -> ThinkingRules.adapt(call.canonical(), model)).compose(request -> {
+        return Attempts.bodyWork(call, () -> ThinkingRules.adapt(call.canonical(), model)).compose(adapted -> {
+            CanonicalRequest request = adapted.request();
             List<ContentBlock.Media> needed = request.urlMediaNeedingBytes(vendor::canForwardUrl);
-            if (needed.isEmpty()) return send(services, call, model, vendor, request, deadline);
+            if (needed.isEmpty()) return send(services, call, model, vendor, adapted.warnings(), request, deadline);
             return MediaInlining.inline(call, request, needed, services.media())
-                    .compose(inlined -> send(services, call, model, vendor, inlined, deadline));
+                    .compose(inlined -> send(services, call, model, vendor, adapted.warnings(), inlined, deadline));
         });
     }
 
@@ -52,18 +54,21 @@ final class TranslatedAttempt {
     }
 
     private static Future<RelayOutcome> send(CallServices services, Call call, ModelEntry model, VendorCodec vendor,
-                                             CanonicalRequest request, Deadline deadline) {
+                                             List<String> ruleWarnings, CanonicalRequest request, Deadline deadline) {
         return Attempts.bodyWork(call, () -> {
             EncodedRequest encoded = vendor.encodeRequest(request, model.upstreamId(), call.stream());
             return new Encoded(encoded, Json.toBuffer(encoded.body()));
-        }).compose(encoded -> send(services, call, model, vendor, request, encoded, deadline));
+        }).compose(encoded -> send(services, call, model, vendor, ruleWarnings, request, encoded, deadline));
     }
 
     private static Future<RelayOutcome> send(CallServices services, Call call, ModelEntry model, VendorCodec vendor,
-                                             CanonicalRequest request, Encoded encoded, Deadline deadline) {
+                                             List<String> ruleWarnings, CanonicalRequest request, Encoded encoded,
+                                             Deadline deadline) {
         InboundCodec inbound = call.codec();
         EncodedRequest upstream = encoded.request();
-        call.exchange().warn(upstream.warnings());
+        List<String> warnings = new ArrayList<>(ruleWarnings);
+        warnings.addAll(upstream.warnings());
+        call.exchange().warn(warnings);
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
         upstream.headers().forEach(headers::set);
         VendorRequest req = new VendorRequest(services.config().vendor(model.vendor()), upstream.path(), headers,

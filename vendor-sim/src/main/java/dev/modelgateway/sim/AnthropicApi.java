@@ -158,6 +158,8 @@ final class AnthropicApi {
 
         String ttl = cacheTtls(root);
         if (ttl != null) return bad(ex, ttl);
+        String unopenedTurn = thinking ? ThinkingTurn.refusal(messages) : null;
+        if (unopenedTurn != null) return bad(ex, unopenedTurn);
         String forced = String.valueOf(Json.text(root.get("tool_choice"), "type"));
         if (thinking && (forced.equals("any") || forced.equals("tool"))) {
             // protocols/anthropic-messages.md §4: forced tool use is not compatible with extended thinking

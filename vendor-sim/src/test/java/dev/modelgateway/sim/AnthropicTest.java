@@ -207,6 +207,40 @@ class AnthropicTest extends SimTestBase {
         assertThat(json(plain.body()).path("content").get(0).path("type").asText()).isEqualTo("tool_use");
     }
 
+    /**
+     * With thinking on, a tool loop's turn must open with vendor A's thinking: the loop answered by another model
+     * (its tool_use first) is refused, the same loop without thinking is not, and a turn that opens with its thinking
+     * passes even though a later tool_use message of the same turn has none.
+     */
+    @Test
+    void toolLoopWhoseTurnDoesNotOpenWithThinkingIsRefusedWhenThinking() {
+        String tools = "\"tools\":[{\"name\":\"a\",\"input_schema\":{\"type\":\"object\"}}],";
+        String foreign = "[{\"role\":\"user\",\"content\":\"go\"},"
+                + "{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"a\",\"input\":{}}]},"
+                + "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t1\",\"content\":\"18C\"}]}]";
+        HttpResponse<String> refused = anthropic("{\"model\":\"claude-x\",\"max_tokens\":100,\"thinking\":{\"type\":\"adaptive\"},"
+                + tools + "\"messages\":" + foreign + "}");
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(json(refused.body()).path("error").path("type").asText()).isEqualTo("invalid_request_error");
+        assertThat(json(refused.body()).path("error").path("message").asText()).startsWith(
+                "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`. When `thinking` is "
+                        + "enabled, a final `assistant` message must start with a thinking block");
+        assertThat(anthropic("{\"model\":\"claude-x\",\"max_tokens\":100," + tools + "\"messages\":" + foreign + "}").statusCode())
+                .isEqualTo(200);
+
+        String thinking = "{\"model\":\"claude-x\",\"max_tokens\":2000,\"thinking\":{\"type\":\"enabled\",\"budget_tokens\":1024},";
+        JsonNode first = json(anthropic(thinking + tools + "\"messages\":" + userMessages("go") + "}").body());
+        assertThat(first.path("content").get(0).path("type").asText()).isEqualTo("thinking");
+        ObjectNode replay = (ObjectNode) json(thinking + tools + "\"messages\":" + userMessages("go") + "}");
+        var msgs = replay.withArray("messages");
+        msgs.addObject().put("role", "assistant").set("content", first.path("content"));
+        String id = first.path("content").get(1).path("id").asText();
+        msgs.add(json("{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"" + id + "\",\"content\":\"18C\"}]}"));
+        msgs.add(json("{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t2\",\"name\":\"a\",\"input\":{}}]}"));
+        msgs.add(json("{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t2\",\"content\":\"19C\"}]}"));
+        assertThat(anthropic(Json.write(replay)).statusCode()).isEqualTo(200);
+    }
+
     @Test
     void cacheTtlOtherThanFiveMinutesOrOneHourIsRefused() {
         HttpResponse<String> r = anthropic("{\"model\":\"claude-x\",\"max_tokens\":100,\"system\":[{\"type\":\"text\",\"text\":\"s\","

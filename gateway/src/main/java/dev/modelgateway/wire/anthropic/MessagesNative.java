@@ -7,11 +7,13 @@ import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.wire.NativeFormat;
 import dev.modelgateway.wire.StreamTap;
 
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The messages protocol to vendor A, unchanged but for the thinking rules of docs/contract.md §2.3 and the
- * removal of thinking blocks vendor A did not sign ({@link ForeignThinking}).
+ * The messages protocol to vendor A, unchanged but for the removal of thinking blocks vendor A did not sign
+ * ({@link ForeignThinking}) and the thinking rules ({@link ThinkingRules}: docs/contract.md §2.3, and when thinking
+ * is not sent).
  */
 public final class MessagesNative implements NativeFormat {
     @Override
@@ -21,8 +23,16 @@ public final class MessagesNative implements NativeFormat {
 
     @Override
     public void applyModelRules(ObjectNode body, ModelEntry model) {
-        ThinkingRules.apply(body, model);
         ForeignThinking.strip(body);
+    }
+
+    /**
+     * The thinking rules run here, once another vendor's thinking is gone (they read what vendor A will get), because
+     * one of them takes back thinking the caller asked for and the caller is told so in {@code x-platform-warnings}.
+     */
+    @Override
+    public List<String> adaptToDialect(ObjectNode body, ModelEntry model) {
+        return ThinkingRules.apply(body, model);
     }
 
     @Override
