@@ -97,7 +97,7 @@ export function renderMatrix(results, { only } = {}) {
   out.push('');
 
   out.push('## Why a cell fails', '');
-  if (failures.length === 0) out.push(`Every cell${naReasons.length ? ' that applies' : ''} passes.`, '');
+  if (failures.length === 0) out.push(`Every cell${naReasons.length ? ' that applies' : ''} passes.`);
   for (const r of failures) {
     out.push(`<a id="f${note.get(id(r))}"></a>${note.get(id(r))}. \`${id(r)}\`: ${r.known ? `${r.known}. ` : '(not in compat/known.json) '}Observed: ${r.reason.replaceAll('|', '\\|')}`);
   }
