@@ -8,14 +8,18 @@ import { join } from 'node:path';
 
 export const MASTER_KEY = 'pk-compat-suite';
 
-/** Starts `java -jar gateway.jar demo`; resolves once it printed its two URLs. */
-export async function startStack(jar, javaHome, timeoutMs = 90_000) {
+/**
+ * Starts `java -jar gateway.jar demo`; resolves once it printed its two URLs. With `tls` ({cert, key}: PEM
+ * files) the gateway serves TLS on its port (docs/configuration.md, "TLS") and its URL is `https://`.
+ */
+export async function startStack(jar, javaHome, { tls = null, timeoutMs = 90_000 } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'mg-compat-gw-'));
   const java = javaHome ? join(javaHome, 'bin', 'java') : 'java';
   const child = spawn(java, ['-XX:+UseZGC', '--enable-native-access=ALL-UNNAMED', '-Xmx1g', '-jar', jar, 'demo'], {
     cwd: dir,
     // only what the demo reads: a free port and the suite's key; no vendor key or URL of the caller's leaks in
-    env: { PATH: process.env.PATH, HOME: dir, GATEWAY_PORT: '0', GATEWAY_MASTER_KEY: MASTER_KEY, GATEWAY_ACCESS_LOG: 'OFF' },
+    env: { PATH: process.env.PATH, HOME: dir, GATEWAY_PORT: '0', GATEWAY_MASTER_KEY: MASTER_KEY, GATEWAY_ACCESS_LOG: 'OFF',
+      ...(tls ? { GATEWAY_TLS_CERT_FILE: tls.cert, GATEWAY_TLS_KEY_FILE: tls.key } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -25,7 +29,7 @@ export async function startStack(jar, javaHome, timeoutMs = 90_000) {
     const timer = setTimeout(() => reject(new Error(`gateway did not start in ${timeoutMs} ms:\n${err}`)), timeoutMs);
     child.stdout.on('data', (d) => {
       out += d;
-      const m = /the gateway on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1, vendors simulated on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      const m = /the gateway on (https?:\/\/127\.0\.0\.1:\d+)\/api\/v1, vendors simulated on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m) { clearTimeout(timer); resolve({ gateway: m[1], sim: m[2] }); }
     });
     child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`gateway exited with ${code}:\n${err}`)); });
