@@ -1,8 +1,6 @@
 package dev.modelgateway.services;
 
-import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.redis.client.Command;
@@ -59,16 +57,8 @@ final class RedisOwners {
         return redis.close();
     }
 
-    /**
-     * The pooled client may answer on the thread of whichever connection carried the command; the answer is
-     * handed back to the caller's context, so the request that waits on it goes on where it started.
-     */
+    /** Answered on the caller's context, as the client completes its futures there (ResponseOwnersTest checks it). */
     private Future<Response> send(Request request) {
-        Context caller = Vertx.currentContext();
-        Future<Response> sent = redis.send(request).timeout(TIMEOUT_MS, TimeUnit.MILLISECONDS);
-        if (caller == null) return sent;
-        Promise<Response> back = Promise.promise();
-        sent.onComplete(ar -> caller.runOnContext(v -> back.handle(ar)));
-        return back.future();
+        return redis.send(request).timeout(TIMEOUT_MS, TimeUnit.MILLISECONDS);
     }
 }

@@ -99,6 +99,37 @@ class SharedResponseOwnershipTest {
     }
 
     @Test
+    void anUnansweredRedisIsA503NotAHang() {
+        HungRedis redis = new HungRedis(a.vertx);
+        String url = stores.redisUrl().replace("127.0.0.1:6379", "127.0.0.1:" + redis.port());
+        GatewayHarness first = stores.gateway().redis(url).simulator(a.sim).start();
+        GatewayHarness second = stores.gateway().redis(url).simulator(a.sim).start();
+        try {
+            HttpResponse<String> created = respond(first, GatewayHarness.KEY, null);
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+            String id = Json.parseOrNull(created.body()).path("id").asText();
+            redis.hang();
+
+            long started = System.nanoTime();
+            HttpResponse<String> refused = respond(second, GatewayHarness.KEY, id);
+            assertThat((System.nanoTime() - started) / 1_000_000_000).as("seconds to answer").isLessThan(5);
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
+            JsonNode error = Json.parseOrNull(refused.body()).path("error");
+            assertThat(error.path("code").asText()).isEqualTo("ownership_unavailable");
+            assertThat(error.path("message").asText()).contains("Redis");
+            assertThat(refused.headers().firstValue("retry-after")).hasValue("1");
+
+            HttpResponse<String> known = respond(first, GatewayHarness.KEY, id);
+            assertThat(known.statusCode()).as("the instance that relayed it still knows: " + known.body()).isEqualTo(200);
+        } finally {
+            // a gateway's shutdown waits for Redis connections being opened: end them first
+            redis.close();
+            second.close();
+            first.close();
+        }
+    }
+
+    @Test
     void aRestartedInstanceKeepsOwnership() {
         AdminApi admin = new AdminApi(a);
         AdminApi.CreatedKey owner = admin.create("{\"name\":\"restart-owner\"}");
