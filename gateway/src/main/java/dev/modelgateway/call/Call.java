@@ -58,7 +58,7 @@ public final class Call {
         return this;
     }
 
-    /** Told the id of a native answer the caller may refer to later (a vendor B Responses id). */
+    /** Told each id of a native answer the caller may refer to later (a vendor B response's and its output items'). */
     public Call onAnswerId(Consumer<String> answerIds) {
         this.answerIds = answerIds;
         return this;

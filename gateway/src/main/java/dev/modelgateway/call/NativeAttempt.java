@@ -63,8 +63,7 @@ final class NativeAttempt {
             if (parsed == null) {
                 throw GatewayException.of(ErrorKind.UPSTREAM, "The vendor returned a response that is not valid JSON.");
             }
-            String id = format.answerId(parsed);
-            if (id != null) call.answerIds().accept(id);
+            format.answerIds(parsed).forEach(call.answerIds());
             return new JsonAnswer.Answer(vendorBody, format.usage(parsed));
         };
         return services.relay().json(call.exchange(), request, unchanged, VendorErrorMapper.NATIVE);

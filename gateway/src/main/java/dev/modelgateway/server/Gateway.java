@@ -7,6 +7,7 @@ import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
+import dev.modelgateway.services.ResponseOwners;
 import dev.modelgateway.services.ResponseStore;
 import dev.modelgateway.services.SharedServices;
 import dev.modelgateway.services.TranscriptionTasks;
@@ -68,7 +69,8 @@ public final class Gateway {
                                         + (config.redisUrl() == null ? "" : "; Redis " + StartupFailure.redact(config.redisUrl()))
                                         + "): " + StartupFailure.reason(e), e))))
                 .compose(accounts -> TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers).compose(tasks -> {
-                    SharedServices services = new SharedServices(new ResponseStore(), tasks);
+                    SharedServices services = new SharedServices(new ResponseStore(),
+                            ResponseOwners.create(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix()), tasks);
                     return vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts, services, breakers, bodies, connections),
                                     new DeploymentOptions().setInstances(instances))
                             .map(id -> new Gateway(vertx, id, port, accounts, services));
@@ -119,6 +121,6 @@ public final class Gateway {
 
     /** Stops serving, then flushes the usage ledger: a graceful stop loses no usage record. */
     public Future<Void> stop() {
-        return vertx.undeploy(deploymentId).eventually(services.transcriptions()::close).eventually(accounts::close);
+        return vertx.undeploy(deploymentId).eventually(services::close).eventually(accounts::close);
     }
 }

@@ -82,8 +82,8 @@ public final class GatewayRouter {
         router.post("/api/v1/images/scales").handler(new ImageScalesEndpoint(platform)::handle);
         router.get("/api/v1/realtime").handler(new RealtimeEndpoint(vertx, platform)::handle);
         router.post("/api/v1/embeddings").handler(new EmbeddingsEndpoint(platform)::handle);
-        router.post("/api/v1/responses").handler(new ResponsesEndpoint(platform, runner, services.responses())::handle);
-        StoredResponsesEndpoint storedResponses = new StoredResponsesEndpoint(platform, services.responses());
+        router.post("/api/v1/responses").handler(new ResponsesEndpoint(platform, runner, services.responses(), services.owners())::handle);
+        StoredResponsesEndpoint storedResponses = new StoredResponsesEndpoint(platform, services.responses(), services.owners());
         router.get("/api/v1/responses/:id").handler(storedResponses::retrieve);
         router.delete("/api/v1/responses/:id").handler(storedResponses::delete);
         router.get("/api/v1/responses/:id/input_items").handler(storedResponses::inputItems);

@@ -22,8 +22,6 @@ public final class ResponseStore {
     /** What an entry costs beyond its JSON: the key, the record, the cache node. */
     private static final int ENTRY_OVERHEAD = 128;
     public static final Duration IDLE_EXPIRY = Duration.ofHours(6);
-    /** Vendor B keeps a stored response for 30 days. */
-    public static final Duration OWNED_EXPIRY = Duration.ofDays(30);
 
     /**
      * @param keyId the API key that created the response; other keys can neither see it nor chain onto it
@@ -61,15 +59,6 @@ public final class ResponseStore {
         }
     }
 
-    /**
-     * Which key created each vendor B response relayed natively: the vendor keeps them for the gateway's own
-     * account, so without this any key could continue another key's response whose id it learned.
-     */
-    private static final int MAX_OWNED = 500_000;
-    private final Cache<String, String> owners = Caffeine.newBuilder()
-            .maximumSize(MAX_OWNED)
-            .expireAfterAccess(OWNED_EXPIRY)
-            .build();
     private final Cache<String, Stored> cache;
 
     public ResponseStore() {
@@ -107,21 +96,6 @@ public final class ResponseStore {
             return null;
         });
         return removed[0];
-    }
-
-    /** Notes that {@code keyId} created the vendor's response {@code vendorResponseId}. */
-    public void own(String vendorResponseId, String keyId) {
-        owners.put(vendorResponseId, keyId);
-    }
-
-    /** Whether {@code keyId} created the vendor's response {@code vendorResponseId} through this gateway process. */
-    public boolean owns(String vendorResponseId, String keyId) {
-        return keyId.equals(owners.getIfPresent(vendorResponseId));
-    }
-
-    /** Forgets who created a vendor's response (deleted at the vendor). */
-    public void disown(String vendorResponseId) {
-        owners.invalidate(vendorResponseId);
     }
 
     void cleanUp() {

@@ -33,16 +33,16 @@ public interface NativeFormat {
 
     /**
      * Prepares the outgoing body of a streamed call and returns the tap that watches the vendor's stream;
-     * {@code answerIds} is told the id of the vendor's answer where the format has one the caller may refer to
-     * later (a Responses {@code previous_response_id}).
+     * {@code answerIds} is told each id of the vendor's answer that the caller may refer to later, where the
+     * format has them (a Responses {@code previous_response_id}, its output items' ids).
      */
     StreamTap streamTap(ObjectNode body, String traceId, Consumer<String> answerIds);
 
     /** The usage in a vendor's whole JSON answer. */
     Usage usage(JsonNode answer);
 
-    /** The id of a vendor's whole JSON answer that the caller may refer to later, or null. */
-    default String answerId(JsonNode answer) {
-        return null;
+    /** The ids in a vendor's whole JSON answer that the caller may refer to later (see {@link #streamTap}). */
+    default List<String> answerIds(JsonNode answer) {
+        return List.of();
     }
 }

@@ -8,28 +8,54 @@ import dev.modelgateway.config.Vendor;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.services.ResponseOwners;
 import dev.modelgateway.services.ResponseStore;
 import dev.modelgateway.wire.openai.responses.ResponsesInbound;
+import io.vertx.core.Future;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * What a Responses request refers to in the gateway's store, made explicit before routing: a gateway-made
- * {@code previous_response_id} becomes the stored conversation prepended to {@code input}, and an
- * {@code item_reference} to an item of a gateway-made response becomes that item (the Vercel AI SDK sends
- * references for every earlier output item when {@code store} is on). Other ids are vendor B's own: they
- * pass through to vendor B, and are a 400 for the other vendors, which keep nothing.
+ * What a Responses request refers to, made explicit before routing: a gateway-made {@code previous_response_id}
+ * becomes the stored conversation prepended to {@code input}, and an {@code item_reference} to an item of a
+ * gateway-made response becomes that item (the Vercel AI SDK sends references for every earlier output item
+ * when {@code store} is on). Other ids are vendor B's own: they pass through to vendor B only for the key that
+ * created them through this gateway ({@link ResponseOwners}; vendor B resolves them server-side under the
+ * gateway's one account), and are a 400 for the other vendors, which keep nothing.
  */
 final class History {
+    /** A vendor B id the request names, and the field naming it. */
+    private record VendorId(String param, String id) {
+    }
+
     private History() {
     }
 
-    /** Expands the body's input in place and returns the resulting input items (what a stored response of this call begins with). */
-    static ArrayNode expand(ObjectNode body, ModelEntry primary, String keyId, ResponseStore store) {
+    /**
+     * Expands the body's input in place; the future has the resulting input items (what a stored response of
+     * this call begins with), or fails with a 400 naming the first vendor B id the key does not own (a 503 when
+     * that cannot be told).
+     */
+    static Future<ArrayNode> expand(ObjectNode body, ModelEntry primary, String keyId, ResponseStore store, ResponseOwners owners) {
+        List<VendorId> vendorIds = new ArrayList<>();
+        ArrayNode items = expand(body, primary, keyId, store, vendorIds);
+        if (vendorIds.isEmpty()) return Future.succeededFuture(items);
+        return owners.notOwned(vendorIds.stream().map(VendorId::id).toList(), keyId).map(foreign -> {
+            for (VendorId v : vendorIds) {
+                if (foreign.contains(v.id())) throw notFound(v);
+            }
+            return items;
+        });
+    }
+
+    private static ArrayNode expand(ObjectNode body, ModelEntry primary, String keyId, ResponseStore store, List<VendorId> vendorIds) {
         ArrayNode items = Json.MAPPER.createArrayNode();
         JsonNode input = body.get("input");
         if (input.isTextual()) {
             items.addObject().put("role", "user").put("content", input.asText());
         } else {
-            items = resolveReferences((ArrayNode) input, primary, keyId, store);
+            items = resolveReferences((ArrayNode) input, primary, keyId, store, vendorIds);
             body.set("input", items);
         }
         JsonNode previous = body.get("previous_response_id");
@@ -37,13 +63,10 @@ final class History {
         if (!previous.isTextual()) throw Fields.wrongType("previous_response_id", "a string", previous);
         ResponseStore.Stored stored = store.find(previous.asText(), keyId);
         if (stored == null) {
-            if (primary.vendor() == Vendor.OPENAI && !previous.asText().startsWith("resp_gw_") && store.owns(previous.asText(), keyId)) {
-                return items;
-            }
-            throw GatewayException.invalid("previous_response_id", "previous_response_id: response '" + previous.asText()
-                    + "' is not known to this gateway for this API key (it keeps the responses it produced for "
-                    + ResponseStore.IDLE_EXPIRY.toHours() + " hours after last use, and which key created each vendor B"
-                    + " response it relayed, in memory). Send the conversation in 'input' instead.");
+            VendorId id = new VendorId("previous_response_id", previous.asText());
+            if (primary.vendor() != Vendor.OPENAI || id.id().startsWith("resp_gw_")) throw notFound(id);
+            vendorIds.add(id);
+            return items;
         }
         ArrayNode expanded = Json.MAPPER.createArrayNode();
         for (JsonNode item : stored.items()) {
@@ -55,15 +78,20 @@ final class History {
         return expanded;
     }
 
-    private static ArrayNode resolveReferences(ArrayNode input, ModelEntry primary, String keyId, ResponseStore store) {
+    private static ArrayNode resolveReferences(ArrayNode input, ModelEntry primary, String keyId, ResponseStore store,
+                                               List<VendorId> vendorIds) {
         ArrayNode out = Json.MAPPER.createArrayNode();
         for (int i = 0; i < input.size(); i++) {
             JsonNode item = input.get(i);
+            String p = "input[" + i + "].id";
             if (!isReference(item)) {
                 out.add(item);
+                if (primary.vendor() == Vendor.OPENAI && resolvedByVendor(item) && item.get("id").isTextual()
+                        && ResponsesInbound.responseOfItem(item.get("id").asText()) == null) {
+                    vendorIds.add(new VendorId(p, item.get("id").asText()));
+                }
                 continue;
             }
-            String p = "input[" + i + "].id";
             JsonNode id = item.get("id");
             if (id == null || !id.isTextual()) throw GatewayException.invalid(p, "'" + p + "' must be the id of an earlier item.");
             String responseId = ResponsesInbound.responseOfItem(id.asText());
@@ -72,14 +100,25 @@ final class History {
             if (found != null) {
                 if (!foreignReasoning(found, primary)) out.add(found);
             } else if (responseId == null && primary.vendor() == Vendor.OPENAI) {
-                out.add(item); // vendor B's own item: vendor B resolves it
+                out.add(item); // vendor B's own item: vendor B resolves it, if this key made it
+                vendorIds.add(new VendorId(p, id.asText()));
             } else {
-                throw GatewayException.invalid(p, "Item '" + id.asText() + "' not found: this gateway resolves item references "
-                        + "only to items of responses it produced for this API key (kept " + ResponseStore.IDLE_EXPIRY.toHours()
-                        + " hours after last use, in memory). Send the item itself in 'input' instead.");
+                throw notFound(new VendorId(p, id.asText()));
             }
         }
         return out;
+    }
+
+    /** The same answer for an unknown id and for another key's: which ids exist is not disclosed. */
+    private static GatewayException notFound(VendorId v) {
+        if (v.param().equals("previous_response_id")) {
+            return GatewayException.invalid(v.param(), "previous_response_id: response '" + v.id() + "' is not known to this gateway "
+                    + "for this API key (it keeps the responses it produced for " + ResponseStore.IDLE_EXPIRY.toHours() + " hours after "
+                    + "last use, and which key created each vendor B response it relayed). Send the conversation in 'input' instead.");
+        }
+        return GatewayException.invalid(v.param(), "Item '" + v.id() + "' not found: this gateway resolves item references only to "
+                + "items of responses it produced for this API key (kept " + ResponseStore.IDLE_EXPIRY.toHours() + " hours after last use),"
+                + " and passes vendor B's item ids on only for the key that received them. Send the item itself in 'input' instead.");
     }
 
     /** An {@code ItemReferenceParam}: {@code type} is {@code item_reference} or absent (then the item has neither role nor content). */
@@ -87,6 +126,19 @@ final class History {
         JsonNode type = item.get("type");
         if (type != null && !type.isNull()) return "item_reference".equals(type.asText());
         return item.isObject() && item.has("id") && !item.has("role") && !item.has("content");
+    }
+
+    /**
+     * An item that vendor B completes from its store by its id: reasoning without its {@code encrypted_content}
+     * (Codex sends that content and so is not concerned), a function call without the call itself.
+     */
+    private static boolean resolvedByVendor(JsonNode item) {
+        if (!item.hasNonNull("id")) return false;
+        return switch (item.path("type").asText()) {
+            case "reasoning" -> !item.hasNonNull("encrypted_content");
+            case "function_call" -> !item.hasNonNull("call_id") || !item.hasNonNull("arguments");
+            default -> false;
+        };
     }
 
     /** Reasoning signed by another vendor means nothing to vendor B, which would refuse it. */

@@ -13,6 +13,7 @@ import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.routing.PlatformOptions;
+import dev.modelgateway.services.ResponseOwners;
 import dev.modelgateway.services.ResponseStore;
 import dev.modelgateway.wire.CallerProtocol;
 import dev.modelgateway.wire.openai.responses.ResponsesInbound;
@@ -34,11 +35,13 @@ public final class ResponsesEndpoint {
     private final CallServices platform;
     private final CallRunner runner;
     private final ResponseStore store;
+    private final ResponseOwners owners;
 
-    public ResponsesEndpoint(CallServices platform, CallRunner runner, ResponseStore store) {
+    public ResponsesEndpoint(CallServices platform, CallRunner runner, ResponseStore store, ResponseOwners owners) {
         this.platform = platform;
         this.runner = runner;
         this.store = store;
+        this.owners = owners;
     }
 
     public void handle(RoutingContext ctx) {
@@ -69,13 +72,24 @@ public final class ResponsesEndpoint {
         plan.forEach(m -> ResponsesRules.check(body, m));
 
         String keyId = ex.caller().keyId();
-        ArrayNode items = History.expand(body, entry, keyId, store);
+        // Checking which vendor B ids the key owns may ask Redis; a refusal reaches the router's failure handler.
+        History.expand(body, entry, keyId, store, owners)
+                .<Void>map(items -> {
+                    run(ctx, body, stream, keep, options, entry, keyId, items);
+                    return null;
+                })
+                .onFailure(ctx::fail);
+    }
+
+    private void run(RoutingContext ctx, ObjectNode body, boolean stream, boolean keep, PlatformOptions options, ModelEntry entry,
+                     String keyId, ArrayNode items) {
         String responseId = ResponsesInbound.newResponseId();
         ResponsesInbound codec = new ResponsesInbound(responseId, ToolNamespaces.of(body), response -> {
             if (keep) store.put(responseId, keyId, items, response.deepCopy());
         }, Clock.systemUTC());
         long maxOutput = body.hasNonNull("max_output_tokens") ? Fields.nonNegativeInt(body.get("max_output_tokens"), "max_output_tokens") : 0;
+        // vendor B's response and output item ids, so that this key alone may refer to them later
         runner.run(new Call(Exchange.of(ctx), ctx.body().length(), CallerProtocol.RESPONSES, codec, body, stream, options, entry,
-                maxOutput).onAnswerId(id -> store.own(id, keyId)));
+                maxOutput).onAnswerId(id -> owners.own(id, keyId)));
     }
 }

@@ -10,11 +10,13 @@ import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.Deadline;
+import dev.modelgateway.services.ResponseOwners;
 import dev.modelgateway.services.ResponseStore;
 import dev.modelgateway.upstream.JsonAnswer;
 import dev.modelgateway.upstream.VendorErrorMapper;
 import dev.modelgateway.upstream.VendorRequest;
 import dev.modelgateway.wire.openai.responses.InputItemList;
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -27,8 +29,9 @@ import java.nio.charset.StandardCharsets;
  * {@code GET /api/v1/responses/{id}}, {@code DELETE /api/v1/responses/{id}} and
  * {@code GET /api/v1/responses/{id}/input_items}, as the OpenAI SDKs call them (retrieve, delete,
  * inputItems.list). A response the gateway made is answered from its store; a vendor B response is relayed to
- * vendor B only for the key that created it through this gateway (vendor B keeps them all under the gateway's
- * one account). Anything else is a 404, also another key's response: its existence is not disclosed.
+ * vendor B only for the key that created it through this gateway ({@link ResponseOwners}: vendor B keeps them all
+ * under the gateway's one account). Anything else is a 404, also another key's response: its existence is not
+ * disclosed.
  * No tokens are spent, so these calls are neither admitted against limits nor metered.
  */
 public final class StoredResponsesEndpoint {
@@ -37,10 +40,12 @@ public final class StoredResponsesEndpoint {
 
     private final CallServices platform;
     private final ResponseStore store;
+    private final ResponseOwners owners;
 
-    public StoredResponsesEndpoint(CallServices platform, ResponseStore store) {
+    public StoredResponsesEndpoint(CallServices platform, ResponseStore store, ResponseOwners owners) {
         this.platform = platform;
         this.store = store;
+        this.owners = owners;
     }
 
     public void retrieve(RoutingContext ctx) {
@@ -85,11 +90,21 @@ public final class StoredResponsesEndpoint {
     }
 
     private void relayOrNotFound(RoutingContext ctx, String id, String keyId, HttpMethod method, String suffix) {
-        if (id.startsWith("resp_gw_") || !store.owns(id, keyId)) {
-            throw GatewayException.of(ErrorKind.NOT_FOUND, "Response with id '" + id + "' not found (this gateway keeps the "
-                    + "responses it produced for " + ResponseStore.IDLE_EXPIRY.toHours() + " hours after last use, visible only "
-                    + "to the API key that created them).").withParam("response_id");
-        }
+        Future<Boolean> owned = id.startsWith("resp_gw_") ? Future.succeededFuture(false) : owners.owns(id, keyId);
+        owned.onComplete(ar -> {
+            if (ar.failed()) {
+                ctx.fail(ar.cause());
+            } else if (!ar.result()) {
+                Exchange.fail(ctx, GatewayException.of(ErrorKind.NOT_FOUND, "Response with id '" + id + "' not found (this gateway "
+                        + "keeps the responses it produced for " + ResponseStore.IDLE_EXPIRY.toHours() + " hours after last use, "
+                        + "visible only to the API key that created them).").withParam("response_id"));
+            } else {
+                relay(ctx, id, method, suffix);
+            }
+        });
+    }
+
+    private void relay(RoutingContext ctx, String id, HttpMethod method, String suffix) {
         Exchange ex = Exchange.of(ctx);
         String query = ctx.request().query();
         String path = "/responses/" + URLEncoder.encode(id, StandardCharsets.UTF_8) + suffix + (query == null ? "" : "?" + query);
@@ -99,7 +114,7 @@ public final class StoredResponsesEndpoint {
         JsonAnswer unchanged = body -> new JsonAnswer.Answer(body, Usage.ZERO);
         platform.relay().json(ex, req, unchanged, VendorErrorMapper.NATIVE).onComplete(ar -> {
             if (ar.failed()) FinalError.renderNative(ex, ar.cause(), Vendor.OPENAI.id());
-            else if (method == HttpMethod.DELETE) store.disown(id);
+            else if (method == HttpMethod.DELETE) owners.disown(id);
         });
     }
 }

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -15,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Vendor B keeps every response under the gateway's one account: a key may continue (previous_response_id)
- * only the vendor B responses it created through the gateway, not another key's whose id it learned.
+ * only the vendor B responses it created through the gateway, not another key's whose id it learned; and it may
+ * refer to vendor B's output items (which vendor B resolves by id) only if they are its own.
  */
 @ExtendWith(PerClassGateway.class)
 class ResponseOwnershipTest {
@@ -58,5 +60,43 @@ class ResponseOwnershipTest {
 
         assertThat(respond(other.secret(), true, id).statusCode()).isEqualTo(400);
         assertThat(respond(owner.secret(), true, id).statusCode()).isEqualTo(200);
+    }
+
+    private static HttpResponse<String> withInput(String key, String item) {
+        return h.post("/api/v1/responses", "{\"model\":\"platform/vendorB-5.5\",\"input\":[" + item
+                + ",{\"role\":\"user\",\"content\":\"and then?\"}]}", "authorization", "Bearer " + key);
+    }
+
+    @Test
+    void anotherKeysVendorItemsAreNotFoundAndNeverReachTheVendor() {
+        AdminApi.CreatedKey owner = admin.create("{\"name\":\"item-owner\"}");
+        AdminApi.CreatedKey other = admin.create("{\"name\":\"item-other\"}");
+        HttpResponse<String> created = h.post("/api/v1/responses", "{\"model\":\"platform/vendorB-5.5\",\"input\":\"hi\","
+                + "\"reasoning\":{\"effort\":\"low\",\"summary\":\"auto\"}}", "authorization", "Bearer " + owner.secret());
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+        var output = Json.parseOrNull(created.body()).path("output");
+        String reasoning = output.get(0).path("id").asText();
+        String message = output.get(output.size() - 1).path("id").asText();
+        assertThat(output.get(0).path("type").asText()).isEqualTo("reasoning");
+        // the three ways to name a stored item that vendor B fills in from its store
+        List<String> byId = List.of(
+                "{\"type\":\"item_reference\",\"id\":\"" + message + "\"}",
+                "{\"id\":\"" + message + "\"}",
+                "{\"type\":\"reasoning\",\"id\":\"" + reasoning + "\",\"summary\":[]}");
+
+        h.sim.clearReceived();
+        for (String item : byId) {
+            HttpResponse<String> stolen = withInput(other.secret(), item);
+            assertThat(stolen.statusCode()).as(item + " → " + stolen.body()).isEqualTo(400);
+            assertThat(Json.parseOrNull(stolen.body()).at("/error/param").asText()).isEqualTo("input[0].id");
+            assertThat(Json.parseOrNull(stolen.body()).at("/error/message").asText()).contains("not found");
+        }
+        assertThat(h.sim.received()).as("another key's item ids never reach the vendor").isEmpty();
+
+        for (String item : byId) {
+            HttpResponse<String> own = withInput(owner.secret(), item);
+            assertThat(own.statusCode()).as(item + " → " + own.body()).isEqualTo(200);
+        }
+        assertThat(h.sim.received()).hasSize(byId.size());
     }
 }

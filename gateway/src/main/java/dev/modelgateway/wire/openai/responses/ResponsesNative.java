@@ -7,6 +7,8 @@ import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.wire.NativeFormat;
 import dev.modelgateway.wire.StreamTap;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -35,7 +37,20 @@ public final class ResponsesNative implements NativeFormat {
     }
 
     @Override
-    public String answerId(JsonNode answer) {
-        return answer.path("id").isTextual() ? answer.get("id").asText() : null;
+    public List<String> answerIds(JsonNode answer) {
+        return referableIds(answer);
+    }
+
+    /**
+     * A response's id and its output items' ids: vendor B resolves each of them server-side
+     * ({@code previous_response_id}, {@code item_reference}, reasoning sent by id).
+     */
+    static List<String> referableIds(JsonNode response) {
+        List<String> ids = new ArrayList<>();
+        if (response.path("id").isTextual()) ids.add(response.get("id").asText());
+        for (JsonNode item : response.path("output")) {
+            if (item.path("id").isTextual()) ids.add(item.get("id").asText());
+        }
+        return ids;
     }
 }

@@ -21,7 +21,7 @@ public final class ResponsesNativeTap extends TapState {
     private final Consumer<String> answerIds;
     private long lastSequence = -1;
 
-    /** @param answerIds told the vendor's response id once the response is over (completed or incomplete) */
+    /** @param answerIds told the vendor's response id and output item ids once the response is over (completed or incomplete) */
     public ResponsesNativeTap(String traceId, Consumer<String> answerIds) {
         this.traceId = traceId;
         this.answerIds = answerIds;
@@ -36,8 +36,7 @@ public final class ResponsesNativeTap extends TapState {
                     JsonNode parsed = Json.parseOrNull(e.data());
                     if (parsed != null) {
                         usage = ResponsesUsage.toCanonical(parsed.path("response").get("usage"));
-                        JsonNode id = parsed.path("response").path("id");
-                        if (id.isTextual()) answerIds.accept(id.asText());
+                        ResponsesNative.referableIds(parsed.path("response")).forEach(answerIds);
                     }
                     ended();
                 }

@@ -1,0 +1,64 @@
+package dev.modelgateway.services;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The owners of vendor B objects in Redis, shared by every instance: one string key per id,
+ * {@code <prefix>resp-owner:<id>} → key id, expiring with vendor B's retention. One key per id (no multi-key
+ * command), so it works on a Redis cluster too. The client's own waits are unbounded on a hung server, so
+ * every command is cut at {@link #TIMEOUT_MS}.
+ */
+final class RedisOwners {
+    /** A Responses call waits on this before it is sent: past it, the caller gets a 503 rather than a hang. */
+    static final long TIMEOUT_MS = 1000;
+    /** Commands are single round trips, but a burst of streams ending together sends many at once. */
+    private static final int POOL = 16;
+    private static final int POOL_WAITING = 4096;
+
+    private final Redis redis;
+    private final String prefix;
+
+    private RedisOwners(Redis redis, String prefix) {
+        this.redis = redis;
+        this.prefix = prefix + "resp-owner:";
+    }
+
+    /** Connects lazily: the gateway checked at start-up that Redis answers. */
+    static RedisOwners create(Vertx vertx, String url, String prefix) {
+        RedisOptions options = new RedisOptions().setConnectionString(url).setMaxPoolSize(POOL).setMaxPoolWaiting(POOL_WAITING)
+                .setNetClientOptions(new NetClientOptions().setConnectTimeout((int) TIMEOUT_MS).setTcpNoDelay(true));
+        return new RedisOwners(Redis.createClient(vertx, options), prefix);
+    }
+
+    /** First writer wins ({@code NX}): an id once owned is never handed to another key. */
+    Future<Void> put(String id, String keyId, long ttlMs) {
+        return send(Request.cmd(Command.SET).arg(prefix + id).arg(keyId).arg("PX").arg(ttlMs).arg("NX")).mapEmpty();
+    }
+
+    /** The key id that owns {@code id}, or null when Redis has none. */
+    Future<String> get(String id) {
+        return send(Request.cmd(Command.GET).arg(prefix + id)).map(r -> r == null ? null : r.toString());
+    }
+
+    Future<Void> delete(String id) {
+        return send(Request.cmd(Command.DEL).arg(prefix + id)).mapEmpty();
+    }
+
+    Future<Void> close() {
+        return redis.close();
+    }
+
+    /** Answered on the caller's context, as the client completes its futures there (ResponseOwnersTest checks it). */
+    private Future<Response> send(Request request) {
+        return redis.send(request).timeout(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+    }
+}

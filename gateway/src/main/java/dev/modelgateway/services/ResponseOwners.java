@@ -1,0 +1,122 @@
+package dev.modelgateway.services;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Which API key created each vendor B response and output item relayed natively (docs/security.md). Vendor B
+ * keeps them all under the gateway's one account and resolves their ids server-side ({@code previous_response_id},
+ * {@code item_reference}, retrieve / delete), so without this any key could use another key's whose id it learned.
+ *
+ * <p>With Redis ({@code accounts.redis_url}) the owners are shared by every instance and outlive restarts,
+ * with an in-memory cache in front; a question the cache cannot answer and Redis does not answer fails with a
+ * 503 (fail closed) within {@link RedisOwners#TIMEOUT_MS}. Without Redis they live in this process only.
+ */
+public final class ResponseOwners {
+    private static final Logger LOG = LoggerFactory.getLogger(ResponseOwners.class);
+    /**
+     * Vendor B keeps a stored response for 30 days ("Response objects are saved for 30 days by default",
+     * OpenAI's conversation-state guide); its ids mean nothing to it afterwards.
+     */
+    public static final Duration EXPIRY = Duration.ofDays(30);
+    static final int MAX_LOCAL = 500_000;
+    private static final long WARN_EVERY_NANOS = 10_000_000_000L;
+
+    /** An id's owner never changes, so a cached one stays right; ids not in it are asked of Redis. */
+    private final Cache<String, String> local = Caffeine.newBuilder()
+            .maximumSize(MAX_LOCAL)
+            .expireAfterWrite(EXPIRY)
+            .build();
+    /** Null: owners are kept in this process only. */
+    private final RedisOwners shared;
+    private final AtomicLong warnedAt = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
+
+    private ResponseOwners(RedisOwners shared) {
+        this.shared = shared;
+    }
+
+    /** Owners kept in this process only. */
+    public static ResponseOwners inProcess() {
+        return new ResponseOwners(null);
+    }
+
+    /** Owners in Redis at {@code url} under {@code prefix}, shared by every instance; in this process when {@code url} is null. */
+    public static ResponseOwners create(Vertx vertx, String url, String prefix) {
+        return url == null ? inProcess() : new ResponseOwners(RedisOwners.create(vertx, url, prefix));
+    }
+
+    /**
+     * Notes that {@code keyId} created the vendor object {@code id}. Sent to Redis before the vendor's answer is
+     * relayed, without waiting: if Redis misses it, this instance still knows.
+     */
+    public void own(String id, String keyId) {
+        local.put(id, keyId);
+        if (shared != null) {
+            shared.put(id, keyId, EXPIRY.toMillis()).onFailure(e -> warn("owner of " + id + " not shared, Redis unavailable: " + e));
+        }
+    }
+
+    /** Whether {@code keyId} created the vendor object {@code id}; fails with a 503 when that cannot be told. */
+    public Future<Boolean> owns(String id, String keyId) {
+        String cached = local.getIfPresent(id);
+        if (cached != null || shared == null) return Future.succeededFuture(keyId.equals(cached));
+        return shared.get(id).<Boolean>map(owner -> {
+            if (owner == null) return false;
+            local.put(id, owner);
+            return keyId.equals(owner);
+        }).recover(e -> {
+            warn("ownership not checked, Redis unavailable: " + e);
+            return Future.failedFuture(unavailable());
+        });
+    }
+
+    /** The ids of {@code ids} that {@code keyId} did not create, in order; fails with a 503 when that cannot be told. */
+    public Future<List<String>> notOwned(Collection<String> ids, String keyId) {
+        List<String> asked = List.copyOf(ids);
+        List<Future<Boolean>> answers = new ArrayList<>();
+        for (String id : asked) answers.add(owns(id, keyId));
+        return Future.all(answers).map(all -> {
+            List<String> foreign = new ArrayList<>();
+            for (int i = 0; i < asked.size(); i++) {
+                if (!answers.get(i).result()) foreign.add(asked.get(i));
+            }
+            return foreign;
+        });
+    }
+
+    /** Forgets who created {@code id} (deleted at the vendor). */
+    public void disown(String id) {
+        local.invalidate(id);
+        if (shared != null) shared.delete(id).onFailure(e -> warn("owner of deleted " + id + " left to expire: " + e));
+    }
+
+    public Future<Void> close() {
+        return shared == null ? Future.succeededFuture() : shared.close();
+    }
+
+    private static GatewayException unavailable() {
+        return GatewayException.of(ErrorKind.UNAVAILABLE, "The gateway could not check which API key created the vendor"
+                        + " response or item this request refers to: its shared store (Redis) did not answer. Try again shortly.")
+                .withCode("ownership_unavailable").withHeaders(Map.of("retry-after", "1"));
+    }
+
+    /** Once per 10 s: during an outage every call fails the same way. */
+    private void warn(String message) {
+        long now = System.nanoTime();
+        long last = warnedAt.get();
+        if (now - last > WARN_EVERY_NANOS && warnedAt.compareAndSet(last, now)) LOG.warn(message);
+    }
+}
