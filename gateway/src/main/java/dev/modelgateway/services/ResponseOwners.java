@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -42,6 +44,8 @@ public final class ResponseOwners {
             .build();
     /** Null: owners are kept in this process only. */
     private final RedisOwners shared;
+    /** Owners sent to Redis and not yet acknowledged: a stop waits for them, so a restart keeps them. */
+    private final Set<Future<Void>> unacknowledged = ConcurrentHashMap.newKeySet();
     private final AtomicLong warnedAt = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
 
     private ResponseOwners(RedisOwners shared) {
@@ -65,7 +69,10 @@ public final class ResponseOwners {
     public void own(String id, String keyId) {
         local.put(id, keyId);
         if (shared != null) {
-            shared.put(id, keyId, EXPIRY.toMillis()).onFailure(e -> warn("owner of " + id + " not shared, Redis unavailable: " + e));
+            Future<Void> put = shared.put(id, keyId, EXPIRY.toMillis());
+            unacknowledged.add(put);
+            put.onComplete(done -> unacknowledged.remove(put))
+                    .onFailure(e -> warn("owner of " + id + " not shared, Redis unavailable: " + e));
         }
     }
 
@@ -103,8 +110,10 @@ public final class ResponseOwners {
         if (shared != null) shared.delete(id).onFailure(e -> warn("owner of deleted " + id + " left to expire: " + e));
     }
 
+    /** Closes the Redis client once the owners already sent are acknowledged (each write is bounded by its timeout). */
     public Future<Void> close() {
-        return shared == null ? Future.succeededFuture() : shared.close();
+        if (shared == null) return Future.succeededFuture();
+        return Future.join(List.copyOf(unacknowledged)).transform(done -> shared.close());
     }
 
     private static GatewayException unavailable() {
