@@ -17,6 +17,10 @@ import java.util.concurrent.TimeUnit;
 
 /** Command line: {@code serve [--config FILE]}, {@code demo}. The {@code ./gw} launcher calls this. */
 public final class Main {
+    /** The drain (5 s), the Redis closes (2 s each, up to 5 s in all) and room to write the ledger. */
+    static final long STOP_SECONDS = 15;
+    static final long VERTX_CLOSE_SECONDS = 5;
+
     private Main() {
     }
 
@@ -74,12 +78,18 @@ public final class Main {
         return e.toString();
     }
 
-    /** SIGTERM/Ctrl+C: stop serving and flush the usage ledger, but never hang the JVM's exit. */
+    /**
+     * SIGTERM/Ctrl+C: {@link Gateway#stop()} (drain, ledger, Redis, database), then Vert.x, each bounded, so
+     * that the JVM exits within {@value #STOP_SECONDS} + {@value #VERTX_CLOSE_SECONDS} s: inside a supervisor's
+     * grace period (docs/configuration.md, "Shutdown"), whose SIGKILL would lose the ledger rows still queued.
+     */
     static void stopOnShutdown(Vertx vertx, Gateway gateway) {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("Model Gateway stopping: draining calls in flight, then writing the usage ledger");
             try {
-                gateway.stop().toCompletionStage().toCompletableFuture().get(15, TimeUnit.SECONDS);
-                vertx.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+                gateway.stop().toCompletionStage().toCompletableFuture().get(STOP_SECONDS, TimeUnit.SECONDS);
+                vertx.close().toCompletionStage().toCompletableFuture().get(VERTX_CLOSE_SECONDS, TimeUnit.SECONDS);
+                System.out.println("Model Gateway stopped");
             } catch (Exception e) {
                 System.err.println("shutdown did not complete cleanly: " + e);
             }

@@ -246,14 +246,16 @@ public final class Accounts {
         new AccountsApi(this).mount(router);
     }
 
-    /** Writes every queued usage record, then releases Redis and the database. */
+    /**
+     * Writes every queued usage record first, so that nothing Redis does can cost one; then releases Redis (rate
+     * limiter and holds together, each bounded, as a hung Redis may never answer) and the database.
+     */
     public Future<Void> close() {
         return vertx.executeBlocking(() -> {
                     writer.closeAndFlush();
                     return null;
                 }, false)
-                .eventually(limiter::close)
-                .eventually(holds::close)
+                .eventually(() -> Future.join(limiter.close(), holds.close()))
                 .eventually(() -> vertx.executeBlocking(() -> {
                     db.close();
                     return null;

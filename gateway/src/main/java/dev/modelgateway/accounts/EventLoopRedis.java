@@ -32,6 +32,8 @@ final class EventLoopRedis {
 
     /** Rate limiting must not hold a request up for long: past this, the caller treats Redis as unavailable. */
     static final long TIMEOUT_MS = 1000;
+    /** A hung Redis must not hold up the gateway's shutdown (docs/configuration.md, "Shutdown"). */
+    static final long CLOSE_TIMEOUT_MS = 2000;
 
     /** Vert.x's default number of event loops, with room for connections being replaced. */
     private static final int LOOPS = 2 * Runtime.getRuntime().availableProcessors() + 8;
@@ -73,11 +75,24 @@ final class EventLoopRedis {
         });
     }
 
+    /**
+     * Gives the connections back and closes both clients, within {@link #CLOSE_TIMEOUT_MS}. A connection being
+     * opened on a hung Redis never completes (its {@code CLIENT SETNAME} gets no answer), and waiting for it held
+     * the gateway's shutdown for ever; past the bound the clients are told to close without waiting for them.
+     */
     Future<Void> close() {
         List<Future<Void>> closing = new ArrayList<>();
         byLoop.values().forEach(f -> closing.add(f.compose(RedisConnection::close).otherwiseEmpty()));
         byLoop.clear();
-        return Future.join(closing).eventually(loops::close).eventually(shared::close).mapEmpty();
+        return Future.join(closing).eventually(loops::close).eventually(shared::close)
+                .timeout(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+                .<Void>mapEmpty()
+                .recover(e -> {
+                    LOG.warn("Redis did not let its connections close within {} ms, dropping them: {}", CLOSE_TIMEOUT_MS, e.toString());
+                    loops.close();
+                    shared.close();
+                    return Future.succeededFuture();
+                });
     }
 
     private static RedisOptions options(String url) {

@@ -119,8 +119,16 @@ public final class Gateway {
         return accounts;
     }
 
-    /** Stops serving, then flushes the usage ledger: a graceful stop loses no usage record. */
+    /**
+     * Stops in an order that loses no usage record, and in bounded time even when Redis has stopped answering
+     * (docs/configuration.md, "Shutdown"): stop accepting connections and let the calls in flight finish (up to
+     * {@link GatewayVerticle#SHUTDOWN_GRACE_SECONDS}); stop the transcription tasks, which record usage too;
+     * write the ledger, then release Redis (each close bounded) and the database; last, the owners' Redis client.
+     */
     public Future<Void> stop() {
-        return vertx.undeploy(deploymentId).eventually(services::close).eventually(accounts::close);
+        return vertx.undeploy(deploymentId)
+                .eventually(services.transcriptions()::close)
+                .eventually(accounts::close)
+                .eventually(services.owners()::close);
     }
 }

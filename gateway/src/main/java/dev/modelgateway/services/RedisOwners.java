@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 final class RedisOwners {
     /** A Responses call waits on this before it is sent: past it, the caller gets a 503 rather than a hang. */
     static final long TIMEOUT_MS = 1000;
+    /** A hung Redis must not hold up the gateway's shutdown (docs/configuration.md, "Shutdown"). */
+    static final long CLOSE_TIMEOUT_MS = 2000;
     /** Commands are single round trips, but a burst of streams ending together sends many at once. */
     private static final int POOL = 16;
     private static final int POOL_WAITING = 4096;
@@ -53,8 +55,12 @@ final class RedisOwners {
         return send(Request.cmd(Command.DEL).arg(prefix + id)).mapEmpty();
     }
 
+    /**
+     * Bounded: a pooled connection still opening or waiting on a hung Redis would otherwise hold up the
+     * gateway's shutdown; past {@link #CLOSE_TIMEOUT_MS} the client is left closing and the stop goes on.
+     */
     Future<Void> close() {
-        return redis.close();
+        return redis.close().timeout(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS).otherwiseEmpty();
     }
 
     /** Answered on the caller's context, as the client completes its futures there (ResponseOwnersTest checks it). */

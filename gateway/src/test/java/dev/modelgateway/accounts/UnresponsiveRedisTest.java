@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static dev.modelgateway.accounts.Fixtures.await;
 import static dev.modelgateway.accounts.Fixtures.onLoop;
@@ -18,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A Redis that accepts connections and loads the script but never answers a rate-limit call (hung, or behind
  * a half-open socket): an admission waits at most {@link EventLoopRedis#TIMEOUT_MS}, then goes through
- * without limits, as when Redis is down.
+ * without limits, as when Redis is down; and closing the accounts does not wait on it.
  */
 class UnresponsiveRedisTest {
     private static final String MODEL = "platform/vendorA-small";
@@ -28,6 +29,9 @@ class UnresponsiveRedisTest {
     private Vertx vertx;
     private NetServer hung;
     private Accounts accounts;
+    /** From now on a new connection's {@code CLIENT SETNAME} gets no answer: it never finishes opening. */
+    private volatile boolean silentToNewConnections;
+    private final AtomicInteger unanswered = new AtomicInteger();
 
     @BeforeEach
     void open() {
@@ -37,6 +41,7 @@ class UnresponsiveRedisTest {
             // Enough of RESP for the client to connect and load the script; EVALSHA gets no answer.
             if (command.contains("HELLO")) socket.write("-ERR unknown command 'HELLO'\r\n");
             else if (command.contains("SCRIPT")) socket.write("$40\r\n" + "0".repeat(40) + "\r\n");
+            else if (command.contains("SETNAME") && silentToNewConnections) unanswered.incrementAndGet();
             else if (command.contains("SETNAME") || command.contains("SELECT")) socket.write("+OK\r\n");
             else if (command.contains("PING")) socket.write("+PONG\r\n");
         })).listen(0, "127.0.0.1"));
@@ -46,7 +51,7 @@ class UnresponsiveRedisTest {
 
     @AfterEach
     void close() {
-        await(accounts.close());
+        if (accounts != null) await(accounts.close());
         await(hung.close());
         await(vertx.close());
     }
@@ -64,5 +69,25 @@ class UnresponsiveRedisTest {
             assertThat(admission.headers()).as("admitted without limits").isEmpty();
             assertThat(waitedMs).isBetween(EventLoopRedis.TIMEOUT_MS - 50, EventLoopRedis.TIMEOUT_MS + 2000);
         }
+    }
+
+    @Test
+    void closingDoesNotWaitForAConnectionRedisNeverLetsOpen() throws InterruptedException {
+        var created = await(accounts.createKey(new KeySettings("closing", List.of(), 5L, null, null, null)));
+        ApiKey key = await(accounts.authenticate(created.secret()));
+        silentToNewConnections = true;
+        Context loop = vertx.getOrCreateContext();
+        // the loop's connection stops answering and is dropped; the next admission asks for a new one, which never opens
+        onLoop(loop, () -> accounts.admit(key, MODEL, 10));
+        int before = unanswered.get();
+        loop.runOnContext(v -> accounts.admit(key, MODEL, 10));
+        for (long until = System.nanoTime() + 5_000_000_000L; unanswered.get() == before && System.nanoTime() < until; ) Thread.sleep(10);
+        assertThat(unanswered.get()).as("a connection being opened").isGreaterThan(before);
+
+        long start = System.nanoTime();
+        await(accounts.close());
+        accounts = null;
+        assertThat((System.nanoTime() - start) / 1_000_000).as("ms to close")
+                .isLessThan(EventLoopRedis.CLOSE_TIMEOUT_MS + 1000);
     }
 }
