@@ -71,10 +71,13 @@ class LargeBodyEventLoopTest {
         return json.append(",{\"role\":\"user\",\"content\":\"Hello\"}]").toString();
     }
 
-    /** About 30 MB of embeddings input: the most texts allowed (2048), ~15 KB each; short vectors back. */
+    /**
+     * About 30 MB of embeddings input: the most texts allowed (2048), ~15 KB each. One dimension back: the
+     * vendor's answer is read on the event loop (upstream/Relay), and 2048 long vectors would be its own stall.
+     */
     static String largeEmbeddings(String model) {
         StringBuilder json = new StringBuilder(32 * 1024 * 1024).append("{\"model\":\"").append(model)
-                .append("\",\"dimensions\":8,\"input\":[");
+                .append("\",\"dimensions\":1,\"input\":[");
         for (int i = 0; i < 2048; i++) {
             if (i > 0) json.append(',');
             json.append('"');
