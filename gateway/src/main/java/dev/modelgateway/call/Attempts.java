@@ -25,8 +25,12 @@ final class Attempts {
      * ({@link BodyWork}); the result comes back on the event loop. A refusal stays itself, a bug becomes a 500.
      */
     static <T> Future<T> bodyWork(Call call, Callable<T> work) {
-        return BodyWork.run(call.exchange().vertx(), call.requestBytes(), work).recover(e -> Future.failedFuture(
-                e instanceof RuntimeException r && !(e instanceof GatewayException) ? internal(call.exchange(), r) : e));
+        return bodyWork(call.exchange(), call.requestBytes(), work);
+    }
+
+    static <T> Future<T> bodyWork(Exchange ex, long requestBytes, Callable<T> work) {
+        return BodyWork.run(ex.vertx(), requestBytes, work).recover(e -> Future.failedFuture(
+                e instanceof RuntimeException r && !(e instanceof GatewayException) ? internal(ex, r) : e));
     }
 
     static GatewayException internal(Exchange ex, RuntimeException bug) {

@@ -8,6 +8,7 @@ import dev.modelgateway.upstream.RelayOutcome;
 import dev.modelgateway.upstream.TransportFailures;
 import io.vertx.core.Future;
 
+import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
 /**
@@ -50,5 +51,13 @@ public final class SingleAttempt {
                 }
             });
         });
+    }
+
+    /**
+     * The attempt's body-sized work (copying, tokenizing or encoding the caller's body), beside the event loop
+     * when the body is large, as in the other attempts: a refusal stays itself, a bug becomes a 500.
+     */
+    public static <T> Future<T> bodyWork(Exchange ex, long requestBytes, Callable<T> work) {
+        return Attempts.bodyWork(ex, requestBytes, work);
     }
 }

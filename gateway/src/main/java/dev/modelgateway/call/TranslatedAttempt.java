@@ -39,14 +39,21 @@ final class TranslatedAttempt {
 
     static Future<RelayOutcome> run(CallServices services, Call call, ModelEntry model, Deadline deadline) {
         VendorCodec vendor = Codecs.of(model.vendor());
-        // decoding and encoding walk the whole body: beside the event loop when it is large
-        return Attempts.bodyWork(call, () -> ThinkingRules.adapt(call.canonical(), model)).compose(adapted -> {
+        // decoding, looking for media and encoding walk the whole body: beside the event loop when it is large
+        return Attempts.bodyWork(call, () -> {
+            ThinkingRules.Adapted adapted = ThinkingRules.adapt(call.canonical(), model);
+            return new Decoded(adapted, adapted.request().urlMediaNeedingBytes(vendor::canForwardUrl));
+        }).compose(decoded -> {
+            ThinkingRules.Adapted adapted = decoded.adapted();
             CanonicalRequest request = adapted.request();
-            List<ContentBlock.Media> needed = request.urlMediaNeedingBytes(vendor::canForwardUrl);
-            if (needed.isEmpty()) return send(services, call, model, vendor, adapted.warnings(), request, deadline);
-            return MediaInlining.inline(call, request, needed, services.media())
+            if (decoded.needed().isEmpty()) return send(services, call, model, vendor, adapted.warnings(), request, deadline);
+            return MediaInlining.inline(call, request, decoded.needed(), services.media())
                     .compose(inlined -> send(services, call, model, vendor, adapted.warnings(), inlined, deadline));
         });
+    }
+
+    /** The canonical request adapted to the model, and the media given by URL that the vendor cannot fetch itself. */
+    private record Decoded(ThinkingRules.Adapted adapted, List<ContentBlock.Media> needed) {
     }
 
     /** A vendor request encoded, and its bytes. */

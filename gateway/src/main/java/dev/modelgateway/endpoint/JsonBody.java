@@ -7,6 +7,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A request's JSON body for its handler. A large one is parsed, and checked by {@code check}, on a worker
@@ -24,12 +25,16 @@ public final class JsonBody {
 
     /** @param check the validation that walks the whole body (a 400 naming the field), run where it was parsed */
     public static void parse(RoutingContext ctx, Consumer<ObjectNode> check, Consumer<ObjectNode> handler) {
+        read(ctx, body -> {
+            check.accept(body);
+            return body;
+        }, handler);
+    }
+
+    /** @param reader what the handler needs from the body, read (and validated) where it was parsed */
+    public static <T> void read(RoutingContext ctx, Function<ObjectNode, T> reader, Consumer<T> handler) {
         Buffer body = ctx.body().buffer();
-        BodyWork.run(ctx.vertx(), body == null ? 0 : body.length(), () -> {
-            ObjectNode parsed = Json.parseObject(body);
-            check.accept(parsed);
-            return parsed;
-        }).onComplete(parsed -> {
+        BodyWork.run(ctx.vertx(), body == null ? 0 : body.length(), () -> reader.apply(Json.parseObject(body))).onComplete(parsed -> {
             if (parsed.failed()) {
                 ctx.fail(parsed.cause());
                 return;

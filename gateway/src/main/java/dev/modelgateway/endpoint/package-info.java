@@ -3,6 +3,7 @@
  * model, hand over to call; shared model resolution and message-shape checks.
  *
  * <p>May import call, services, upstream, routing, http, wire, accounts, catalogue, canonical, config, error,
- * json; nothing imports it but server. Runs on the event loop.
+ * json; nothing imports it but server. Runs on the event loop; work that grows with a large body (parsing,
+ * checking, copying, tokenizing) goes to a worker thread through {@code http/BodyWork}.
  */
 package dev.modelgateway.endpoint;

@@ -24,38 +24,41 @@ public final class ResponseStore {
     public static final Duration IDLE_EXPIRY = Duration.ofHours(6);
 
     /**
-     * @param keyId the API key that created the response; other keys can neither see it nor chain onto it
-     * @param json  {@code {"input":[the input items], "response":{the response object}}}
+     * @param keyId        the API key that created the response; other keys can neither see it nor chain onto it
+     * @param inputJson    the input items ({@link Input})
+     * @param responseJson the response object
      */
-    public record Stored(String keyId, byte[] json) {
-        private ObjectNode parsed() {
-            return (ObjectNode) Json.parseOrNull(new String(json, StandardCharsets.UTF_8));
-        }
-
+    public record Stored(String keyId, byte[] inputJson, byte[] responseJson) {
         /** The items the response was generated from (the expanded input), parsed anew for each use. */
         public ArrayNode input() {
-            return (ArrayNode) parsed().get("input");
+            return (ArrayNode) parse(inputJson);
         }
 
         /** The response object as the caller received it. */
         public ObjectNode response() {
-            return (ObjectNode) parsed().get("response");
+            return (ObjectNode) parse(responseJson);
         }
 
         /** The whole conversation: the input items followed by the output items. */
         public ArrayNode items() {
-            ObjectNode p = parsed();
-            ArrayNode items = (ArrayNode) p.get("input");
-            if (p.path("response").path("output") instanceof ArrayNode output) items.addAll(output);
+            ArrayNode items = input();
+            if (response().path("output") instanceof ArrayNode output) items.addAll(output);
             return items;
         }
 
-        /** The input or output item of this response with that id, or null. */
-        public JsonNode item(String itemId) {
-            for (JsonNode item : items()) {
-                if (itemId.equals(item.path("id").asText(null))) return item;
-            }
-            return null;
+        private static JsonNode parse(byte[] json) {
+            return Json.parseOrNull(new String(json, StandardCharsets.UTF_8));
+        }
+    }
+
+    /**
+     * A request's (expanded) input items, serialized before the call so that storing its response neither walks
+     * nor copies them when it completes: the input may be megabytes, serialized beside the event loop then
+     * (docs/security.md), while the response is stored before the caller sees it.
+     */
+    public record Input(byte[] json) {
+        public static Input of(ArrayNode items) {
+            return new Input(Json.toBuffer(items).getBytes());
         }
     }
 
@@ -68,17 +71,14 @@ public final class ResponseStore {
     ResponseStore(long maxBytes) {
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(maxBytes)
-                .weigher((String id, Stored s) -> s.json().length + id.length() + ENTRY_OVERHEAD)
+                .weigher((String id, Stored s) -> s.inputJson().length + s.responseJson().length + id.length() + ENTRY_OVERHEAD)
                 .expireAfterAccess(IDLE_EXPIRY)
                 .build();
     }
 
-    /** @param input the request's (expanded) input items; {@code response} the response object with its output */
-    public void put(String responseId, String keyId, ArrayNode input, ObjectNode response) {
-        ObjectNode entry = Json.MAPPER.createObjectNode();
-        entry.set("input", input);
-        entry.set("response", response);
-        cache.put(responseId, new Stored(keyId, Json.toBuffer(entry).getBytes()));
+    /** @param response the response object with its output, as the caller receives it */
+    public void put(String responseId, String keyId, Input input, ObjectNode response) {
+        cache.put(responseId, new Stored(keyId, input.json(), Json.toBuffer(response).getBytes()));
     }
 
     /** The stored conversation, or null when unknown, expired or created by another key. */

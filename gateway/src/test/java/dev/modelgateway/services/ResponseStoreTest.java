@@ -35,7 +35,7 @@ class ResponseStoreTest {
         ResponseStore store = new ResponseStore(BOUND);
         long before = usedHeapAfterGc();
         // about 120 KB of JSON each: 3x the bound in JSON, so the cache must evict
-        for (int n = 0; n < 400; n++) store.put("resp_" + n, "key", conversation(n), Json.MAPPER.createObjectNode());
+        for (int n = 0; n < 400; n++) store.put("resp_" + n, "key", ResponseStore.Input.of(conversation(n)), Json.MAPPER.createObjectNode());
         store.cleanUp();
         long held = usedHeapAfterGc() - before;
 

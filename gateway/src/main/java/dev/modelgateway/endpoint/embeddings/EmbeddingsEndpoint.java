@@ -25,6 +25,7 @@ import dev.modelgateway.wire.gemini.GeminiEmbeddings;
 import dev.modelgateway.wire.openai.media.EmbeddingVectors;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -41,7 +42,8 @@ public final class EmbeddingsEndpoint {
     }
 
     public void handle(RoutingContext ctx) {
-        JsonBody.parse(ctx, body -> handle(ctx, EmbeddingsRequest.parse(body)));
+        // reading checks every input item: beside the event loop when the body is large
+        JsonBody.read(ctx, EmbeddingsRequest::parse, req -> handle(ctx, req));
     }
 
     private void handle(RoutingContext ctx, EmbeddingsRequest req) {
@@ -66,10 +68,14 @@ public final class EmbeddingsEndpoint {
      * asked for floats (base64 support varies) and encoded here when the caller wants base64.
      */
     private Future<RelayOutcome> openAiShaped(RoutingContext ctx, EmbeddingsRequest req, ModelEntry model) {
-        ObjectNode body = req.body().deepCopy();
-        body.put("model", model.upstreamId());
         boolean encodeHere = model.vendor() == Vendor.DASHSCOPE && req.base64();
-        if (encodeHere) body.put("encoding_format", "float");
+        // serializing the input: beside the event loop when it is large
+        Future<Buffer> bytes = SingleAttempt.bodyWork(Exchange.of(ctx), ctx.body().length(), () -> {
+            ObjectNode body = Json.MAPPER.createObjectNode().setAll(req.body());
+            body.put("model", model.upstreamId());
+            if (encodeHere) body.put("encoding_format", "float");
+            return Json.toBuffer(body);
+        });
         JsonAnswer answer = vendorBody -> {
             ObjectNode parsed = parse(vendorBody.toString(), model);
             Usage usage = new Usage(parsed.path("usage").path("prompt_tokens").asLong(0), 0, 0, 0, 0, 0);
@@ -79,27 +85,34 @@ public final class EmbeddingsEndpoint {
             }
             return new JsonAnswer.Answer(Json.toBuffer(parsed), usage);
         };
-        return platform.relay().json(Exchange.of(ctx), upstream(model, "/embeddings", body), answer,
-                VendorErrorMapper.NATIVE);
+        return bytes.compose(body -> platform.relay().json(Exchange.of(ctx), upstream(model, "/embeddings", body), answer,
+                VendorErrorMapper.NATIVE));
+    }
+
+    /** Vendor C's request for the texts, and their tokens counted here (its answer has none). */
+    private record GeminiRequest(String path, Buffer body, long tokens) {
     }
 
     private Future<RelayOutcome> gemini(RoutingContext ctx, EmbeddingsRequest req, ModelEntry model) {
-        long inputTokens = 0;
-        for (String text : req.texts()) inputTokens += LocalTokenizer.count(text);
-        long tokens = inputTokens;
-        EncodedRequest encoded = GeminiEmbeddings.encode(model.upstreamId(), req.texts(), req.dimensions());
-        JsonAnswer answer = vendorBody -> new JsonAnswer.Answer(Json.toBuffer(
-                EmbeddingVectors.list(GeminiEmbeddings.vectors(parse(vendorBody.toString(), model)), model.id(),
-                        req.base64(), tokens)),
-                new Usage(tokens, 0, 0, 0, 0, 0));
-        VendorErrorMapper errors = e -> Codecs.of(Vendor.GEMINI).decodeError(e.status(), e.body().toString());
-        return platform.relay().json(Exchange.of(ctx), upstream(model, encoded.path(), encoded.body()), answer, errors);
+        // tokenizing and encoding every text: beside the event loop when the body is large
+        return SingleAttempt.bodyWork(Exchange.of(ctx), ctx.body().length(), () -> {
+            long tokens = 0;
+            for (String text : req.texts()) tokens += LocalTokenizer.count(text);
+            EncodedRequest encoded = GeminiEmbeddings.encode(model.upstreamId(), req.texts(), req.dimensions());
+            return new GeminiRequest(encoded.path(), Json.toBuffer(encoded.body()), tokens);
+        }).compose(encoded -> {
+            JsonAnswer answer = vendorBody -> new JsonAnswer.Answer(Json.toBuffer(
+                    EmbeddingVectors.list(GeminiEmbeddings.vectors(parse(vendorBody.toString(), model)), model.id(),
+                            req.base64(), encoded.tokens())),
+                    new Usage(encoded.tokens(), 0, 0, 0, 0, 0));
+            VendorErrorMapper errors = e -> Codecs.of(Vendor.GEMINI).decodeError(e.status(), e.body().toString());
+            return platform.relay().json(Exchange.of(ctx), upstream(model, encoded.path(), encoded.body()), answer, errors);
+        });
     }
 
-    private VendorRequest upstream(ModelEntry model, String path, ObjectNode body) {
+    private VendorRequest upstream(ModelEntry model, String path, Buffer body) {
         return new VendorRequest(platform.config().vendor(model.vendor()), path,
-                MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(body),
-                Deadline.ofMillis(TIMEOUT_MS));
+                MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), body, Deadline.ofMillis(TIMEOUT_MS));
     }
 
     private static ObjectNode parse(String body, ModelEntry model) {

@@ -14,7 +14,9 @@ import dev.modelgateway.wire.openai.responses.ResponsesInbound;
 import io.vertx.core.Future;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a Responses request refers to, made explicit before routing: a gateway-made {@code previous_response_id}
@@ -29,23 +31,40 @@ final class History {
     private record VendorId(String param, String id) {
     }
 
+    /**
+     * The input made explicit.
+     *
+     * @param items     the resulting input items (what a stored response of this call begins with)
+     * @param vendorIds the vendor B ids it names, which the key must own
+     */
+    record Expansion(ArrayNode items, List<VendorId> vendorIds) {
+    }
+
     private History() {
     }
 
     /**
-     * Expands the body's input in place; the future has the resulting input items (what a stored response of
-     * this call begins with), or fails with a 400 naming the first vendor B id the key does not own (a 503 when
-     * that cannot be told).
+     * Expands the body's input in place. It walks the whole input (and parses the stored responses it refers
+     * to), so it runs beside the event loop for a large body; a 400 names an unknown gateway-made id.
      */
-    static Future<ArrayNode> expand(ObjectNode body, ModelEntry primary, String keyId, ResponseStore store, ResponseOwners owners) {
+    static Expansion expand(ObjectNode body, ModelEntry primary, String keyId, ResponseStore store) {
         List<VendorId> vendorIds = new ArrayList<>();
         ArrayNode items = expand(body, primary, keyId, store, vendorIds);
-        if (vendorIds.isEmpty()) return Future.succeededFuture(items);
+        return new Expansion(items, vendorIds);
+    }
+
+    /**
+     * The expansion's items, or a failure with a 400 naming the first vendor B id the key does not own (a 503
+     * when that cannot be told): checking may ask Redis.
+     */
+    static Future<ArrayNode> owned(Expansion expansion, String keyId, ResponseOwners owners) {
+        List<VendorId> vendorIds = expansion.vendorIds();
+        if (vendorIds.isEmpty()) return Future.succeededFuture(expansion.items());
         return owners.notOwned(vendorIds.stream().map(VendorId::id).toList(), keyId).map(foreign -> {
             for (VendorId v : vendorIds) {
                 if (foreign.contains(v.id())) throw notFound(v);
             }
-            return items;
+            return expansion.items();
         });
     }
 
@@ -81,6 +100,8 @@ final class History {
     private static ArrayNode resolveReferences(ArrayNode input, ModelEntry primary, String keyId, ResponseStore store,
                                                List<VendorId> vendorIds) {
         ArrayNode out = Json.MAPPER.createArrayNode();
+        // each stored response referred to, parsed once for all its items (it is kept as JSON)
+        Map<String, Map<String, JsonNode>> storedItems = new HashMap<>();
         for (int i = 0; i < input.size(); i++) {
             JsonNode item = input.get(i);
             String p = "input[" + i + "].id";
@@ -95,10 +116,11 @@ final class History {
             JsonNode id = item.get("id");
             if (id == null || !id.isTextual()) throw GatewayException.invalid(p, "'" + p + "' must be the id of an earlier item.");
             String responseId = ResponsesInbound.responseOfItem(id.asText());
-            ResponseStore.Stored stored = responseId == null ? null : store.find(responseId, keyId);
-            JsonNode found = stored == null ? null : stored.item(id.asText());
+            JsonNode found = responseId == null ? null
+                    : storedItems.computeIfAbsent(responseId, r -> itemsById(store.find(r, keyId))).get(id.asText());
             if (found != null) {
-                if (!foreignReasoning(found, primary)) out.add(found);
+                // a copy: the same item may be referred to twice
+                if (!foreignReasoning(found, primary)) out.add(found.deepCopy());
             } else if (responseId == null && primary.vendor() == Vendor.OPENAI) {
                 out.add(item); // vendor B's own item: vendor B resolves it, if this key made it
                 vendorIds.add(new VendorId(p, id.asText()));
@@ -107,6 +129,17 @@ final class History {
             }
         }
         return out;
+    }
+
+    /** A stored response's input and output items by id (the first of an id); none when it is not this key's. */
+    private static Map<String, JsonNode> itemsById(ResponseStore.Stored stored) {
+        Map<String, JsonNode> byId = new HashMap<>();
+        if (stored == null) return byId;
+        for (JsonNode item : stored.items()) {
+            String id = item.path("id").asText(null);
+            if (id != null) byId.putIfAbsent(id, item);
+        }
+        return byId;
     }
 
     /** The same answer for an unknown id and for another key's: which ids exist is not disclosed. */

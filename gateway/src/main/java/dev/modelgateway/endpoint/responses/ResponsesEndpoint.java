@@ -1,7 +1,6 @@
 package dev.modelgateway.endpoint.responses;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.call.Call;
 import dev.modelgateway.call.CallRunner;
@@ -10,6 +9,7 @@ import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.endpoint.JsonBody;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.http.BodyWork;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.routing.PlatformOptions;
@@ -29,7 +29,8 @@ import java.util.List;
  * {@code POST /api/v1/responses}: natively to vendor B (relayed as is), translated through the canonical
  * model for the other vendors. What the input refers to in the gateway's store ({@code previous_response_id},
  * {@code item_reference}) is made explicit first ({@link History}); hosted tools the plan refuses are dropped
- * with a warning when the operator chose so.
+ * with a warning when the operator chose so. The work that grows with the body (its checks, the history, the
+ * copy of the input kept with the response) runs beside the event loop when the body is large ({@link BodyWork}).
  */
 public final class ResponsesEndpoint {
     private final CallServices platform;
@@ -65,27 +66,48 @@ public final class ResponsesEndpoint {
         }
         List<ModelEntry> plan = new ArrayList<>(List.of(entry));
         plan.addAll(options.fallbacks());
-        CallerProtocol.RESPONSES.codec().validate(body);
-        if (platform.config().dropRefusedHostedTools()) {
-            ex.warnCall(ResponsesRules.dropRefusedHostedTools(body, plan));
-        }
-        plan.forEach(m -> ResponsesRules.check(body, m));
-
         String keyId = ex.caller().keyId();
-        // Checking which vendor B ids the key owns may ask Redis; a refusal reaches the router's failure handler.
-        History.expand(body, entry, keyId, store, owners)
-                .<Void>map(items -> {
-                    run(ctx, body, stream, keep, options, entry, keyId, items);
+        boolean drop = platform.config().dropRefusedHostedTools();
+        // only a translated attempt stores its response (vendor B keeps its own)
+        boolean storing = keep && plan.stream().anyMatch(m -> !CallerProtocol.RESPONSES.nativeTo(m.vendor()));
+        List<String> dropped = new ArrayList<>();
+        BodyWork.run(ctx.vertx(), ctx.body().length(), () -> prepare(body, plan, keyId, drop, dropped, storing))
+                .andThen(done -> ex.warnCall(dropped))
+                // checking which vendor B ids the key owns may ask Redis
+                .compose(prepared -> History.owned(prepared.history(), keyId, owners).map(items -> {
+                    run(ctx, body, stream, prepared, options, entry, keyId);
                     return null;
-                })
+                }))
                 .onFailure(ctx::fail);
     }
 
-    private void run(RoutingContext ctx, ObjectNode body, boolean stream, boolean keep, PlatformOptions options, ModelEntry entry,
-                     String keyId, ArrayNode items) {
+    /**
+     * What the call needs from the body, checked.
+     *
+     * @param storedInput the input to store with the response, serialized ahead; null when nothing is stored
+     */
+    private record Prepared(History.Expansion history, ToolNamespaces namespaces, ResponseStore.Input storedInput) {
+    }
+
+    /**
+     * The checks, the hosted-tool rules and the history expansion walk the whole body: beside the event loop when
+     * it is large ({@link BodyWork}). Tools dropped are added to {@code dropped}, for the warning header also when
+     * a later check refuses the call.
+     */
+    private Prepared prepare(ObjectNode body, List<ModelEntry> plan, String keyId, boolean drop, List<String> dropped,
+                             boolean storing) {
+        CallerProtocol.RESPONSES.codec().validate(body);
+        if (drop) dropped.addAll(ResponsesRules.dropRefusedHostedTools(body, plan));
+        plan.forEach(m -> ResponsesRules.check(body, m));
+        History.Expansion history = History.expand(body, plan.getFirst(), keyId, store);
+        return new Prepared(history, ToolNamespaces.of(body), storing ? ResponseStore.Input.of(history.items()) : null);
+    }
+
+    private void run(RoutingContext ctx, ObjectNode body, boolean stream, Prepared prepared, PlatformOptions options,
+                     ModelEntry entry, String keyId) {
         String responseId = ResponsesInbound.newResponseId();
-        ResponsesInbound codec = new ResponsesInbound(responseId, ToolNamespaces.of(body), response -> {
-            if (keep) store.put(responseId, keyId, items, response.deepCopy());
+        ResponsesInbound codec = new ResponsesInbound(responseId, prepared.namespaces(), response -> {
+            if (prepared.storedInput() != null) store.put(responseId, keyId, prepared.storedInput(), response);
         }, Clock.systemUTC());
         long maxOutput = body.hasNonNull("max_output_tokens") ? Fields.nonNegativeInt(body.get("max_output_tokens"), "max_output_tokens") : 0;
         // vendor B's response and output item ids, so that this key alone may refer to them later

@@ -7,6 +7,7 @@ import dev.modelgateway.call.FinalError;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.http.BodyWork;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.Deadline;
@@ -79,7 +80,12 @@ public final class StoredResponsesEndpoint {
         ResponseStore.Stored stored = store.find(id, keyId);
         if (stored != null) {
             HttpServerRequest req = ctx.request();
-            answer(ctx, InputItemList.page(id, stored.input(), req.getParam("order"), req.getParam("after"), req.getParam("limit")));
+            String order = req.getParam("order");
+            String after = req.getParam("after");
+            String limit = req.getParam("limit");
+            // the stored input may be megabytes: parsed beside the event loop then
+            BodyWork.run(ctx.vertx(), stored.inputJson().length, () -> InputItemList.page(id, stored.input(), order, after, limit))
+                    .onSuccess(page -> answer(ctx, page)).onFailure(ctx::fail);
             return;
         }
         relayOrNotFound(ctx, id, keyId, HttpMethod.GET, "/input_items");

@@ -12,6 +12,7 @@ import dev.modelgateway.config.Vendor;
 import dev.modelgateway.endpoint.JsonBody;
 import dev.modelgateway.endpoint.MessageShape;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.http.BodyWork;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.json.Json;
@@ -49,12 +50,17 @@ public final class CountTokensEndpoint {
     }
 
     public void handle(RoutingContext ctx) {
-        JsonBody.parse(ctx, body -> handle(ctx, body));
+        JsonBody.parse(ctx, CountTokensEndpoint::check, body -> handle(ctx, body));
+    }
+
+    /** The checks that walk the whole body. */
+    private static void check(ObjectNode body) {
+        Fields.requiredString(body, "model");
+        MessageShape.check(Fields.requiredArray(body, "messages"), ROLES, true);
     }
 
     private void handle(RoutingContext ctx, ObjectNode body) {
         String requested = Fields.requiredString(body, "model");
-        MessageShape.check(Fields.requiredArray(body, "messages"), ROLES, true);
         ModelEntry model = platform.catalogue().resolve(requested);
         Exchange.of(ctx).model(model.id());
         if (model.kind() != ModelKind.CHAT) {
@@ -68,14 +74,16 @@ public final class CountTokensEndpoint {
             SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0, () -> exact(ctx, model, counted));
             return;
         }
-        // Decoding validates the body and names the offending field like the messages endpoint does.
-        ObjectNode decodable = counted.deepCopy().put("max_tokens", 1);
-        long tokens = CanonicalTokenCount.count(MESSAGES.decodeRequest(decodable));
-        SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0, () -> {
+        // Decoding validates the body and names the offending field like the messages endpoint does; decoding
+        // and tokenizing walk the whole body: beside the event loop when it is large.
+        BodyWork.run(ctx.vertx(), ctx.body().length(), () -> {
+            ObjectNode decodable = counted.deepCopy().put("max_tokens", 1);
+            return CanonicalTokenCount.count(MESSAGES.decodeRequest(decodable));
+        }).onSuccess(tokens -> SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0, () -> {
             ctx.response().putHeader("content-type", "application/json")
                     .end(Json.toBuffer(JsonNodeFactory.instance.objectNode().put("input_tokens", tokens)));
             return Future.succeededFuture(new RelayOutcome(200, Usage.ZERO, null, false));
-        });
+        })).onFailure(ctx::fail);
     }
 
     private Future<RelayOutcome> exact(RoutingContext ctx, ModelEntry model, ObjectNode counted) {
@@ -83,9 +91,10 @@ public final class CountTokensEndpoint {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
         String beta = ctx.request().getHeader("anthropic-beta");
         if (beta != null) headers.set("anthropic-beta", beta);
-        VendorRequest req = new VendorRequest(platform.config().vendor(Vendor.ANTHROPIC), "/v1/messages/count_tokens",
-                headers, Json.toBuffer(counted), Deadline.ofMillis(TIMEOUT_MS));
         JsonAnswer answer = vendorBody -> new JsonAnswer.Answer(vendorBody, Usage.ZERO);
-        return platform.relay().json(Exchange.of(ctx), req, answer, VendorErrorMapper.NATIVE);
+        // serializing the messages: beside the event loop when they are large
+        return SingleAttempt.bodyWork(Exchange.of(ctx), ctx.body().length(), () -> Json.toBuffer(counted)).compose(bytes ->
+                platform.relay().json(Exchange.of(ctx), new VendorRequest(platform.config().vendor(Vendor.ANTHROPIC),
+                        "/v1/messages/count_tokens", headers, bytes, Deadline.ofMillis(TIMEOUT_MS)), answer, VendorErrorMapper.NATIVE));
     }
 }
