@@ -60,7 +60,7 @@ public final class ConfigLoader {
             JsonNode node = root.path("vendors").path(v.id());
             String baseUrl = checkedBaseUrl(v, override(v.baseUrlEnv(), node.path("base_url").asText(v.defaultBaseUrl())));
             String apiKey = blankToNull(override(v.keyEnv(), node.path("api_key").asText(null)));
-            vendors.put(v, new VendorEndpoint(v, baseUrl, apiKey));
+            vendors.put(v, new VendorEndpoint(v, baseUrl, apiKey, pool(v, node)));
         }
 
         Map<String, String> overrides = new HashMap<>();
@@ -106,6 +106,19 @@ public final class ConfigLoader {
                 (int) parseLong("GATEWAY_MEDIA_MAX_CONCURRENT_PROCESS / media.max_concurrent_process",
                         override("GATEWAY_MEDIA_MAX_CONCURRENT_PROCESS",
                                 node.path("max_concurrent_process").asText(Integer.toString(d.maxConcurrentAll())))));
+    }
+
+    /** {@code vendors.<id>.max_connections} and {@code max_queued}: the connection pool per event loop. */
+    private static VendorPool pool(Vendor v, JsonNode node) {
+        VendorPool d = VendorPool.DEFAULT;
+        String prefix = "vendors." + v.id() + ".";
+        long connections = parseLong(prefix + "max_connections", node.path("max_connections").asText(Integer.toString(d.maxConnections())));
+        long queued = parseLong(prefix + "max_queued", node.path("max_queued").asText(Integer.toString(d.maxQueued())));
+        try {
+            return new VendorPool((int) Math.clamp(connections, -1, Integer.MAX_VALUE), (int) Math.clamp(queued, -1, Integer.MAX_VALUE));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(prefix + e.getMessage());
+        }
     }
 
     private ServerLimits limits(JsonNode server) {

@@ -15,6 +15,13 @@ public sealed interface AttemptFailure {
     String CREDENTIAL_REFUSED = "vendor_credential_refused";
     /** Error code of an attempt at a vendor that has no credential configured. */
     String NOT_CONFIGURED = "vendor_not_configured";
+    /**
+     * Error code of an attempt the gateway itself could not start: every pooled connection to the vendor busy and
+     * the wait queue full, or the wait for a connection (or the call's deadline) over before one came free.
+     */
+    String GATEWAY_OVERLOADED = "gateway_overloaded";
+    /** Error code of an attempt ended because its caller went away (nobody sees it; the ledger says 499). */
+    String CALLER_LEFT = "caller_left";
 
     /**
      * An HTTP status came back: the vendor's own answer (relayed or decoded), or the gateway's refusal of the
@@ -37,11 +44,19 @@ public sealed interface AttemptFailure {
     /** The vendor has no credential configured here. */
     record NotConfigured() implements AttemptFailure { }
 
+    /** The gateway's own saturation: the request never reached the vendor (its pool was full). */
+    record Overloaded(Function<String, String> header) implements AttemptFailure { }
+
+    /** The caller went away; the upstream request was reset on its behalf. */
+    record CallerLeft() implements AttemptFailure { }
+
     static AttemptFailure of(Throwable t) {
         return switch (t) {
             case VendorError e -> new Status(e.status(), e.status() == 401 || e.status() == 403, e.headers()::get);
             case GatewayException g when CIRCUIT_OPEN.equals(g.code()) -> new CircuitOpen(headers(g.headers()));
             case GatewayException g when NOT_CONFIGURED.equals(g.code()) -> new NotConfigured();
+            case GatewayException g when GATEWAY_OVERLOADED.equals(g.code()) -> new Overloaded(headers(g.headers()));
+            case GatewayException g when CALLER_LEFT.equals(g.code()) -> new CallerLeft();
             case GatewayException g when CREDENTIAL_REFUSED.equals(g.code()) -> new Status(g.status(), true, headers(g.headers()));
             case GatewayException g when g.kind() == ErrorKind.TIMEOUT -> new TimedOut();
             case GatewayException g -> new Status(g.status(), false, headers(g.headers()));

@@ -23,6 +23,9 @@ public final class RetryRule {
             case AttemptFailure.Status s -> retryableStatus(s.status()) ? Verdict.RETRY : Verdict.STOP;
             case AttemptFailure.CircuitOpen c -> Verdict.NEXT_MODEL;
             case AttemptFailure.NotConfigured n -> Verdict.NEXT_MODEL;
+            // the same pool is still full: a fallback (another vendor, another pool) may be served at once
+            case AttemptFailure.Overloaded o -> Verdict.NEXT_MODEL;
+            case AttemptFailure.CallerLeft c -> Verdict.STOP;
             case AttemptFailure.TimedOut t -> Verdict.RETRY;
             case AttemptFailure.Transport t -> Verdict.RETRY;
         };
@@ -30,7 +33,9 @@ public final class RetryRule {
 
     /**
      * What a failed call says about the vendor deployment, for its circuit breaker. Timeouts say nothing:
-     * their length is the caller's choice, and one caller's short timeout must not cut everybody off.
+     * their length is the caller's choice, and one caller's short timeout must not cut everybody off. Neither
+     * do the gateway's own saturation nor a caller leaving: the vendor never failed, and counting them would
+     * let the gateway's load or impatient callers take a healthy vendor offline (issue 13).
      */
     public static CircuitBreaker.Outcome health(AttemptFailure failure) {
         return switch (failure) {
@@ -41,6 +46,8 @@ public final class RetryRule {
             case AttemptFailure.CircuitOpen c -> CircuitBreaker.Outcome.FAILED;
             case AttemptFailure.TimedOut t -> CircuitBreaker.Outcome.UNKNOWN;
             case AttemptFailure.NotConfigured n -> CircuitBreaker.Outcome.UNKNOWN;
+            case AttemptFailure.Overloaded o -> CircuitBreaker.Outcome.UNKNOWN;
+            case AttemptFailure.CallerLeft c -> CircuitBreaker.Outcome.UNKNOWN;
         };
     }
 
@@ -49,6 +56,7 @@ public final class RetryRule {
         return switch (failure) {
             case AttemptFailure.Status s -> RetryAfter.millis(s.header()::apply);
             case AttemptFailure.CircuitOpen c -> RetryAfter.millis(c.header()::apply);
+            case AttemptFailure.Overloaded o -> RetryAfter.millis(o.header()::apply);
             default -> -1;
         };
     }

@@ -1,5 +1,6 @@
 package dev.modelgateway.upstream;
 
+import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import io.vertx.core.Future;
@@ -8,22 +9,31 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpServerResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One upstream call running under the call's deadline. When the deadline passes before the call is
  * over (or, for a stream, before its first byte reached the caller), the upstream request is reset, which
- * closes its connection, and the attempt fails with a timeout. A caller who goes away resets it too.
+ * closes its connection, and the attempt fails with a timeout; or, when the call was still waiting for one of
+ * the gateway's busy connections, with the gateway's own overload. A caller who goes away resets it too, and
+ * the attempt then ends as the caller's exit, never as the vendor's failure.
  */
 final class InFlight<T> {
+    private static final Logger LOG = LoggerFactory.getLogger(InFlight.class);
+
     private final Vertx vertx;
     /** The caller waiting for the answer; null for a background call (transcription tasks). */
     private final HttpServerResponse caller;
     private final VendorRequest req;
     private final String vendor;
     private final Promise<T> result = Promise.promise();
+    private UpstreamPool pool;
     private HttpClientRequest upstream;
     private long timer = -1;
     private boolean expired;
+    /** The deadline passed while the call waited for a connection of a saturated pool: the gateway's condition. */
+    private GatewayException expiredQueued;
 
     InFlight(Vertx vertx, HttpServerResponse caller, VendorRequest req) {
         this.vertx = vertx;
@@ -40,13 +50,17 @@ final class InFlight<T> {
 
     Future<HttpClientResponse> send(VendorClients clients) {
         if (expired) return Future.failedFuture(timeout());
-        return clients.send(req, this::attach).recover(t -> Future.failedFuture(failure(t)));
+        if (req.endpoint().apiKey() != null) pool = clients.pool(req.endpoint());
+        return clients.send(req, this::attach, result.future()).recover(t -> Future.failedFuture(failure(t)));
     }
 
     private void attach(HttpClientRequest request) {
         upstream = request;
+        // A reset before the request is sent (its caller left, or its deadline passed, while it waited for a
+        // connection) goes to this handler; without one Vert.x logs every such reset at ERROR.
+        request.exceptionHandler(t -> LOG.debug("vendor {}: upstream request ended before it was sent: {}", vendor, t.toString()));
         if (caller != null) caller.closeHandler(v -> request.reset());
-        if (expired || (caller != null && caller.closed())) request.reset();
+        if (expired || callerLeft()) request.reset();
     }
 
     /** The first byte went to the caller: from now on only the idle timeout applies. */
@@ -55,9 +69,18 @@ final class InFlight<T> {
         timer = -1;
     }
 
-    /** What a transport failure means for this call: a timeout once the deadline has passed. */
+    /**
+     * What a transport failure means for this call: the caller's exit when it went away (its leaving reset the
+     * upstream request), a timeout once the deadline has passed, else the vendor's failure.
+     */
     GatewayException failure(Throwable t) {
+        if (callerLeft()) return callerGone();
         return expired ? timeout() : TransportFailures.classify(t, vendor);
+    }
+
+    /** The caller went away before its answer was complete (a response it was sent whole is not a departure). */
+    boolean callerLeft() {
+        return caller != null && caller.closed() && !caller.ended();
     }
 
     long idleMs() {
@@ -82,12 +105,19 @@ final class InFlight<T> {
 
     private void expire() {
         expired = true;
+        if (upstream == null && pool != null && pool.saturated()) expiredQueued = pool.deadlineWhileQueued(req.deadline().idleMs());
         if (upstream != null) upstream.reset();
         result.tryFail(timeout());
     }
 
     GatewayException timeout() {
+        if (expiredQueued != null) return expiredQueued;
         return GatewayException.of(ErrorKind.TIMEOUT, "Vendor '" + vendor + "' did not answer within the call's deadline ("
                 + req.deadline().idleMs() + " ms).").withCode("deadline_exceeded");
+    }
+
+    private GatewayException callerGone() {
+        return GatewayException.of(ErrorKind.UNAVAILABLE, "The caller went away before vendor '" + vendor + "' answered.")
+                .withStatus(499).withCode(AttemptFailure.CALLER_LEFT);
     }
 }

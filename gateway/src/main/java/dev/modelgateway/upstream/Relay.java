@@ -202,9 +202,10 @@ public final class Relay {
             sent = Future.failedFuture(e);
         }
         call.complete(sent);
-        return call.result().andThen(ar -> breaker.record(permit, ar.succeeded() ? health.apply(ar.result())
-                // a caller who left says nothing about the vendor
-                : caller != null && caller.closed() ? CircuitBreaker.Outcome.UNKNOWN
+        // A caller who left says nothing about the vendor, whatever its leaving did to the upstream call (the reset
+        // can end a stream as if the vendor had cut it): checked first, so no ordering of handlers can count it.
+        return call.result().andThen(ar -> breaker.record(permit, call.callerLeft() ? CircuitBreaker.Outcome.UNKNOWN
+                : ar.succeeded() ? health.apply(ar.result())
                 : RetryRule.health(AttemptFailure.of(ar.cause()))));
     }
 

@@ -1,12 +1,12 @@
 package dev.modelgateway.upstream;
 
 import dev.modelgateway.config.Vendor;
+import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
@@ -16,37 +16,33 @@ import io.vertx.core.http.RequestOptions;
 import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * Pooled HTTP clients to the vendors, one pool per event loop (each gateway verticle owns one
- * instance), so that a request and its upstream call stay on the same thread.
+ * Pooled HTTP clients to the vendors, one pool per vendor deployment and event loop (each gateway verticle owns
+ * one instance), so that a request and its upstream call stay on the same thread, and each deployment gets the
+ * connections its {@code vendors.<id>.max_connections} and {@code max_queued} allow.
  */
 public final class VendorClients {
+    /** The longest wait for a connection (pool queue and TCP connect together), unless the deadline is sooner. */
     private static final int CONNECT_TIMEOUT_MS = 10_000;
 
-    private final HttpClientAgent client;
+    private final Vertx vertx;
     /** Base URLs parsed once: setAbsoluteURI would parse a java.net.URL on every request. */
     private final Map<String, Origin> origins = new ConcurrentHashMap<>();
+    private final Map<String, UpstreamPool> pools = new ConcurrentHashMap<>();
 
     public VendorClients(Vertx vertx) {
-        HttpClientOptions options = new HttpClientOptions()
-                .setKeepAlive(true)
-                .setTcpNoDelay(true)
-                .setConnectTimeout(CONNECT_TIMEOUT_MS)
-                .setMaxInitialLineLength(16 * 1024)
-                .setDecompressionSupported(true)
-                .setTrustAll(false);
-        PoolOptions pool = new PoolOptions().setHttp1MaxSize(512).setMaxWaitQueueSize(4096);
-        this.client = vertx.createHttpClient(options, pool);
+        this.vertx = vertx;
     }
 
     /**
      * Opens the request and hands it to {@code onRequest} before sending, so the caller can cancel it
-     * (a client that disconnects must not leave the upstream call running).
+     * (a client that disconnects must not leave the upstream call running). The call holds its place in the
+     * deployment's pool until {@code over} completes. Fails with 503 {@code gateway_overloaded} when the pool is
+     * saturated ({@link UpstreamPool}).
      */
-    public Future<HttpClientResponse> send(VendorRequest r, Consumer<HttpClientRequest> onRequest) {
+    public Future<HttpClientResponse> send(VendorRequest r, Consumer<HttpClientRequest> onRequest, Future<?> over) {
         if (r.endpoint().apiKey() == null) {
             Vendor v = r.endpoint().vendor();
             return Future.failedFuture(GatewayException.of(ErrorKind.UNAVAILABLE, "Vendor '" + v.id() + "' is not configured on this gateway: set " + v.keyEnv()
@@ -62,12 +58,29 @@ public final class VendorClients {
                 .setURI(origin.basePath() + r.path())
                 .setConnectTimeout(Math.max(1, Math.min(CONNECT_TIMEOUT_MS, r.deadline().remainingMs())))
                 .setIdleTimeout(r.deadline().idleMs());
-        return client.request(options).compose(req -> {
+        return pool(r.endpoint()).request(options, over).compose(req -> {
             req.headers().addAll(r.headers());
             VendorAuth.apply(r.endpoint(), req.headers());
             onRequest.accept(req);
             // a GET or DELETE has no body
             return r.body() == null ? req.send() : req.send(r.body());
+        });
+    }
+
+    /** The deployment's pool on this event loop, made on its first call. */
+    UpstreamPool pool(VendorEndpoint endpoint) {
+        return pools.computeIfAbsent(endpoint.vendor().id() + " " + endpoint.baseUrl(), k -> {
+            HttpClientOptions options = new HttpClientOptions()
+                    .setKeepAlive(true)
+                    .setTcpNoDelay(true)
+                    .setConnectTimeout(CONNECT_TIMEOUT_MS)
+                    .setMaxInitialLineLength(16 * 1024)
+                    .setDecompressionSupported(true)
+                    .setTrustAll(false);
+            // a bounded queue: each waiting call holds its request body, so an unbounded one would hold memory without bound
+            PoolOptions pool = new PoolOptions().setHttp1MaxSize(endpoint.pool().maxConnections())
+                    .setMaxWaitQueueSize(endpoint.pool().maxQueued());
+            return new UpstreamPool(vertx.createHttpClient(options, pool), endpoint.pool(), endpoint.vendor().id());
         });
     }
 
@@ -83,6 +96,6 @@ public final class VendorClients {
 
     /** Closes the pools; calls still running get one second before their connections are closed. */
     public Future<Void> close() {
-        return client.shutdown(1, TimeUnit.SECONDS);
+        return Future.all(pools.values().stream().map(UpstreamPool::close).toList()).mapEmpty();
     }
 }

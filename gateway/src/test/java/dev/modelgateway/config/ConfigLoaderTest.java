@@ -48,6 +48,25 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void vendorConnectionPoolsPerVendorWithDefaultsAndBounds() throws Exception {
+        Path file = dir.resolve("pools.yaml");
+        Files.writeString(file, """
+                vendors:
+                  openai: {max_connections: 2000, max_queued: 100}
+                """);
+        GatewayConfig c = new ConfigLoader(Map.<String, String>of()::get).load(file);
+        assertThat(c.vendor(Vendor.OPENAI).pool()).isEqualTo(new VendorPool(2000, 100));
+        assertThat(c.vendor(Vendor.ANTHROPIC).pool()).isEqualTo(VendorPool.DEFAULT);
+
+        Files.writeString(file, "vendors:\n  gemini: {max_connections: 0}\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.<String, String>of()::get).load(file))
+                .hasMessageContaining("vendors.gemini.max_connections");
+        Files.writeString(file, "vendors:\n  gemini: {max_queued: many}\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.<String, String>of()::get).load(file))
+                .hasMessageContaining("vendors.gemini.max_queued");
+    }
+
+    @Test
     void noFileMeansDefaultsAndEnvironment() throws Exception {
         GatewayConfig c = new ConfigLoader(Map.of("DASHSCOPE_BASE_URL", "http://x/compatible-mode/v1/")::get).load(null);
         assertThat(c.port()).isEqualTo(8080);

@@ -10,6 +10,7 @@ import dev.modelgateway.config.ServerLimits;
 import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
+import dev.modelgateway.config.VendorPool;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.server.Gateway;
 import dev.modelgateway.sim.SimKeys;
@@ -70,6 +71,8 @@ public final class GatewayHarness implements AutoCloseable {
     public static final class Builder {
         private final Set<Vendor> missingKeys = EnumSet.noneOf(Vendor.class);
         private final Map<Vendor, String> baseUrls = new EnumMap<>(Vendor.class);
+        private final Map<Vendor, VendorPool> pools = new EnumMap<>(Vendor.class);
+        private int eventLoops = 2;
         private CircuitBreaker.Thresholds breaker = CircuitBreaker.Thresholds.DEFAULT;
         private MediaPolicy media = LOOPBACK_MEDIA;
         private String databaseUrl;
@@ -98,6 +101,18 @@ public final class GatewayHarness implements AutoCloseable {
         /** Another base URL for a vendor than the simulator's, e.g. a closed port to test transport failures. */
         public Builder baseUrl(Vendor vendor, String url) {
             baseUrls.put(vendor, url);
+            return this;
+        }
+
+        /** A vendor's connection pool per event loop (tests of its saturation use a small one). */
+        public Builder pool(Vendor vendor, VendorPool pool) {
+            pools.put(vendor, pool);
+            return this;
+        }
+
+        /** Gateway verticles, one per event loop, each with its own vendor pools (2 unless set). */
+        public Builder eventLoops(int n) {
+            this.eventLoops = n;
             return this;
         }
 
@@ -165,9 +180,10 @@ public final class GatewayHarness implements AutoCloseable {
             vendors.put(Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, base + "/dashscope/compatible-mode/v1", keys.dashscope()));
             baseUrls.forEach((v, url) -> vendors.put(v, new VendorEndpoint(v, url, vendors.get(v).apiKey())));
             for (Vendor v : missingKeys) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
+            pools.forEach((v, pool) -> vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), vendors.get(v).apiKey(), pool)));
             GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media, limits,
                     tls, defaultMaxConcurrent, dropRefusedHostedTools);
-            Gateway gateway = Gateway.start(vertx, config, 2, breaker).await();
+            Gateway gateway = Gateway.start(vertx, config, eventLoops, breaker).await();
             return new GatewayHarness(vertx, s, gateway, db);
         }
     }
