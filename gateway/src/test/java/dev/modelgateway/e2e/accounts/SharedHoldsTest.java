@@ -2,10 +2,7 @@ package dev.modelgateway.e2e.accounts;
 
 import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
-import dev.modelgateway.e2e.SharedStores;
 import dev.modelgateway.json.Json;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -23,25 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Two gateways sharing PostgreSQL and Redis hold a key's concurrency slots and budget reservations together:
  * concurrent calls split between them are admitted as if one instance served them all.
  */
-class SharedHoldsTest {
-    SharedStores stores;
-    GatewayHarness a;
-    GatewayHarness b;
-
-    @BeforeEach
-    void start() throws Exception {
-        stores = new SharedStores();
-        a = stores.gateway().start();
-        b = stores.gateway().simulator(a.sim).start();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        if (b != null) b.close();
-        if (a != null) a.close();
-        stores.close();
-    }
-
+class SharedHoldsTest extends TwoInstances {
     /** {@code n} calls at once, alternately on each instance, each 800 ms at the vendor. */
     List<HttpResponse<String>> concurrentSlowCalls(AdminApi.CreatedKey key, int n, String mark) throws Exception {
         String body = "{\"model\":\"platform/vendorB-5.5\",\"messages\":[{\"role\":\"user\",\"content\":\"[[sim:delay_ms=800;"

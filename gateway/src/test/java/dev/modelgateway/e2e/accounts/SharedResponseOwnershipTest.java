@@ -3,10 +3,7 @@ package dev.modelgateway.e2e.accounts;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
-import dev.modelgateway.e2e.SharedStores;
 import dev.modelgateway.json.Json;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -21,27 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * vendor B conversation continues through any instance behind a load balancer, and after a restart, while
  * every other key is refused on every instance.
  */
-class SharedResponseOwnershipTest {
+class SharedResponseOwnershipTest extends TwoInstances {
     static final String MODEL = "platform/vendorB-5.5";
-
-    SharedStores stores;
-    /** Owns the simulator that every instance of a test calls. */
-    GatewayHarness a;
-    GatewayHarness b;
-
-    @BeforeEach
-    void start() throws Exception {
-        stores = new SharedStores();
-        a = stores.gateway().start();
-        b = stores.gateway().simulator(a.sim).start();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        if (b != null) b.close();
-        if (a != null) a.close();
-        stores.close();
-    }
 
     private static HttpResponse<String> respond(GatewayHarness g, String key, String previous) {
         return g.post("/api/v1/responses", "{\"model\":\"" + MODEL + "\",\"input\":\"hi\""

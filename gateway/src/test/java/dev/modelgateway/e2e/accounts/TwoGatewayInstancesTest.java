@@ -5,11 +5,8 @@ import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.LedgerRows;
-import dev.modelgateway.e2e.SharedStores;
 import dev.modelgateway.http.TraceId;
 import dev.modelgateway.json.Json;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -28,26 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Two gateways, each on its own Vert.x, in front of one simulator and sharing one PostgreSQL schema and
  * one Redis prefix: one rate limit enforced together, one consistent ledger.
  */
-class TwoGatewayInstancesTest {
+class TwoGatewayInstancesTest extends TwoInstances {
     static final String MODEL = "platform/vendorA-sonnet-4.5";
-
-    SharedStores stores;
-    GatewayHarness a;
-    GatewayHarness b;
-
-    @BeforeEach
-    void start() throws Exception {
-        stores = new SharedStores();
-        a = stores.gateway().start();
-        b = stores.gateway().simulator(a.sim).start();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        if (b != null) b.close();
-        if (a != null) a.close();
-        stores.close();
-    }
 
     @Test
     void oneRateLimitAndOneLedgerAcrossInstances() throws Exception {
