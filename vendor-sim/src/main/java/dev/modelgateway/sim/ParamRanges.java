@@ -19,7 +19,7 @@ final class ParamRanges {
 
     /**
      * OpenAI chat completions and Responses: {@code temperature} 0–2, {@code top_logprobs} 0–20, {@code logit_bias}
-     * values −100–100 (/work/shared/protocols/openai-chat.md §2), in OpenAI's "Invalid 'field': … above maximum
+     * values −100–100 (OpenAI's API reference for chat completions and responses), in OpenAI's "Invalid 'field': … above maximum
      * value" wording.
      */
     static Refusal openai(JsonNode root) {

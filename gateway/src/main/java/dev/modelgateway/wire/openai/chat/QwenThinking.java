@@ -7,7 +7,7 @@ import dev.modelgateway.canonical.ReasoningConfig;
 /**
  * The one mapping of a reasoning request onto vendor D's switches: DashScope's compatible mode documents
  * {@code enable_thinking} and {@code thinking_budget}, not {@code reasoning_effort}
- * (/work/shared/protocols/qwen-dashscope.md §3, §7), so an effort becomes the budget of
+ * (Alibaba Cloud Model Studio, "Deep thinking" and the OpenAI-compatible API reference), so an effort becomes the budget of
  * {@link ReasoningBudgets}. Used by the translating encoder and by the native chat path alike.
  */
 final class QwenThinking {
