@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The native (same-protocol) fast path, as the relay's StreamPump runs it: SseParser → StreamTap (observes
- * usage, re-frames the event) → a fresh 512-byte Buffer per network read. One operation = one recorded stream.
+ * usage, relays the event's bytes) → a fresh Buffer per network read, sized from it as StreamPump sizes it.
+ * One operation = one recorded stream.
  * Scenario = {source stream}_{tap}; "qwen_openai" is a chat stream whose chunks all carry "usage":null.
  */
 @State(Scope.Thread)
@@ -58,7 +59,7 @@ public class NativeTapBench {
     }
 
     private static final class Pump {
-        Buffer pending = Buffer.buffer(512);
+        Buffer pending;
     }
 
     @Benchmark
@@ -67,10 +68,14 @@ public class NativeTapBench {
         Pump pump = new Pump();
         SseParser parser = new SseParser(e -> tap.onEvent(e, pump.pending));
         for (Buffer b : pieces) {
+            if (pump.pending == null) pump.pending = Workloads.output(b);
             parser.feed(b);
-            bh.consume(pump.pending);
-            pump.pending = Buffer.buffer(512);
+            if (pump.pending.length() > 0) { // StreamPump writes it and starts another with the next read
+                bh.consume(pump.pending);
+                pump.pending = null;
+            }
         }
+        if (pump.pending == null) pump.pending = Buffer.buffer(256);
         parser.end();
         bh.consume(pump.pending);
         bh.consume(tap.usage());

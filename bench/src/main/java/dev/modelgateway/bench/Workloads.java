@@ -89,4 +89,9 @@ public final class Workloads {
         for (int i = 0; i < pieces.length; i++) out[i] = Buffer.buffer(pieces[i]);
         return out;
     }
+
+    /** The caller's output buffer for one network read, sized from it as upstream/StreamPump sizes it. */
+    public static Buffer output(Buffer piece) {
+        return Buffer.buffer(piece.length() + (piece.length() >> 2) + 64);
+    }
 }

@@ -57,9 +57,9 @@ final class NativeAttempt {
         VendorRequest request = new VendorRequest(services.config().vendor(model.vendor()), format.path(), headers,
                 upstream.bytes(), deadline);
         if (call.stream()) return services.relay().stream(call.exchange(), request, upstream.tap(), VendorErrorMapper.NATIVE);
-        // The vendor's bytes go back untouched; the body is parsed only to read usage.
+        // The vendor's bytes go back untouched; of the body only what usage (and the answer's ids) need is built.
         JsonAnswer unchanged = vendorBody -> {
-            JsonNode parsed = Json.parseOrNull(vendorBody.toString());
+            JsonNode parsed = Json.parseFields(vendorBody, format.answerFields());
             if (parsed == null) {
                 throw GatewayException.of(ErrorKind.UPSTREAM, "The vendor returned a response that is not valid JSON.");
             }

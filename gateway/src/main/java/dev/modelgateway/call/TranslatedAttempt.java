@@ -86,7 +86,7 @@ final class TranslatedAttempt {
             return services.relay().stream(call.exchange(), req, tap, errors);
         }
         JsonAnswer answer = vendorBody -> {
-            JsonNode parsed = Json.parseOrNull(vendorBody.toString());
+            JsonNode parsed = Json.parseOrNull(vendorBody);
             if (parsed == null) {
                 throw GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + model.vendor().id() + "' returned invalid JSON.");
             }

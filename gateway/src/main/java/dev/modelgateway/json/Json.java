@@ -1,22 +1,34 @@
 package dev.modelgateway.json;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.error.GatewayException;
+import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 
 /** The gateway's one Jackson mapper and the parsing of request bodies into JSON objects. */
 public final class Json {
@@ -30,6 +42,9 @@ public final class Json {
     public static final int MAX_NAME_LENGTH = 50_000;
 
     public static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Writes {@link #append}'s JSON: supplementary characters as UTF-8, as a String would encode them. */
+    private static final ObjectMapper TEXT_WRITER = new ObjectMapper(JsonFactory.builder()
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build());
     /** Request bodies are exactly one JSON value: bytes after it are an error, not ignored (as vendors answer). */
     private static final ObjectReader REQUEST_READER;
 
@@ -56,7 +71,9 @@ public final class Json {
         }
         JsonNode node;
         try {
-            node = REQUEST_READER.readTree(body.getBytes());
+            ByteBuf buf = heapBytes(body);
+            node = buf != null ? REQUEST_READER.readTree(buf.array(), buf.arrayOffset() + buf.readerIndex(), buf.readableBytes())
+                    : REQUEST_READER.readTree(body.getBytes());
         } catch (StreamConstraintsException e) {
             throw GatewayException.invalid(null, "The request body exceeds a JSON limit: " + limitMessage(e) + ".");
         } catch (JsonProcessingException e) {
@@ -139,11 +156,121 @@ public final class Json {
         }
     }
 
+    /**
+     * Appends {@code node} to {@code out} as UTF-8 JSON, written straight into the buffer: no String, no byte
+     * array in between. Characters beyond the BMP (emoji) are written as themselves, not as escaped surrogate
+     * pairs: what the gateway's streamed frames have always carried.
+     */
+    public static void append(JsonNode node, Buffer out) {
+        try (JsonGenerator g = TEXT_WRITER.getFactory().createGenerator(new BufferOutput(out))) {
+            TEXT_WRITER.writeTree(g, node);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serialise JSON", e);
+        }
+    }
+
+    /**
+     * Appends {@code text} as a JSON string, as {@link #append} would write it, with Jackson's own string
+     * encoder: no tree, no generator.
+     */
+    public static void appendString(String text, Buffer out) {
+        byte[] quoted;
+        try {
+            quoted = JsonStringEncoder.getInstance().quoteAsUTF8(text);
+        } catch (IllegalArgumentException halfSurrogate) {
+            // the encoder refuses a lone surrogate, which the generator writes as an escape (\uD83D)
+            try (JsonGenerator g = TEXT_WRITER.getFactory().createGenerator(new BufferOutput(out))) {
+                g.writeString(text);
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot serialise JSON", e);
+            }
+            return;
+        }
+        out.appendByte((byte) '"').appendBytes(quoted).appendByte((byte) '"');
+    }
+
+    /** Where {@link #append} and {@link #appendString} write. */
+    private static final class BufferOutput extends OutputStream {
+        private final Buffer out;
+
+        BufferOutput(Buffer out) {
+            this.out = out;
+        }
+
+        @Override
+        public void write(int b) {
+            out.appendByte((byte) b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            out.appendBytes(b, off, len);
+        }
+    }
+
     public static JsonNode parseOrNull(String text) {
         try {
             return MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
             return null;
+        }
+    }
+
+    /**
+     * {@link #parseOrNull(String)} of UTF-8 bytes, read where they are (no String in between). Bytes that are
+     * not valid UTF-8 are read as their String would be (malformed sequences replaced), as before.
+     */
+    public static JsonNode parseOrNull(byte[] bytes, int offset, int length) {
+        try {
+            return MAPPER.readTree(bytes, offset, length);
+        } catch (IOException e) {
+            return parseOrNull(new String(bytes, offset, length, StandardCharsets.UTF_8));
+        }
+    }
+
+    /** {@link #parseOrNull(byte[], int, int)} of a buffer, read in place. */
+    public static JsonNode parseOrNull(Buffer body) {
+        ByteBuf buf = heapBytes(body);
+        if (buf == null) return parseOrNull(body.getBytes(), 0, body.length());
+        return parseOrNull(buf.array(), buf.arrayOffset() + buf.readerIndex(), buf.readableBytes());
+    }
+
+    /** The buffer's Netty buffer when its bytes are in an array that can be read in place, else null. */
+    private static ByteBuf heapBytes(Buffer body) {
+        ByteBuf buf = body instanceof BufferInternal internal ? internal.unwrap() : null;
+        return buf != null && buf.hasArray() ? buf : null;
+    }
+
+    /**
+     * What {@link #parseOrNull(Buffer)} would give, but holding only the top-level {@code fields} of an object
+     * (an object without them for any other value): the rest is read to check it is JSON, never built.
+     */
+    public static ObjectNode parseFields(Buffer body, Set<String> fields) {
+        ByteBuf buf = heapBytes(body);
+        byte[] bytes = buf != null ? buf.array() : body.getBytes();
+        int offset = buf != null ? buf.arrayOffset() + buf.readerIndex() : 0;
+        ObjectNode kept = MAPPER.createObjectNode();
+        try (JsonParser p = MAPPER.createParser(bytes, offset, body.length())) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                p.skipChildren();
+                return kept;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                p.nextToken();
+                if (fields.contains(name)) kept.set(name, p.readValueAsTree());
+                else p.skipChildren();
+            }
+            if (p.currentToken() != JsonToken.END_OBJECT) throw new JsonParseException(p, "unterminated object");
+            return kept;
+        } catch (IOException e) {
+            JsonNode whole = parseOrNull(new String(bytes, offset, body.length(), StandardCharsets.UTF_8));
+            if (whole == null) return null;
+            kept.removeAll();
+            if (whole.isObject()) fields.forEach(f -> {
+                if (whole.has(f)) kept.set(f, whole.get(f));
+            });
+            return kept;
         }
     }
 }

@@ -1,8 +1,128 @@
 package dev.modelgateway.sse;
 
+import io.vertx.core.buffer.Buffer;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
+
 /**
- * One server-sent event. {@code event} is null when the stream has only {@code data:} lines
- * (chat completions); {@code data} is the joined data lines without the trailing newline.
+ * One server-sent event. {@code event} is null when the stream has only {@code data:} lines (chat
+ * completions); {@code data} is the joined data lines without the trailing newline.
+ *
+ * <p>The parser hands out the event as UTF-8 bytes, usually a slice of the network buffer it was read from
+ * (never copied, never modified afterwards): a relay writes the bytes on unchanged and a JSON parser reads
+ * them, and the text is decoded only if someone asks for it.
  */
-public record SseEvent(String event, String data) {
+public final class SseEvent {
+    private static final byte[] EVENT_FIELD = "event: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DATA_FIELD = "data: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] LF = {'\n'};
+    private static final byte[] BLANK_LINE = {'\n', '\n'};
+
+    private final byte[] nameBytes;
+    private final int nameOffset;
+    /** -1 when the event has no name. */
+    private final int nameLength;
+    private final byte[] bytes;
+    private final int dataOffset;
+    private final int dataLength;
+    private String event;
+    private String data;
+
+    /** An event made of text, as tests build them. */
+    public SseEvent(String event, String data) {
+        this(event == null ? null : event.getBytes(StandardCharsets.UTF_8), data.getBytes(StandardCharsets.UTF_8));
+        this.event = event;
+        this.data = data;
+    }
+
+    private SseEvent(byte[] name, byte[] data) {
+        this(name, 0, name == null ? -1 : name.length, data, 0, data.length);
+    }
+
+    /**
+     * An event whose name (when {@code nameLength >= 0}) and data are ranges of arrays that must not change
+     * afterwards.
+     */
+    SseEvent(byte[] nameBytes, int nameOffset, int nameLength, byte[] dataBytes, int dataOffset, int dataLength) {
+        this.nameBytes = nameBytes;
+        this.nameOffset = nameOffset;
+        this.nameLength = nameLength;
+        this.bytes = dataBytes;
+        this.dataOffset = dataOffset;
+        this.dataLength = dataLength;
+    }
+
+    /** The event's name, null for an unnamed event. */
+    public String event() {
+        if (event == null && nameLength >= 0) event = new String(nameBytes, nameOffset, nameLength, StandardCharsets.UTF_8);
+        return event;
+    }
+
+    /** The data, decoded (once) from its bytes. */
+    public String data() {
+        if (data == null) data = new String(bytes, dataOffset, dataLength, StandardCharsets.UTF_8);
+        return data;
+    }
+
+    /** The data's UTF-8 bytes: {@link #dataLength()} bytes of this array from {@link #dataOffset()}; read only. */
+    public byte[] dataArray() {
+        return bytes;
+    }
+
+    public int dataOffset() {
+        return dataOffset;
+    }
+
+    public int dataLength() {
+        return dataLength;
+    }
+
+    /** Whether the event's name is {@code name} (ASCII), without decoding it. */
+    public boolean named(byte[] name) {
+        return nameLength == name.length && Arrays.equals(nameBytes, nameOffset, nameOffset + nameLength, name, 0, name.length);
+    }
+
+    /** Whether the data is exactly {@code text} (ASCII bytes). */
+    public boolean dataIs(byte[] text) {
+        return dataLength == text.length && dataStartsWith(text);
+    }
+
+    public boolean dataStartsWith(byte[] prefix) {
+        return dataLength >= prefix.length && Arrays.equals(bytes, dataOffset, dataOffset + prefix.length, prefix, 0, prefix.length);
+    }
+
+    /** Whether {@code part} (a non-empty byte sequence) occurs in the data. */
+    public boolean dataContains(byte[] part) {
+        byte first = part[0];
+        for (int i = dataOffset, last = dataOffset + dataLength - part.length; i <= last; i++) {
+            if (bytes[i] == first && Arrays.equals(bytes, i, i + part.length, part, 0, part.length)) return true;
+        }
+        return false;
+    }
+
+    /**
+     * Appends the event as one frame: its {@code event:} line if it has a name, one {@code data:} line and the
+     * blank line that ends it, copied from the bytes it was parsed from.
+     */
+    public void appendFrame(Buffer out) {
+        if (nameLength >= 0) out.appendBytes(EVENT_FIELD).appendBytes(nameBytes, nameOffset, nameLength).appendBytes(LF);
+        out.appendBytes(DATA_FIELD).appendBytes(bytes, dataOffset, dataLength).appendBytes(BLANK_LINE);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SseEvent e && Objects.equals(event(), e.event()) && data().equals(e.data());
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(event(), data());
+    }
+
+    @Override
+    public String toString() {
+        return "SseEvent[event=" + event() + ", data=" + data() + "]";
+    }
 }

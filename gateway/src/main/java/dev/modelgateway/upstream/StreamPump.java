@@ -25,7 +25,8 @@ final class StreamPump {
     private final InFlight<RelayOutcome> call;
     private final HttpServerResponse out;
     private final Promise<RelayOutcome> done = Promise.promise();
-    private Buffer pending = Buffer.buffer(512);
+    /** Frames for the caller not yet written: one buffer per upstream read, sized from it (null once written). */
+    private Buffer pending;
     private Long ttftMs;
     private final VendorAnswerLimits limits;
     private long silenceTimer = -1;
@@ -48,7 +49,7 @@ final class StreamPump {
     Future<RelayOutcome> run() {
         SseParser parser = new SseParser(event -> {
             sinceEvent = 0;
-            tap.onEvent(event, pending);
+            tap.onEvent(event, pending(0));
         });
         lastEventNanos = System.nanoTime();
         watchSilence();
@@ -59,6 +60,8 @@ final class StreamPump {
             if (done.future().isComplete()) return;
             lastEventNanos = System.nanoTime();
             sinceEvent += chunk.length();
+            // what the caller gets is about what came (the same bytes natively, a translation of them otherwise)
+            pending(chunk.length() + (chunk.length() >> 2) + 64);
             parser.feed(chunk);
             if (sinceEvent > limits.maxEventBytes()) {
                 // an event that never ends would grow the parser's line buffer without bound
@@ -79,7 +82,7 @@ final class StreamPump {
         upstream.endHandler(v -> {
             if (done.future().isComplete()) return;
             parser.end();
-            tap.onUpstreamEnd(pending);
+            tap.onUpstreamEnd(pending(0));
             if (!tap.complete()) {
                 GatewayException cut = GatewayException.of(ErrorKind.UPSTREAM,
                         "Vendor '" + vendor + "' ended the stream before it was complete.");
@@ -87,7 +90,7 @@ final class StreamPump {
                     done.tryFail(cut);
                     return;
                 }
-                tap.appendError(cut, pending);
+                tap.appendError(cut, pending(0));
             }
             finish();
         });
@@ -97,7 +100,7 @@ final class StreamPump {
                 done.tryFail(call.failure(t));
                 return;
             }
-            if (!tap.complete()) tap.appendError(TransportFailures.classify(t, vendor), pending);
+            if (!tap.complete()) tap.appendError(TransportFailures.classify(t, vendor), pending(0));
             finish();
         });
         out.closeHandler(v -> {
@@ -123,7 +126,7 @@ final class StreamPump {
         if (ttftMs == null) {
             done.tryFail(reason);
         } else {
-            if (!tap.complete()) tap.appendError(reason, pending);
+            if (!tap.complete()) tap.appendError(reason, pending(0));
             finish();
         }
         upstream.request().reset();
@@ -148,15 +151,21 @@ final class StreamPump {
             if (ttftMs == null) {
                 done.tryFail(silent);
             } else {
-                if (!tap.complete()) tap.appendError(silent, pending);
+                if (!tap.complete()) tap.appendError(silent, pending(0));
                 finish();
             }
             upstream.request().reset();
         });
     }
 
+    /** The buffer for the caller's next frames, made with room for {@code size} bytes if there is none. */
+    private Buffer pending(int size) {
+        if (pending == null) pending = Buffer.buffer(Math.max(size, 256));
+        return pending;
+    }
+
     private void flush() {
-        if (pending.length() == 0 || out.closed() || done.future().isComplete()) return;
+        if (pending == null || pending.length() == 0 || out.closed() || done.future().isComplete()) return;
         if (ttftMs == null) {
             ttftMs = ex.elapsedMs();
             call.committed();
@@ -165,7 +174,7 @@ final class StreamPump {
                     .putHeader("cache-control", "no-cache");
         }
         out.write(pending);
-        pending = Buffer.buffer(512);
+        pending = null;
         if (out.writeQueueFull()) {
             upstream.pause();
             out.drainHandler(v -> upstream.resume());

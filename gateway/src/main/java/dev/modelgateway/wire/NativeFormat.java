@@ -6,6 +6,7 @@ import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelEntry;
 
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -38,10 +39,18 @@ public interface NativeFormat {
      */
     StreamTap streamTap(ObjectNode body, String traceId, Consumer<String> answerIds);
 
-    /** The usage in a vendor's whole JSON answer. */
+    /**
+     * The top-level fields of a vendor's JSON answer that {@link #usage} and {@link #answerIds} read: only
+     * those are built as trees, the rest of the answer is relayed without being materialised.
+     */
+    default Set<String> answerFields() {
+        return Set.of("usage");
+    }
+
+    /** The usage in a vendor's JSON answer (of which only {@link #answerFields} need be present). */
     Usage usage(JsonNode answer);
 
-    /** The ids in a vendor's whole JSON answer that the caller may refer to later (see {@link #streamTap}). */
+    /** The ids in a vendor's JSON answer that the caller may refer to later (see {@link #streamTap}). */
     default List<String> answerIds(JsonNode answer) {
         return List.of();
     }

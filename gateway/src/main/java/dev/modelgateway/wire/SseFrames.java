@@ -1,34 +1,36 @@
 package dev.modelgateway.wire;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.modelgateway.json.Json;
 import io.vertx.core.buffer.Buffer;
 
-/** Writes SSE frames: {@code event:} lines only for protocols that name their events. */
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Writes SSE frames: {@code event:} lines only for protocols that name their events. The JSON goes straight
+ * into the output buffer as UTF-8 (no String, no second encoding).
+ */
 public final class SseFrames {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final byte[] EVENT = "event: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] LF = {'\n'};
+    private static final byte[] END = "\n\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DONE = "data: [DONE]\n\n".getBytes(StandardCharsets.US_ASCII);
 
     private SseFrames() { }
 
     public static void data(JsonNode payload, Buffer out) {
-        out.appendString("data: ").appendString(write(payload)).appendString("\n\n");
+        out.appendBytes(DATA);
+        Json.append(payload, out);
+        out.appendBytes(END);
     }
 
     public static void named(String event, JsonNode payload, Buffer out) {
-        out.appendString("event: ").appendString(event).appendString("\n");
+        out.appendBytes(EVENT).appendString(event).appendBytes(LF);
         data(payload, out);
     }
 
     public static void done(Buffer out) {
-        out.appendString("data: [DONE]\n\n");
-    }
-
-    private static String write(JsonNode n) {
-        try {
-            return JSON.writeValueAsString(n);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        out.appendBytes(DONE);
     }
 }

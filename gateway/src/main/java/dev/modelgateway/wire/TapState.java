@@ -44,9 +44,8 @@ public abstract class TapState implements StreamTap {
     /** Writes this protocol's own error event. */
     protected abstract void writeError(GatewayException error, Buffer out);
 
-    /** Writes an upstream event as it came, its name (if any) included. */
+    /** Writes an upstream event as it came, its name (if any) included: its bytes, never decoded. */
     protected static void relay(SseEvent e, Buffer out) {
-        if (e.event() != null) out.appendString("event: ").appendString(e.event()).appendString("\n");
-        out.appendString("data: ").appendString(e.data()).appendString("\n\n");
+        e.appendFrame(out);
     }
 }

@@ -8,11 +8,17 @@ import dev.modelgateway.sse.SseEvent;
 import dev.modelgateway.wire.TapState;
 import io.vertx.core.buffer.Buffer;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * Relays vendor A's named SSE events unchanged. Usage arrives in {@code message_start} (input side) and
  * cumulatively in {@code message_delta}; only those two events are parsed.
  */
 public final class AnthropicNativeTap extends TapState {
+    private static final byte[] MESSAGE_START = "message_start".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MESSAGE_DELTA = "message_delta".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MESSAGE_STOP = "message_stop".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ERROR = "error".getBytes(StandardCharsets.US_ASCII);
     private final String traceId;
 
     public AnthropicNativeTap(String traceId) {
@@ -21,16 +27,15 @@ public final class AnthropicNativeTap extends TapState {
 
     @Override
     public void onEvent(SseEvent e, Buffer out) {
-        String name = e.event();
-        if ("message_start".equals(name)) {
-            JsonNode msg = Json.parseOrNull(e.data());
+        if (e.named(MESSAGE_START)) {
+            JsonNode msg = Json.parseOrNull(e.dataArray(), e.dataOffset(), e.dataLength());
             if (msg != null) usage = AnthropicUsage.toCanonical(msg.path("message").path("usage"));
-        } else if ("message_delta".equals(name)) {
-            JsonNode delta = Json.parseOrNull(e.data());
+        } else if (e.named(MESSAGE_DELTA)) {
+            JsonNode delta = Json.parseOrNull(e.dataArray(), e.dataOffset(), e.dataLength());
             if (delta != null) usage = AnthropicUsage.merge(usage, delta.path("usage"));
-        } else if ("message_stop".equals(name)) {
+        } else if (e.named(MESSAGE_STOP)) {
             ended();
-        } else if ("error".equals(name)) {
+        } else if (e.named(ERROR)) {
             endedWithError();
         }
         relay(e, out);

@@ -4,19 +4,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.canonical.SignatureOrigin;
 import dev.modelgateway.canonical.StreamEvent;
-import dev.modelgateway.canonical.ToolArguments;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.json.Json;
 import dev.modelgateway.sse.SseEvent;
 import dev.modelgateway.wire.StreamDecoder;
 
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.function.Consumer;
 
 /** Anthropic SSE → canonical events (nearly one to one; the canonical stream is Anthropic-shaped). */
 final class AnthropicStreamDecoder implements StreamDecoder {
+    private static final byte[] CONTENT_BLOCK_DELTA = "content_block_delta".getBytes(StandardCharsets.US_ASCII);
     private Usage usage = Usage.ZERO;
     private final Set<Integer> open = new LinkedHashSet<>();
     private boolean deltaSent;
@@ -24,7 +26,14 @@ final class AnthropicStreamDecoder implements StreamDecoder {
 
     @Override
     public void decode(SseEvent event, Consumer<StreamEvent> out) {
-        JsonNode n = ToolArguments.parseOrNull(event.data());
+        if (event.named(CONTENT_BLOCK_DELTA)) {
+            StreamEvent delta = BlockDelta.read(event.dataArray(), event.dataOffset(), event.dataLength());
+            if (delta != null) {
+                out.accept(delta);
+                return;
+            }
+        }
+        JsonNode n = Json.parseOrNull(event.dataArray(), event.dataOffset(), event.dataLength());
         if (n == null) throw GatewayException.of(ErrorKind.UPSTREAM, "unparseable upstream event: " + event.data());
         String type = n.path("type").asText(event.event());
         switch (type) {

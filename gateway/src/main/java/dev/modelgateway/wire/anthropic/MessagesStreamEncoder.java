@@ -9,11 +9,13 @@ import dev.modelgateway.canonical.SignatureOrigin;
 import dev.modelgateway.canonical.StreamEvent;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.json.Json;
 import dev.modelgateway.wire.SignatureEnvelope;
 import dev.modelgateway.wire.SseFrames;
 import dev.modelgateway.wire.StreamEncoder;
 import io.vertx.core.buffer.Buffer;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +34,14 @@ import java.util.Map;
  */
 final class MessagesStreamEncoder implements StreamEncoder {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    private static final byte[] DELTA_HEAD = "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":"
+            .getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DELTA_FIELD = ",\"delta\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DELTA_END = "}\n\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TEXT_DELTA = "{\"type\":\"text_delta\",\"text\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] THINKING_DELTA = "{\"type\":\"thinking_delta\",\"thinking\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SIGNATURE_DELTA = "{\"type\":\"signature_delta\",\"signature\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] INPUT_JSON_DELTA = "{\"type\":\"input_json_delta\",\"partial_json\":".getBytes(StandardCharsets.US_ASCII);
 
     private final String model;
     private final CanonicalRequest request;
@@ -116,15 +126,19 @@ final class MessagesStreamEncoder implements StreamEncoder {
     }
 
     private void emitDelta(StreamEvent e, Buffer out) {
-        ObjectNode delta = F.objectNode();
+        byte[] open; // the delta up to its text value; null for a vendor delta, written whole
+        String value = null;
+        ObjectNode vendorDelta = null;
         switch (e) {
             case StreamEvent.TextDelta d -> {
                 if (d.text().isEmpty()) return;
-                delta.put("type", "text_delta").put("text", d.text());
+                open = TEXT_DELTA;
+                value = d.text();
             }
             case StreamEvent.ReasoningDelta d -> {
                 if (d.text().isEmpty()) return;
-                delta.put("type", "thinking_delta").put("thinking", d.text());
+                open = THINKING_DELTA;
+                value = d.text();
             }
             case StreamEvent.SignatureDelta d when active.start instanceof StreamEvent.TextStart -> {
                 if (active.anthropicIndex >= 0) heldTextSignature = d.signature();
@@ -132,24 +146,37 @@ final class MessagesStreamEncoder implements StreamEncoder {
                 return;
             }
             case StreamEvent.SignatureDelta d -> {
-                String sealed = SignatureEnvelope.seal(d.origin(), d.signature());
-                if (sealed.isEmpty()) return;
-                delta.put("type", "signature_delta").put("signature", sealed);
+                value = SignatureEnvelope.seal(d.origin(), d.signature());
+                if (value.isEmpty()) return;
+                open = SIGNATURE_DELTA;
                 active.sentSignature = true;
             }
             case StreamEvent.ToolArgumentsDelta d -> {
                 if (d.fragment().isEmpty()) return;
-                delta.put("type", "input_json_delta").put("partial_json", d.fragment());
+                open = INPUT_JSON_DELTA;
+                value = d.fragment();
                 active.sentInput = true;
             }
-            case StreamEvent.VendorDelta d -> delta = d.delta().deepCopy();
-            default -> { return; }
+            case StreamEvent.VendorDelta d -> {
+                open = null;
+                vendorDelta = d.delta();
+            }
+            default -> {
+                return;
+            }
         }
         if (active.skipped) return;
         ensureOpened(out);
-        ObjectNode frame = F.objectNode().put("type", "content_block_delta").put("index", active.anthropicIndex);
-        frame.set("delta", delta);
-        SseFrames.named("content_block_delta", frame, out);
+        // {"type":"content_block_delta","index":N,"delta":{…}}, the delta written without a tree
+        out.appendBytes(DELTA_HEAD).appendString(Integer.toString(active.anthropicIndex)).appendBytes(DELTA_FIELD);
+        if (vendorDelta != null) {
+            Json.append(vendorDelta, out);
+        } else {
+            out.appendBytes(open);
+            Json.appendString(value, out);
+            out.appendByte((byte) '}');
+        }
+        out.appendBytes(DELTA_END);
     }
 
     private void open(StreamEvent.BlockStart s, Buffer out) {

@@ -12,6 +12,7 @@ import dev.modelgateway.canonical.ToolCallIds;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.json.Json;
 import dev.modelgateway.sse.SseEvent;
 import dev.modelgateway.wire.StreamDecoder;
 
@@ -45,7 +46,7 @@ final class GeminiStreamDecoder implements StreamDecoder {
 
     @Override
     public void decode(SseEvent event, Consumer<StreamEvent> out) {
-        JsonNode n = ToolArguments.parseOrNull(event.data());
+        JsonNode n = Json.parseOrNull(event.dataArray(), event.dataOffset(), event.dataLength());
         if (n == null) throw GatewayException.of(ErrorKind.UPSTREAM, "unparseable upstream chunk: " + event.data());
         if (n.path("error").isObject()) throw GeminiErrors.fromError(0, n.path("error"));
         if (!started) {

@@ -10,6 +10,8 @@ import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.sse.SseEvent;
 import dev.modelgateway.wire.StreamDecoder;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -23,6 +25,10 @@ import java.util.function.Consumer;
 public final class ChatCompletionsStreamDecoder implements StreamDecoder {
     private enum Run { NONE, TEXT, THINKING }
 
+    private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
+    /** The chunk being decoded (one reader per stream, reused for each chunk). */
+    private final ChatChunk chunk = new ChatChunk();
+
     private boolean started;
     private boolean finished;
     private int nextIndex;
@@ -35,29 +41,31 @@ public final class ChatCompletionsStreamDecoder implements StreamDecoder {
 
     @Override
     public void decode(SseEvent event, Consumer<StreamEvent> out) {
-        String data = event.data().trim();
-        if (data.equals("[DONE]")) {
+        if (isDone(event)) {
             finish(out);
             return;
         }
-        JsonNode n = ToolArguments.parseOrNull(data);
-        if (n == null) throw GatewayException.of(ErrorKind.UPSTREAM, "unparseable upstream chunk: " + data);
-        if (n.path("error").isObject()) throw ChatCompletionsErrors.fromError(0, n.path("error"));
+        if (!chunk.read(event.dataArray(), event.dataOffset(), event.dataLength(), !started)) {
+            // not in the usual shape (an error, a field of an odd type): the tree says what it is
+            String data = event.data().trim();
+            JsonNode n = ToolArguments.parseOrNull(data);
+            if (n == null) throw GatewayException.of(ErrorKind.UPSTREAM, "unparseable upstream chunk: " + data);
+            if (n.path("error").isObject()) throw ChatCompletionsErrors.fromError(0, n.path("error"));
+            chunk.read(n);
+        }
         if (!started) {
             started = true;
-            out.accept(new StreamEvent.MessageStart(n.path("id").asText(null), n.path("model").asText(null), Usage.ZERO));
+            out.accept(new StreamEvent.MessageStart(chunk.id, chunk.model, Usage.ZERO));
         }
-        if (n.path("usage").isObject()) usage = ChatUsage.toCanonical(n.get("usage"));
-        for (JsonNode choice : n.path("choices")) {
-            if (choice.path("index").asInt(0) != 0) continue; // n > 1 is rejected before reaching a translated upstream
-            JsonNode delta = choice.path("delta");
-            String reasoning = delta.path("reasoning_content").asText("");
+        if (chunk.usage != null) usage = ChatUsage.toCanonical(chunk.usage);
+        for (ChatChunk.Choice choice : chunk.choices) {
+            String reasoning = orEmpty(choice.reasoning());
             if (!reasoning.isEmpty()) {
                 switchRun(Run.THINKING, out);
                 out.accept(new StreamEvent.ReasoningDelta(runIndex, reasoning));
             }
-            String text = delta.path("content").asText("");
-            String refusal = delta.path("refusal").asText("");
+            String text = orEmpty(choice.content());
+            String refusal = orEmpty(choice.refusal());
             if (!refusal.isEmpty()) {
                 refused = true;
                 text = text + refusal;
@@ -66,10 +74,24 @@ public final class ChatCompletionsStreamDecoder implements StreamDecoder {
                 switchRun(Run.TEXT, out);
                 out.accept(new StreamEvent.TextDelta(runIndex, text));
             }
-            JsonNode calls = delta.path("tool_calls");
-            for (int pos = 0; pos < calls.size(); pos++) toolCall(calls.get(pos), pos, out);
-            if (choice.hasNonNull("finish_reason")) finishReason = choice.get("finish_reason").asText();
+            JsonNode calls = choice.toolCalls();
+            if (calls != null) for (int pos = 0; pos < calls.size(); pos++) toolCall(calls.get(pos), pos, out);
+            if (choice.finishReason() != null) finishReason = choice.finishReason();
         }
+    }
+
+    /** {@code [DONE]}, give or take surrounding white space. */
+    private static boolean isDone(SseEvent event) {
+        byte[] b = event.dataArray();
+        int from = event.dataOffset();
+        int to = from + event.dataLength();
+        while (from < to && (b[from] & 0xff) <= ' ') from++;
+        while (to > from && (b[to - 1] & 0xff) <= ' ') to--;
+        return Arrays.equals(b, from, to, DONE, 0, DONE.length);
+    }
+
+    private static String orEmpty(String s) {
+        return s == null ? "" : s;
     }
 
     private void toolCall(JsonNode tc, int position, Consumer<StreamEvent> out) {

@@ -7,12 +7,16 @@ import dev.modelgateway.sse.SseEvent;
 import dev.modelgateway.wire.TapState;
 import io.vertx.core.buffer.Buffer;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * Relays chat-completion chunks unchanged. The gateway always asks upstream for the usage chunk (the
  * ledger needs it); when the caller did not ask for it, that one chunk is observed and not forwarded.
  */
 public final class ChatNativeTap extends TapState {
-    private static final String USAGE_MARK = "\"usage\":{";
+    private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ERROR_START = "{\"error\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] USAGE_MARK = "\"usage\":{".getBytes(StandardCharsets.US_ASCII);
     private final boolean callerWantsUsage;
 
     public ChatNativeTap(boolean callerWantsUsage) {
@@ -21,13 +25,12 @@ public final class ChatNativeTap extends TapState {
 
     @Override
     public void onEvent(SseEvent e, Buffer out) {
-        String data = e.data();
-        if ("[DONE]".equals(data)) {
+        if (e.dataIs(DONE)) {
             ended();
-        } else if (data.startsWith("{\"error\"")) { // a vendor's mid-stream error, relayed as it is
+        } else if (e.dataStartsWith(ERROR_START)) { // a vendor's mid-stream error, relayed as it is
             endedWithError();
-        } else if (data.contains(USAGE_MARK)) { // cheap pre-check: only the final chunk carries a usage object
-            JsonNode chunk = Json.parseOrNull(data);
+        } else if (e.dataContains(USAGE_MARK)) { // cheap pre-check: only the final chunk carries a usage object
+            JsonNode chunk = Json.parseOrNull(e.dataArray(), e.dataOffset(), e.dataLength());
             if (chunk != null && chunk.path("usage").isObject()) {
                 usage = ChatUsage.toCanonical(chunk.get("usage"));
                 JsonNode choices = chunk.path("choices");

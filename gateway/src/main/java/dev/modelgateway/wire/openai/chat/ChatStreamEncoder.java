@@ -5,10 +5,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.canonical.SignatureOrigin;
 import dev.modelgateway.canonical.StreamEvent;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.json.Json;
 import dev.modelgateway.wire.SignatureEnvelope;
 import dev.modelgateway.wire.SseFrames;
 import dev.modelgateway.wire.StreamEncoder;
 import io.vertx.core.buffer.Buffer;
+
+import java.nio.charset.StandardCharsets;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -21,13 +24,22 @@ import java.util.Map;
 final class ChatStreamEncoder implements StreamEncoder {
     private final String model;
     private final long created;
+    private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] BEFORE_DELTA = ",\"choices\":[{\"index\":0,\"delta\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CONTENT = "{\"content\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] REASONING_CONTENT = "{\"reasoning_content\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] AFTER_DELTA = ",\"finish_reason\":null}]}\n\n".getBytes(StandardCharsets.US_ASCII);
+
     private final boolean includeUsage;
     private String id = "chatcmpl-gateway";
+    private byte[] head;
+    private String headId;
     private boolean started;
     private boolean finished;
     private int toolCalls;
     private final Map<Integer, StreamEvent.BlockStart> starts = new HashMap<>();
     private final Map<Integer, Integer> toolIndex = new HashMap<>();
+    /** The text of each open thinking block that a vendor signs (Anthropic, Gemini), sent whole with its signature. */
     private final Map<Integer, StringBuilder> thinking = new HashMap<>();
     private final Map<Integer, String> signatures = new HashMap<>();
     private final Map<Integer, SignatureOrigin> origins = new HashMap<>();
@@ -47,11 +59,14 @@ final class ChatStreamEncoder implements StreamEncoder {
             }
             case StreamEvent.BlockStart s -> blockStart(s, out);
             case StreamEvent.TextDelta d -> {
-                if (!d.text().isEmpty()) emit(delta().put("content", d.text()), out);
+                if (!d.text().isEmpty()) emitText(CONTENT, d.text(), out);
             }
             case StreamEvent.ReasoningDelta d -> {
-                thinking.computeIfAbsent(d.index(), k -> new StringBuilder()).append(d.text());
-                if (!d.text().isEmpty()) emit(delta().put("reasoning_content", d.text()), out);
+                // kept only where a signature may follow, which then sends the whole block (never for NONE)
+                if (starts.get(d.index()) instanceof StreamEvent.ThinkingStart t && t.origin() != SignatureOrigin.NONE) {
+                    thinking.computeIfAbsent(d.index(), k -> new StringBuilder()).append(d.text());
+                }
+                if (!d.text().isEmpty()) emitText(REASONING_CONTENT, d.text(), out);
             }
             case StreamEvent.SignatureDelta d -> {
                 if (starts.get(d.index()) instanceof StreamEvent.TextStart) signatures.put(d.index(), d.signature());
@@ -69,17 +84,22 @@ final class ChatStreamEncoder implements StreamEncoder {
                 }
             }
             case StreamEvent.BlockStop s -> {
-                if (starts.get(s.index()) instanceof StreamEvent.TextStart && signatures.containsKey(s.index())) {
+                // the block is over: what was kept for it goes
+                StringBuilder thought = thinking.remove(s.index());
+                String signature = signatures.remove(s.index());
+                SignatureOrigin origin = origins.remove(s.index());
+                if (signature == null) return;
+                if (starts.get(s.index()) instanceof StreamEvent.TextStart) {
                     // A Gemini signature on the text: its own thinking block, the text itself stays whole.
                     ObjectNode delta = delta();
                     delta.putArray("thinking_blocks").addObject().put("type", "thinking").put("thinking", "")
-                            .put("signature", SignatureEnvelope.sealText(signatures.get(s.index())));
+                            .put("signature", SignatureEnvelope.sealText(signature));
                     emit(delta, out);
-                } else if (starts.get(s.index()) instanceof StreamEvent.ThinkingStart && signatures.containsKey(s.index())) {
+                } else if (starts.get(s.index()) instanceof StreamEvent.ThinkingStart) {
                     ObjectNode delta = delta();
                     delta.putArray("thinking_blocks").addObject().put("type", "thinking")
-                            .put("thinking", thinking.getOrDefault(s.index(), new StringBuilder()).toString())
-                            .put("signature", SignatureEnvelope.seal(origins.get(s.index()), signatures.get(s.index())));
+                            .put("thinking", thought == null ? "" : thought.toString())
+                            .put("signature", SignatureEnvelope.seal(origin, signature));
                     emit(delta, out);
                 }
             }
@@ -159,13 +179,34 @@ final class ChatStreamEncoder implements StreamEncoder {
         frame(delta, out);
     }
 
+    /** A delta of one text field ({@code open} is the delta up to the field's value), written without a tree. */
+    private void emitText(byte[] open, String text, Buffer out) {
+        ensureStarted(out);
+        out.appendBytes(head()).appendBytes(open);
+        Json.appendString(text, out);
+        out.appendByte((byte) '}').appendBytes(AFTER_DELTA);
+    }
+
+    /** {@code {"id":…,"object":…,"created":…,"model":…,"choices":[{"index":0,"delta":<delta>,"finish_reason":null}]}}. */
     private void frame(ObjectNode delta, Buffer out) {
-        ObjectNode chunk = chunk();
-        ObjectNode choice = chunk.putArray("choices").addObject();
-        choice.put("index", 0);
-        choice.set("delta", delta);
-        choice.putNull("finish_reason");
-        SseFrames.data(chunk, out);
+        out.appendBytes(head());
+        Json.append(delta, out);
+        out.appendBytes(AFTER_DELTA);
+    }
+
+    /**
+     * A delta chunk's frame up to its delta: the same for every delta of the stream, so serialised once (and
+     * again only if the message id changes).
+     */
+    private byte[] head() {
+        if (head == null || !id.equals(headId)) {
+            Buffer envelope = Buffer.buffer(160).appendBytes(DATA);
+            Json.append(chunk(), envelope);
+            // the envelope without its closing brace, then the choice up to its delta
+            head = envelope.getBuffer(0, envelope.length() - 1).appendBytes(BEFORE_DELTA).getBytes();
+            headId = id;
+        }
+        return head;
     }
 
     private ObjectNode chunk() {

@@ -9,6 +9,7 @@ import dev.modelgateway.wire.StreamTap;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -29,6 +30,11 @@ public final class ResponsesNative implements NativeFormat {
     @Override
     public StreamTap streamTap(ObjectNode body, String traceId, Consumer<String> answerIds) {
         return new ResponsesNativeTap(traceId, answerIds);
+    }
+
+    @Override
+    public Set<String> answerFields() {
+        return Set.of("id", "output", "usage");
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.modelgateway.sse.SseEvent;
 import dev.modelgateway.wire.TapState;
 import io.vertx.core.buffer.Buffer;
 
+import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 /**
@@ -17,6 +18,10 @@ import java.util.function.Consumer;
  * {@code response.failed} and {@code error} mark the stream failed.
  */
 public final class ResponsesNativeTap extends TapState {
+    private static final byte[] COMPLETED = "response.completed".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] INCOMPLETE = "response.incomplete".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FAILED = "response.failed".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ERROR = "error".getBytes(StandardCharsets.US_ASCII);
     private final String traceId;
     private final Consumer<String> answerIds;
     private long lastSequence = -1;
@@ -29,22 +34,15 @@ public final class ResponsesNativeTap extends TapState {
 
     @Override
     public void onEvent(SseEvent e, Buffer out) {
-        String type = e.event();
-        if (type != null) {
-            switch (type) {
-                case "response.completed", "response.incomplete" -> {
-                    JsonNode parsed = Json.parseOrNull(e.data());
-                    if (parsed != null) {
-                        usage = ResponsesUsage.toCanonical(parsed.path("response").get("usage"));
-                        ResponsesNative.referableIds(parsed.path("response")).forEach(answerIds);
-                    }
-                    ended();
-                }
-                case "response.failed", "error" -> {
-                    endedWithError();
-                }
-                default -> { }
+        if (e.named(COMPLETED) || e.named(INCOMPLETE)) {
+            JsonNode parsed = Json.parseOrNull(e.dataArray(), e.dataOffset(), e.dataLength());
+            if (parsed != null) {
+                usage = ResponsesUsage.toCanonical(parsed.path("response").get("usage"));
+                ResponsesNative.referableIds(parsed.path("response")).forEach(answerIds);
             }
+            ended();
+        } else if (e.named(FAILED) || e.named(ERROR)) {
+            endedWithError();
         }
         relay(e, out);
         lastSequence++;
