@@ -108,14 +108,23 @@ public final class ConfigLoader {
                                 node.path("max_concurrent_process").asText(Integer.toString(d.maxConcurrentAll())))));
     }
 
-    /** {@code vendors.<id>.max_connections} and {@code max_queued}: the connection pool per event loop. */
+    /**
+     * {@code vendors.<id>.max_connections}, {@code max_queued}, {@code http_version} and {@code ca_file}: the
+     * connection pool per event loop.
+     */
     private static VendorPool pool(Vendor v, JsonNode node) {
         VendorPool d = VendorPool.DEFAULT;
         String prefix = "vendors." + v.id() + ".";
         long connections = parseLong(prefix + "max_connections", node.path("max_connections").asText(Integer.toString(d.maxConnections())));
         long queued = parseLong(prefix + "max_queued", node.path("max_queued").asText(Integer.toString(d.maxQueued())));
+        VendorHttp http = VendorHttp.parse(prefix + "http_version", node.path("http_version").asText("auto"));
+        String caFile = node.hasNonNull("ca_file") ? node.get("ca_file").asText() : null;
+        if (caFile != null && !Files.isReadable(Path.of(caFile))) {
+            throw new IllegalArgumentException(prefix + "ca_file: cannot read '" + caFile + "'");
+        }
         try {
-            return new VendorPool((int) Math.clamp(connections, -1, Integer.MAX_VALUE), (int) Math.clamp(queued, -1, Integer.MAX_VALUE));
+            return new VendorPool((int) Math.clamp(connections, -1, Integer.MAX_VALUE), (int) Math.clamp(queued, -1, Integer.MAX_VALUE),
+                    http, caFile);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(prefix + e.getMessage());
         }

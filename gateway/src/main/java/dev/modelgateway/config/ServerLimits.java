@@ -20,7 +20,7 @@ public record ServerLimits(long idleTimeoutSeconds, long requestHeadTimeoutSecon
                            int maxConnectionsPerClient, int maxConnections, long maxBufferedBodyBytes,
                            VendorAnswerLimits vendorAnswers) {
 
-    public static final ServerLimits DEFAULT = new ServerLimits(360, 30, 120, 256, 8192, 0);
+    public static final ServerLimits DEFAULT = new ServerLimits(360, 30, 120, 256, 16_384, 0);
 
     public ServerLimits {
         if (idleTimeoutSeconds < 0 || requestHeadTimeoutSeconds < 0 || bodyReadTimeoutSeconds < 0

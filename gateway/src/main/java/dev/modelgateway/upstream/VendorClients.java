@@ -2,6 +2,8 @@ package dev.modelgateway.upstream;
 
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
+import dev.modelgateway.config.VendorHttp;
+import dev.modelgateway.config.VendorPool;
 import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
@@ -10,8 +12,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.PemTrustOptions;
 
 import java.net.URI;
 import java.util.Map;
@@ -70,6 +74,7 @@ public final class VendorClients {
     /** The deployment's pool on this event loop, made on its first call. */
     UpstreamPool pool(VendorEndpoint endpoint) {
         return pools.computeIfAbsent(endpoint.vendor().id() + " " + endpoint.baseUrl(), k -> {
+            VendorPool limits = endpoint.pool();
             HttpClientOptions options = new HttpClientOptions()
                     .setKeepAlive(true)
                     .setTcpNoDelay(true)
@@ -77,10 +82,19 @@ public final class VendorClients {
                     .setMaxInitialLineLength(16 * 1024)
                     .setDecompressionSupported(true)
                     .setTrustAll(false);
+            if (limits.caFile() != null) options.setTrustOptions(new PemTrustOptions().addCertPath(limits.caFile()));
+            boolean ssl = origins.computeIfAbsent(endpoint.baseUrl(), Origin::of).ssl();
+            if (limits.http() == VendorHttp.HTTP2 || (limits.http() == VendorHttp.AUTO && ssl)) {
+                // Over TLS, ALPN offers h2 then http/1.1, so a vendor without HTTP/2 still gets HTTP/1.1; in
+                // cleartext, HTTP/2 is asked for only when configured (prior knowledge: no upgrade round trip).
+                options.setProtocolVersion(HttpVersion.HTTP_2).setUseAlpn(ssl).setHttp2ClearTextUpgrade(false)
+                        .setHttp2MultiplexingLimit(VendorPool.STREAMS_PER_CONNECTION);
+            }
             // a bounded queue: each waiting call holds its request body, so an unbounded one would hold memory without bound
-            PoolOptions pool = new PoolOptions().setHttp1MaxSize(endpoint.pool().maxConnections())
-                    .setMaxWaitQueueSize(endpoint.pool().maxQueued());
-            return new UpstreamPool(vertx.createHttpClient(options, pool), endpoint.pool(), endpoint.vendor().id());
+            PoolOptions pool = new PoolOptions().setHttp1MaxSize(limits.maxConnections())
+                    .setHttp2MaxSize(limits.http2Connections())
+                    .setMaxWaitQueueSize(limits.maxQueued());
+            return new UpstreamPool(vertx.createHttpClient(options, pool), limits, endpoint.vendor().id());
         });
     }
 

@@ -61,6 +61,16 @@ class ConfigLoaderTest {
         Files.writeString(file, "vendors:\n  gemini: {max_connections: 0}\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.<String, String>of()::get).load(file))
                 .hasMessageContaining("vendors.gemini.max_connections");
+        Files.writeString(file, "vendors:\n  gemini: {http_version: \"3\"}\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.<String, String>of()::get).load(file))
+                .hasMessageContaining("vendors.gemini.http_version must be auto, 1.1 or 2");
+        Files.writeString(file, "vendors:\n  gemini: {ca_file: /nonexistent/ca.pem}\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.<String, String>of()::get).load(file))
+                .hasMessageContaining("vendors.gemini.ca_file");
+        Path ca = Files.writeString(dir.resolve("ca.pem"), "-----BEGIN CERTIFICATE-----\n");
+        Files.writeString(file, "vendors:\n  dashscope: {http_version: \"2\", ca_file: " + ca + "}\n");
+        assertThat(new ConfigLoader(Map.<String, String>of()::get).load(file).vendor(Vendor.DASHSCOPE).pool())
+                .isEqualTo(new VendorPool(VendorPool.DEFAULT.maxConnections(), VendorPool.DEFAULT.maxQueued(), VendorHttp.HTTP2, ca.toString()));
         Files.writeString(file, "vendors:\n  gemini: {max_queued: many}\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.<String, String>of()::get).load(file))
                 .hasMessageContaining("vendors.gemini.max_queued");

@@ -13,7 +13,7 @@ class ServerLimitsConfigTest {
     @Test
     void defaults() throws Exception {
         ServerLimits limits = new ConfigLoader(k -> null).load(null).limits();
-        assertThat(limits).isEqualTo(new ServerLimits(360, 30, 120, 256, 8192, 0));
+        assertThat(limits).isEqualTo(new ServerLimits(360, 30, 120, 256, 16_384, 0));
         assertThat(limits.bufferedBodyBudget()).isEqualTo(Runtime.getRuntime().maxMemory() / 4);
         assertThat(limits.vendorAnswers()).isEqualTo(new VendorAnswerLimits(64L * 1024 * 1024, 1800, 16L * 1024 * 1024));
     }
