@@ -31,6 +31,8 @@ public final class Main {
             case "serve" -> serve(rest);
             case "demo" -> Demo.run(rest);
             case "keys" -> keys(args);
+            // hidden: ./gw runs it to build the start-up cache (Training)
+            case "train" -> System.exit(Training.run(rest, System.out));
             case "help", "--help", "-h" -> usage(0);
             default -> {
                 System.err.println("unknown command '" + command + "'");
@@ -52,7 +54,7 @@ public final class Main {
         if (config.masterKey() == null) {
             System.err.println("warning: GATEWAY_MASTER_KEY is not set; no request can authenticate until keys exist.");
         }
-        Vertx vertx = Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+        Vertx vertx = Vertx.vertx(vertxOptions());
         Gateway gateway;
         try {
             gateway = Gateway.start(vertx, config, eventLoops()).await();
@@ -108,6 +110,10 @@ public final class Main {
         int status = KeysCommand.run(rest.toArray(String[]::new),
                 new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey()), System.out);
         System.exit(status);
+    }
+
+    static VertxOptions vertxOptions() {
+        return new VertxOptions().setPreferNativeTransport(true);
     }
 
     static int eventLoops() {

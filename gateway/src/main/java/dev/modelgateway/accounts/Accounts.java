@@ -8,6 +8,7 @@ import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.store.Database;
+import dev.modelgateway.store.Schema;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
@@ -34,6 +35,8 @@ public final class Accounts {
     static final Duration KEY_CACHE_TTL = Duration.ofSeconds(5);
     /** How often other instances' spend is read back from the database. */
     static final Duration SPEND_REFRESH = Duration.ofSeconds(1);
+    /** The accounts tables; the newest of the migrations under {@code db/migration/accounts} (a test checks it). */
+    public static final Schema SCHEMA = new Schema("accounts", "4");
     private static final Logger LOG = LoggerFactory.getLogger(Accounts.class);
     private static final long WARN_EVERY_NANOS = 10_000_000_000L;
 
@@ -76,24 +79,36 @@ public final class Accounts {
 
     /** {@code leaseMs}: how long a Redis lease outlives its last renewal (tests of expiry use a short one). */
     static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices, long leaseMs) {
+        return openDatabase(vertx, config).compose(db -> open(vertx, config, prices, db, leaseMs));
+    }
+
+    /** Opens the accounts database and runs its migrations, on a worker thread. */
+    public static Future<Database> openDatabase(Vertx vertx, AccountsConfig config) {
+        return vertx.executeBlocking(() -> Database.open(config.databaseUrl(), SCHEMA), false);
+    }
+
+    /** The accounts on a database {@link #openDatabase opened} already, which they close, also if this fails. */
+    public static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices, Database db) {
+        return open(vertx, config, prices, db, RedisHolds.LEASE_MS);
+    }
+
+    private static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices, Database db, long leaseMs) {
         SpendTracker spend = new SpendTracker();
         LocalHolds local = new LocalHolds(spend);
-        return vertx.executeBlocking(() -> Database.open(config.databaseUrl(), "accounts"), false).compose(db -> {
-            Future<RateLimiter> limiter = config.redisUrl() == null
-                    ? Future.succeededFuture(new LocalRateLimiter(InstantSource.system()))
-                    : RedisRateLimiter.connect(vertx, config.redisUrl(), config.redisKeyPrefix()).map(r -> r);
-            return limiter
-                    .compose(l -> (config.redisUrl() == null ? Future.<CallHolds>succeededFuture(local)
-                            : RedisHolds.connect(vertx, config.redisUrl(), config.redisKeyPrefix(), leaseMs, local).<CallHolds>map(h -> h))
-                            .compose(h -> vertx.executeBlocking(() -> new Ledger(db).spentByKey(), false)
-                                    .map(spent -> {
-                                        spend.refreshed(spent);
-                                        return new Accounts(vertx, config, prices, db, l, h, spend);
-                                    })
-                                    .onFailure(e -> h.close()))
-                            .onFailure(e -> l.close()))
-                    .onFailure(e -> db.close());
-        });
+        Future<RateLimiter> limiter = config.redisUrl() == null
+                ? Future.succeededFuture(new LocalRateLimiter(InstantSource.system()))
+                : RedisRateLimiter.connect(vertx, config.redisUrl(), config.redisKeyPrefix()).map(r -> r);
+        return limiter
+                .compose(l -> (config.redisUrl() == null ? Future.<CallHolds>succeededFuture(local)
+                        : RedisHolds.connect(vertx, config.redisUrl(), config.redisKeyPrefix(), leaseMs, local).<CallHolds>map(h -> h))
+                        .compose(h -> vertx.executeBlocking(() -> new Ledger(db).spentByKey(), false)
+                                .map(spent -> {
+                                    spend.refreshed(spent);
+                                    return new Accounts(vertx, config, prices, db, l, h, spend);
+                                })
+                                .onFailure(e -> h.close()))
+                        .onFailure(e -> l.close()))
+                .onFailure(e -> db.close());
     }
 
     /**

@@ -43,7 +43,7 @@ public final class KeysCommand {
         String command = a.getFirst();
         List<String> rest = a.subList(1, a.size());
         quietStoreLogs();
-        try (Database db = Database.open(cfg.databaseUrl(), "accounts")) {
+        try (Database db = Database.open(cfg.databaseUrl(), Accounts.SCHEMA)) {
             KeyStore keys = new KeyStore(db);
             return switch (command) {
                 case "create" -> create(keys, rest, out);

@@ -5,7 +5,7 @@ import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One line per request, written through logback's asynchronous appender (see logback.xml). */
+/** One line per request, written through {@link AccessLogAppender} (set up by {@code LogConfigurator}). */
 final class AccessLog {
     private static final Logger LOG = LoggerFactory.getLogger("access");
 

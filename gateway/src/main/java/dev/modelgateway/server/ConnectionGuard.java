@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -19,8 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * shared by every event loop; a connection beyond the per-client-address cap or the overall cap is closed at
  * once. A connection must deliver a complete request head within the head timeout of opening, and again of
  * its last response ending (an idle keep-alive connection); while a request is in progress, however long
- * its response streams, no head timer runs. Vert.x has no option for it: a timer per connection, cancelled
- * when a request arrives.
+ * its response streams, the head timeout does not apply. Vert.x has no option for it: one timer per connection.
  */
 final class ConnectionGuard {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionGuard.class);
@@ -95,10 +95,16 @@ final class ConnectionGuard {
             });
         }
 
+        /**
+         * One connection's head timer. Requests only count themselves in and out and stamp when the last one
+         * ended; the one timer checks the stamp when it fires and sets itself again for what remains, so a busy
+         * keep-alive connection creates no timer per request.
+         */
         private final class Watch {
             private final HttpConnection connection;
             private long timer = -1;
             private int inFlight;
+            private long idleSinceNanos = System.nanoTime();
             private boolean closed;
 
             Watch(HttpConnection connection) {
@@ -107,28 +113,34 @@ final class ConnectionGuard {
 
             void arm() {
                 if (closed || limits.requestHeadTimeoutSeconds() <= 0) return;
-                cancel();
-                timer = vertx.setTimer(limits.requestHeadTimeoutSeconds() * 1000, id -> {
+                check(TimeUnit.SECONDS.toMillis(limits.requestHeadTimeoutSeconds()));
+            }
+
+            private void check(long waitMs) {
+                timer = vertx.setTimer(Math.max(1, waitMs), id -> {
                     timer = -1;
-                    if (inFlight == 0 && !closed) connection.close();
+                    if (closed) return;
+                    long limitMs = TimeUnit.SECONDS.toMillis(limits.requestHeadTimeoutSeconds());
+                    if (inFlight > 0) {
+                        check(limitMs);
+                        return;
+                    }
+                    long idleMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - idleSinceNanos);
+                    if (idleMs >= limitMs) connection.close();
+                    else check(limitMs - idleMs);
                 });
             }
 
             void started() {
                 inFlight++;
-                cancel();
             }
 
             void ended() {
-                if (--inFlight == 0) arm();
+                if (--inFlight == 0) idleSinceNanos = System.nanoTime();
             }
 
             void stop() {
                 closed = true;
-                cancel();
-            }
-
-            private void cancel() {
                 if (timer >= 0) vertx.cancelTimer(timer);
                 timer = -1;
             }

@@ -11,6 +11,7 @@ import dev.modelgateway.services.ResponseOwners;
 import dev.modelgateway.services.ResponseStore;
 import dev.modelgateway.services.SharedServices;
 import dev.modelgateway.services.TranscriptionTasks;
+import dev.modelgateway.store.Database;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -50,24 +51,44 @@ public final class Gateway {
         return start(vertx, config, instances, CircuitBreaker.Thresholds.DEFAULT);
     }
 
-    /** @param breaker when the circuit breaker of a vendor deployment opens, and for how long */
+    /**
+     * Starts what does not depend on each other at once: the accounts database (opened and migrated on a
+     * worker thread), the catalogue (read on the calling thread meanwhile), the TLS files' check and the Redis
+     * probe. Then the accounts' Redis connections, the transcription tasks, and last the verticles, so that the
+     * gateway listens only once everything a request may need is ready.
+     *
+     * @param breaker when the circuit breaker of a vendor deployment opens, and for how long
+     */
     public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, CircuitBreaker.Thresholds breaker) {
-        Catalogue catalogue = Catalogue.loadDefault(config.upstreamOverrides());
-        int port = config.port() == 0 ? FreePort.pick() : config.port();
-        GatewayConfig bound = config.withPort(port);
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey(), null,
                 config.defaultMaxConcurrent());
+        Future<Database> database = Accounts.openDatabase(vertx, accountsConfig);
+        Future<Void> tls = tlsUsable(vertx, config);
+        Future<Void> redis = redisReachable(vertx, config.redisUrl());
+        Catalogue catalogue;
+        try {
+            catalogue = Catalogue.loadDefault(config.upstreamOverrides());
+        } catch (RuntimeException e) {
+            database.onSuccess(Database::close);
+            throw e;
+        }
+        int port = config.port() == 0 ? FreePort.pick() : config.port();
+        GatewayConfig bound = config.withPort(port);
         CircuitBreakers breakers = new CircuitBreakers(breaker);
         BodyBudget bodies = new BodyBudget(config.limits().bufferedBodyBudget());
         ConnectionGuard connections = new ConnectionGuard(config.limits());
-        Future<Gateway> started = tlsUsable(vertx, config)
-                .compose(v -> redisReachable(vertx, config.redisUrl()))
-                .compose(v -> Accounts.open(vertx, accountsConfig, catalogue)
-                        .recover(e -> Future.failedFuture(e instanceof StartupFailure ? e : new StartupFailure(
-                                "The accounts store could not be opened (database " + StartupFailure.redact(config.databaseUrl())
-                                        + ", set by accounts.database_url / GATEWAY_DATABASE_URL"
-                                        + (config.redisUrl() == null ? "" : "; Redis " + StartupFailure.redact(config.redisUrl()))
-                                        + "): " + StartupFailure.reason(e), e))))
+        Future<Database> ready = Future.join(tls, redis, database).transform(all -> {
+            // the first failure in this order is the one reported: a bad TLS file or an unreachable Redis is named
+            // as such, whatever the database did meanwhile
+            Throwable failure = tls.failed() ? tls.cause() : redis.failed() ? redis.cause()
+                    : database.failed() ? accountsFailure(config, database.cause()) : null;
+            if (failure == null) return database;
+            database.onSuccess(Database::close);
+            return Future.failedFuture(failure);
+        });
+        Future<Gateway> started = ready
+                .compose(db -> Accounts.open(vertx, accountsConfig, catalogue, db)
+                        .recover(e -> Future.failedFuture(accountsFailure(config, e))))
                 .compose(accounts -> TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers).compose(tasks -> {
                     SharedServices services = new SharedServices(new ResponseStore(),
                             ResponseOwners.create(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix()), tasks);
@@ -81,6 +102,13 @@ public final class Gateway {
                         + StartupFailure.redact(config.redisUrl()) + ").", e) : e));
     }
 
+    private static Throwable accountsFailure(GatewayConfig config, Throwable e) {
+        return e instanceof StartupFailure ? e : new StartupFailure("The accounts store could not be opened (database "
+                + StartupFailure.redact(config.databaseUrl()) + ", set by accounts.database_url / GATEWAY_DATABASE_URL"
+                + (config.redisUrl() == null ? "" : "; Redis " + StartupFailure.redact(config.redisUrl())) + "): "
+                + StartupFailure.reason(e), e);
+    }
+
     /** Loads the TLS certificate and key once, so that a bad file is reported naming its setting. */
     private static Future<Void> tlsUsable(Vertx vertx, GatewayConfig config) {
         if (config.tls() == null) return Future.succeededFuture();
@@ -91,7 +119,7 @@ public final class Gateway {
     }
 
     /**
-     * Connects to Redis once before anything else opens, so that an unreachable Redis is reported as such
+     * Connects to Redis once before the accounts do, so that an unreachable Redis is reported as such
      * within {@link #REDIS_PROBE_SECONDS}, rather than as a failure somewhere in the accounts store.
      */
     private static Future<Void> redisReachable(Vertx vertx, String url) {

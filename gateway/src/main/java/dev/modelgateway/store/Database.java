@@ -30,14 +30,15 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Opens the pool and applies the migrations under {@code classpath:db/migration/<module>}, tracked
-     * in {@code <module>_schema_history} so that subsystems migrate independently.
+     * Opens the pool and applies the schema's migrations not applied yet, each subsystem with its own history
+     * so that subsystems migrate independently. Flyway runs only when the history does not already reach the
+     * schema's newest version ({@link SchemaHistory}).
      */
-    public static Database open(String jdbcUrl, String module) {
+    public static Database open(String jdbcUrl, Schema schema) {
         Vendor vendor = vendorOf(jdbcUrl);
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
-        config.setPoolName(module + "-db");
+        config.setPoolName(schema.module() + "-db");
         if (vendor == Vendor.SQLITE) {
             createParentDirectory(jdbcUrl);
             // One connection makes this process SQLite's single writer; WAL keeps other processes'
@@ -51,7 +52,11 @@ public final class Database implements AutoCloseable {
         }
         HikariDataSource pool = new HikariDataSource(config);
         try {
-            migrate(pool, vendor, module);
+            boolean current;
+            try (Connection c = pool.getConnection()) {
+                current = SchemaHistory.isCurrent(c, schema);
+            }
+            if (!current) migrate(pool, vendor, schema);
         } catch (RuntimeException | SQLException e) {
             pool.close();
             throw e instanceof RuntimeException r ? r : new IllegalStateException("migration failed", e);
@@ -63,11 +68,11 @@ public final class Database implements AutoCloseable {
      * Several instances may start at once against one PostgreSQL: Flyway's own lock does not cover creating
      * and baselining the history table, so a session-level advisory lock serialises whole migrations.
      */
-    private static void migrate(HikariDataSource pool, Vendor vendor, String module) throws SQLException {
+    private static void migrate(HikariDataSource pool, Vendor vendor, Schema schema) throws SQLException {
         Runnable flyway = () -> Flyway.configure()
                 .dataSource(pool)
-                .locations("classpath:db/migration/" + module)
-                .table(module + "_schema_history")
+                .locations(schema.location())
+                .table(schema.historyTable())
                 // A database shared with other subsystems is not empty: start from 0 so V1 still runs.
                 .baselineOnMigrate(true)
                 .baselineVersion("0")
@@ -77,7 +82,7 @@ public final class Database implements AutoCloseable {
             flyway.run();
             return;
         }
-        long lockId = ("model-gateway:" + module).hashCode();
+        long lockId = ("model-gateway:" + schema.module()).hashCode();
         try (Connection c = pool.getConnection(); Statement st = c.createStatement()) {
             st.execute("SELECT pg_advisory_lock(" + lockId + ")");
             try {

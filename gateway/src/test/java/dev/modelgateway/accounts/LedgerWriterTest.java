@@ -22,7 +22,7 @@ class LedgerWriterTest {
 
     @Test
     void anErrorWhileWritingDoesNotEndTheWriterNorLoseTheBatch() throws Exception {
-        try (Database db = Database.open("jdbc:sqlite:" + dir.resolve("ledger.db"), "accounts")) {
+        try (Database db = Database.open("jdbc:sqlite:" + dir.resolve("ledger.db"), Accounts.SCHEMA)) {
             AtomicInteger calls = new AtomicInteger();
             Ledger failingOnce = new Ledger(db) {
                 @Override

@@ -1,10 +1,16 @@
 package dev.modelgateway.store;
 
+import dev.modelgateway.accounts.Accounts;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -16,10 +22,10 @@ class DatabaseTest {
     @Test
     void sqliteFileIsCreatedAndMigratedOnceWithItsOwnHistory() throws Exception {
         String url = "jdbc:sqlite:" + dir.resolve("nested/data/gateway.db");
-        try (Database db = Database.open(url, "accounts")) {
+        try (Database db = Database.open(url, Accounts.SCHEMA)) {
             assertThat(db.vendor()).isEqualTo(Database.Vendor.SQLITE);
         }
-        try (Database db = Database.open(url, "accounts")) { // reopening applies nothing twice
+        try (Database db = Database.open(url, Accounts.SCHEMA)) { // reopening applies nothing twice
             int applied = db.call(c -> {
                 try (ResultSet rs = c.createStatement().executeQuery(
                         "SELECT COUNT(*) FROM accounts_schema_history WHERE success = 1 AND version = '1'")) {
@@ -33,8 +39,41 @@ class DatabaseTest {
     }
 
     @Test
+    void aDatabaseBehindTheNewestMigrationIsMigratedOnOpen() throws Exception {
+        String url = "jdbc:sqlite:" + dir.resolve("old.db");
+        // what an older gateway left: the accounts tables up to version 3
+        Flyway.configure().dataSource(url, null, null).locations("classpath:db/migration/accounts")
+                .table("accounts_schema_history").target("3").load().migrate();
+        try (Database db = Database.open(url, Accounts.SCHEMA)) {
+            String newest = db.call(c -> {
+                try (ResultSet rs = c.createStatement().executeQuery(
+                        "SELECT version FROM accounts_schema_history WHERE success = 1 ORDER BY installed_rank DESC LIMIT 1")) {
+                    rs.next();
+                    return rs.getString(1);
+                }
+            });
+            assertThat(newest).isEqualTo(Accounts.SCHEMA.newestVersion());
+            // V4's column is there
+            db.call(c -> c.createStatement().executeQuery("SELECT max_concurrent FROM api_keys").next());
+        }
+    }
+
+    /** A start skips Flyway when the history reaches this version, so it must be the newest migration. */
+    @Test
+    void theAccountsSchemaNamesItsNewestMigration() throws Exception {
+        Path migrations = Path.of(Database.class.getResource("/db/migration/accounts").toURI());
+        Pattern name = Pattern.compile("V(\\d+)__.*\\.sql");
+        int newest;
+        try (Stream<Path> files = Files.list(migrations)) {
+            newest = files.map(f -> name.matcher(f.getFileName().toString())).filter(Matcher::matches)
+                    .mapToInt(m -> Integer.parseInt(m.group(1))).max().orElseThrow();
+        }
+        assertThat(Accounts.SCHEMA.newestVersion()).isEqualTo(Integer.toString(newest));
+    }
+
+    @Test
     void transactionRollsBackOnFailure() throws Exception {
-        try (Database db = Database.open("jdbc:sqlite:" + dir.resolve("t.db"), "accounts")) {
+        try (Database db = Database.open("jdbc:sqlite:" + dir.resolve("t.db"), Accounts.SCHEMA)) {
             assertThatThrownBy(() -> db.transaction(c -> {
                 c.createStatement().executeUpdate("INSERT INTO api_keys (id, name, key_hash, key_prefix, created_at_ms)"
                         + " VALUES ('k', 'n', 'h', 'p', 0)");
@@ -52,7 +91,7 @@ class DatabaseTest {
 
     @Test
     void otherDatabasesAreRefusedByName() {
-        assertThatThrownBy(() -> Database.open("jdbc:mysql://localhost/x", "accounts"))
+        assertThatThrownBy(() -> Database.open("jdbc:mysql://localhost/x", Accounts.SCHEMA))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("jdbc:mysql");
     }
 }

@@ -45,6 +45,24 @@ class StartupFailureTest {
     }
 
     @Test
+    void redisIsNamedWhenTheDatabaseFailsToo() throws Exception {
+        // the database opens while Redis is probed; an unreachable Redis stays the reason given
+        int closed = FreePort.pick();
+        Vertx vertx = Vertx.vertx();
+        try {
+            GatewayConfig config = new ConfigLoader(Map.of("GATEWAY_HOST", "127.0.0.1", "GATEWAY_PORT", "0",
+                    "GATEWAY_DATABASE_URL", "jdbc:postgresql://127.0.0.1:" + closed + "/gateway",
+                    "GATEWAY_REDIS_URL", "redis://127.0.0.1:" + closed)::get).load(null);
+            Throwable failure = catchThrowable(() -> Gateway.start(vertx, config, 1).toCompletionStage()
+                    .toCompletableFuture().get(30, TimeUnit.SECONDS));
+            assertThat(failure).hasCauseInstanceOf(StartupFailure.class);
+            assertThat(failure.getCause().getMessage()).startsWith("Redis at redis://127.0.0.1:" + closed);
+        } finally {
+            vertx.close().await();
+        }
+    }
+
+    @Test
     void serveExitsNonZeroWhenRedisIsUnreachable() throws Exception {
         int closed = FreePort.pick();
         Path db = java.nio.file.Files.createTempFile("gw-startup", ".db");

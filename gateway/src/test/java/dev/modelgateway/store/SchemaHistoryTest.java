@@ -1,0 +1,94 @@
+package dev.modelgateway.store;
+
+import dev.modelgateway.accounts.Accounts;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SchemaHistoryTest {
+    private static final Schema SCHEMA = new Schema("sample", "4");
+    /** The tests' PostgreSQL database (scripts/services.sh). */
+    private static final String PG_BASE = "jdbc:postgresql://127.0.0.1:5432/gateway_test?user=gateway_test&password=gateway_test";
+
+    @TempDir
+    Path dir;
+    private Connection c;
+
+    @BeforeEach
+    void connect() throws SQLException {
+        c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("h.db"));
+    }
+
+    @AfterEach
+    void close() throws SQLException {
+        c.close();
+    }
+
+    private void history(String... rows) throws SQLException {
+        c.createStatement().execute("CREATE TABLE sample_schema_history (version VARCHAR(50), success BOOLEAN)");
+        for (String row : rows) {
+            String[] r = row.split(":");
+            c.createStatement().execute("INSERT INTO sample_schema_history VALUES (" + (r[0].equals("null") ? "NULL" : "'" + r[0] + "'")
+                    + ", " + (r.length > 1 ? r[1] : "1") + ")");
+        }
+    }
+
+    @Test
+    void aNewDatabaseIsNotCurrent() {
+        assertThat(SchemaHistory.isCurrent(c, SCHEMA)).isFalse();
+    }
+
+    @Test
+    void aHistoryBehindTheNewestMigrationIsNotCurrent() throws SQLException {
+        history("0", "1", "2", "3");
+        assertThat(SchemaHistory.isCurrent(c, SCHEMA)).isFalse();
+    }
+
+    @Test
+    void aHistoryAtTheNewestMigrationIsCurrent() throws SQLException {
+        history("0", "1", "2", "3", "4", "null");
+        assertThat(SchemaHistory.isCurrent(c, SCHEMA)).isTrue();
+    }
+
+    @Test
+    void aHistoryAheadOfTheNewestMigrationIsCurrent() throws SQLException {
+        // a newer gateway migrated this database; Flyway ignores such future migrations too
+        history("1", "10");
+        assertThat(SchemaHistory.isCurrent(c, SCHEMA)).isTrue();
+        assertThat(SchemaHistory.isCurrent(c, new Schema("sample", "9.5"))).isTrue();
+        assertThat(SchemaHistory.isCurrent(c, new Schema("sample", "10.1"))).isFalse();
+    }
+
+    /** PostgreSQL: the history in the connection's schema, {@code success} a boolean. */
+    @Test
+    void aPostgresqlSchemaIsCurrentOnceMigrated() throws SQLException {
+        String schema = "hist_" + Long.toHexString(System.nanoTime());
+        try (Connection admin = DriverManager.getConnection(PG_BASE)) {
+            admin.createStatement().execute("CREATE SCHEMA " + schema);
+            try {
+                String url = PG_BASE + "&currentSchema=" + schema;
+                try (Connection pg = DriverManager.getConnection(url)) {
+                    assertThat(SchemaHistory.isCurrent(pg, Accounts.SCHEMA)).isFalse();
+                    Database.open(url, Accounts.SCHEMA).close();
+                    assertThat(SchemaHistory.isCurrent(pg, Accounts.SCHEMA)).isTrue();
+                }
+            } finally {
+                admin.createStatement().execute("DROP SCHEMA " + schema + " CASCADE");
+            }
+        }
+    }
+
+    @Test
+    void aFailedMigrationIsLeftToFlyway() throws SQLException {
+        history("1", "2", "3", "4", "5:0");
+        assertThat(SchemaHistory.isCurrent(c, SCHEMA)).isFalse();
+    }
+}
