@@ -45,6 +45,7 @@ public final class Accounts {
     private final PriceBook prices;
     private final Database db;
     private final KeyStore keys;
+    private final TeamStore teams;
     private final Ledger ledger;
     private final SpendTracker spend;
     private final LedgerWriter writer;
@@ -64,6 +65,7 @@ public final class Accounts {
         this.prices = prices;
         this.db = db;
         this.keys = new KeyStore(db);
+        this.teams = new TeamStore(db);
         this.ledger = new Ledger(db);
         this.spend = spend;
         this.writer = new LedgerWriter(ledger, spend, SPEND_REFRESH);
@@ -101,7 +103,7 @@ public final class Accounts {
         return limiter
                 .compose(l -> (config.redisUrl() == null ? Future.<CallHolds>succeededFuture(local)
                         : RedisHolds.connect(vertx, config.redisUrl(), config.redisKeyPrefix(), leaseMs, local).<CallHolds>map(h -> h))
-                        .compose(h -> vertx.executeBlocking(() -> new Ledger(db).spentByKey(), false)
+                        .compose(h -> vertx.executeBlocking(() -> new Ledger(db).spendAt(Instant.now()), false)
                                 .map(spent -> {
                                     spend.refreshed(spent);
                                     return new Accounts(vertx, config, prices, db, l, h, spend);
@@ -140,11 +142,12 @@ public final class Accounts {
     }
 
     /**
-     * Whether {@code key} may use {@code publicModel} at all: the allow-list alone, so that a call can refuse a
-     * fallback outside it before anything is sent (otherwise platform_options.fallbacks would bypass it).
+     * Whether {@code key} may use {@code publicModel} at all: the allow-lists alone (the key's and its team's), so
+     * that a call can refuse a fallback outside them before anything is sent (otherwise platform_options.fallbacks
+     * would bypass them).
      */
     public boolean allows(ApiKey key, String publicModel) {
-        return key.master() || key.allows(publicModel);
+        return key.master() || key.allows(publicModel) && (key.team() == null || key.team().allows(publicModel));
     }
 
     /**
@@ -154,39 +157,61 @@ public final class Accounts {
      */
     public Future<Admission> admitFallback(ApiKey key, String publicModel, long estimatedTokens) {
         if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
-        if (!key.allows(publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
+        if (!allows(key, publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
         return limited(key, RateScope.of(key, publicModel).stream().filter(s -> s.models() != null).toList(), estimatedTokens);
     }
 
     /**
-     * Lets a request through to the upstream or says why not: 403 for a model outside the key's allow-list,
-     * 429 {@code insufficient_quota} for a spent budget, 429 {@code concurrency_limit_exceeded} when the key has
-     * {@code max_concurrent} calls in flight, 429 {@code budget_reserved} when those calls may use the rest of the
-     * budget, 429 {@code rate_limit_exceeded} with {@code retry-after} for the per-minute limits.
-     * {@code estimatedTokens} is taken from the token bucket now and corrected by {@link Admission#settle}, which
-     * also ends the call's {@link Hold}.
+     * Lets a request through to the upstream or says why not: 403 for a model outside the key's or its team's
+     * allow-list, 429 {@code insufficient_quota} for a spent budget (the key's or its team's, in its current
+     * period), 429 {@code concurrency_limit_exceeded} when the key has {@code max_concurrent} calls in flight, 429
+     * {@code budget_reserved} when those calls may use the rest of a budget, 429 {@code rate_limit_exceeded} with
+     * {@code retry-after} for the per-minute limits (the key's, its model limit's, its team's).
+     * {@code estimatedTokens} is taken from the token buckets now and corrected by {@link Admission#settle}, which
+     * also ends the call's {@link Hold}s.
      */
     public Future<Admission> admit(ApiKey key, String publicModel, long estimatedTokens) {
         if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
-        if (!key.allows(publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
-        long spentE10 = spend.spentE10(key.id());
-        long budgetE10 = -1;
+        if (!allows(key, publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
+        Instant now = Instant.now();
+        Budget own = Budget.of(key, now, spend);
+        Budget team = Budget.of(key.team(), now, spend);
+        for (Budget b : new Budget[]{own, team}) {
+            if (b != null && b.spent()) return Future.failedFuture(budgetSpent(key, b, b.spentE10()));
+        }
+        // The most this call may cost: every estimated token priced as output, the dearest kind.
         long reserveE10 = 0;
-        if (key.budgetUsd() != null) {
-            if (Money.fromE10(spentE10).compareTo(key.budgetUsd()) >= 0) return Future.failedFuture(budgetSpent(key, spentE10));
-            budgetE10 = Money.toE10(key.budgetUsd());
-            // The most this call may cost: every estimated token priced as output, the dearest kind.
+        if (own != null || team != null) {
             ModelPrice price = prices.priceOf(publicModel);
             reserveE10 = price == null ? 0 : Money.toE10(price.cost(new Usage(0, 0, 0, 0, estimatedTokens, 0)));
         }
         List<RateScope> scopes = RateScope.of(key, publicModel);
         int maxConcurrent = maxConcurrent(key);
-        if (maxConcurrent == 0 && budgetE10 < 0) return limited(key, scopes, estimatedTokens);
-        return holds.take(new HoldRequest(key.id(), maxConcurrent, budgetE10, reserveE10, spentE10)).compose(taken -> {
-            if (taken.refusal() != null) return Future.failedFuture(refused(key, taken, maxConcurrent));
-            return limited(key, scopes, estimatedTokens).<Admission>map(limits -> new HeldAdmission(limits, taken.hold()))
-                    .onFailure(e -> taken.hold().release());
-        });
+        if (maxConcurrent == 0 && own == null && team == null) return limited(key, scopes, estimatedTokens);
+        long reserve = reserveE10;
+        Future<HoldDecision> keyHold = own == null && maxConcurrent == 0 ? Future.succeededFuture(HoldDecision.granted(() -> { }))
+                : holds.take(own == null ? new HoldRequest(key.id(), "", maxConcurrent, -1, 0, 0) : own.request(maxConcurrent, reserve));
+        return keyHold.compose(first -> {
+                    if (first.refusal() != null) return Future.failedFuture(refused(key, own, first, maxConcurrent));
+                    if (team == null) return Future.succeededFuture(first.hold());
+                    return holds.take(team.request(0, reserve)).compose(second -> {
+                        if (second.refusal() == null) return Future.succeededFuture(both(first.hold(), second.hold()));
+                        first.hold().release();
+                        return Future.failedFuture(refused(key, team, second, maxConcurrent));
+                    }, e -> {
+                        first.hold().release();
+                        return Future.failedFuture(e);
+                    });
+                })
+                .compose(hold -> limited(key, scopes, estimatedTokens).<Admission>map(limits -> new HeldAdmission(limits, hold))
+                        .onFailure(e -> hold.release()));
+    }
+
+    private static Hold both(Hold a, Hold b) {
+        return () -> {
+            a.release();
+            b.release();
+        };
     }
 
     /** The key's own {@code max_concurrent}, else the gateway's default; 0: no bound. */
@@ -226,9 +251,8 @@ public final class Accounts {
             ApiKey now = found.get().toApiKey();
             if (now.disabled()) return Optional.of(unauthorized("API key " + key.id() + " was disabled.", "api_key_disabled"));
             if (now.expiredAt(Instant.now())) return Optional.of(unauthorized("API key " + key.id() + " expired.", "api_key_expired"));
-            if (now.budgetUsd() != null && Money.fromE10(spend.spentE10(now.id())).compareTo(now.budgetUsd()) >= 0) {
-                return Optional.of(GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + now.name() + "' has used its budget of $"
-                        + now.budgetUsd().toPlainString() + ".").withCode("insufficient_quota"));
+            for (Budget b : new Budget[]{Budget.of(now, Instant.now(), spend), Budget.of(now.team(), Instant.now(), spend)}) {
+                if (b != null && b.spent()) return Optional.of(budgetSpent(now, b, b.spentE10()));
             }
             return Optional.empty();
         });
@@ -245,7 +269,7 @@ public final class Accounts {
             }
             LedgerEntry entry = LedgerEntry.of(record, price == null ? 0 : Money.toE10(price.cost(usage)));
             writer.submit(entry);
-            holds.spent(entry.keyId(), entry.costE10());
+            for (String holder : entry.holders()) holds.spent(holder, entry.at(), entry.costE10());
         } catch (RuntimeException e) {
             LOG.error("usage record dropped: " + record, e);
         }
@@ -285,7 +309,55 @@ public final class Accounts {
     }
 
     Future<KeyStore.CreatedKey> createKey(KeySettings settings) {
-        return blocking(() -> keys.create(settings));
+        return blocking(() -> {
+            requireTeam(settings.teamId());
+            return keys.create(settings);
+        });
+    }
+
+    /** A key may join only a team that exists: a typo would otherwise leave it outside every team's limits. */
+    private void requireTeam(String teamId) throws SQLException {
+        if (teamId != null && teams.find(teamId).isEmpty()) {
+            throw GatewayException.invalid("team_id", "No team with id '" + teamId + "'.").withCode("team_not_found");
+        }
+    }
+
+    Future<Team> createTeam(Team settings) {
+        return blocking(() -> teams.create(settings));
+    }
+
+    Future<List<Team>> listTeams() {
+        return blocking(teams::list);
+    }
+
+    Future<Optional<Team>> findTeam(String id) {
+        return blocking(() -> teams.find(id));
+    }
+
+    /** Forgets cached keys, which carry their team, before the caller hears of the change. */
+    Future<Boolean> updateTeam(Team team) {
+        return blocking(() -> {
+            boolean updated = teams.update(team);
+            keysBySecret.invalidateAll();
+            return updated;
+        });
+    }
+
+    /** A team with keys is not deleted (409): its keys would silently lose the team's limits. */
+    Future<Boolean> deleteTeam(String id) {
+        return blocking(() -> {
+            long members = teams.keyCount(id);
+            if (members > 0) {
+                throw GatewayException.invalid("id", "Team '" + id + "' still has " + members
+                        + " keys; move or delete them first.").withStatus(409).withCode("team_not_empty");
+            }
+            return teams.delete(id);
+        });
+    }
+
+    /** What {@code holder} has spent in the current span of {@code period}. */
+    long spentE10(String holder, BudgetPeriod period) {
+        return spend.spentE10(holder, period.of(Instant.now()));
     }
 
     Future<List<StoredKey>> listKeys() {
@@ -299,6 +371,7 @@ public final class Accounts {
     /** Forgets cached keys before the caller hears of the change, so its next request sees it. */
     Future<Boolean> updateKey(String id, KeySettings settings, boolean disabled) {
         return blocking(() -> {
+            requireTeam(settings.teamId());
             boolean updated = keys.update(id, settings, disabled);
             keysBySecret.invalidateAll();
             return updated;
@@ -341,26 +414,32 @@ public final class Accounts {
     }
 
     private static GatewayException notAllowed(ApiKey key, String publicModel) {
-        return GatewayException.of(ErrorKind.PERMISSION, "API key '" + key.name() + "' may not use model '" + publicModel
+        String who = key.allows(publicModel) ? "API key '" + key.name() + "' (team '" + key.team().name() + "')"
+                : "API key '" + key.name() + "'";
+        return GatewayException.of(ErrorKind.PERMISSION, who + " may not use model '" + publicModel
                 + "'.").withParam("model").withCode("model_not_allowed");
     }
 
-    /** 429 is how OpenAI reports exhausted credit; x-should-retry stops the official SDKs from retrying. */
-    private static GatewayException budgetSpent(ApiKey key, long spentE10) {
-        return GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name() + "' has used its budget of $"
-                + key.budgetUsd().toPlainString() + " (spent $" + Money.fromE10(spentE10).toPlainString() + ").")
+    /**
+     * 429 is how OpenAI reports exhausted credit; x-should-retry stops the official SDKs from retrying. A periodic
+     * budget says when its period ends.
+     */
+    private static GatewayException budgetSpent(ApiKey key, Budget b, long spentE10) {
+        return GatewayException.of(ErrorKind.RATE_LIMIT, b.describe(key) + " has used its " + b.periodText() + "budget of $"
+                + b.usd().toPlainString() + " (spent $" + Money.fromE10(spentE10).toPlainString() + ")"
+                + (b.endsAt() == null ? "." : "; it renews at " + b.endsAt() + "."))
                 .withCode("insufficient_quota").withHeaders(Map.of("x-should-retry", "false"));
     }
 
     /** Retrying soon is right for a slot or a reservation: a call in flight ends and gives it back. */
-    private static GatewayException refused(ApiKey key, HoldDecision taken, int maxConcurrent) {
+    private static GatewayException refused(ApiKey key, Budget b, HoldDecision taken, int maxConcurrent) {
         return switch (taken.refusal()) {
-            case BUDGET_SPENT -> budgetSpent(key, taken.spentE10());
+            case BUDGET_SPENT -> budgetSpent(key, b, taken.spentE10());
             case CONCURRENCY -> GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name() + "' has " + maxConcurrent
                     + " calls in flight, its limit (max_concurrent " + maxConcurrent + "); retry when one has finished.")
                     .withCode("concurrency_limit_exceeded").withHeaders(Map.of("retry-after", "1"));
-            case BUDGET_RESERVED -> GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name()
-                    + "': the calls it has in flight may use the rest of its budget of $" + key.budgetUsd().toPlainString()
+            case BUDGET_RESERVED -> GatewayException.of(ErrorKind.RATE_LIMIT, b.describe(key)
+                    + ": the calls in flight may use the rest of its " + b.periodText() + "budget of $" + b.usd().toPlainString()
                     + "; retry when they have finished.").withCode("budget_reserved").withHeaders(Map.of("retry-after", "1"));
         };
     }

@@ -35,6 +35,27 @@ final class AccountsApi {
         // In the gateway the router has read the body already (64 KB cap, after the master-key check); this reads it
         // when the admin API is mounted on its own (tests, embedding).
         router.route(BASE + "/admin/keys*").handler(BodyHandler.create(false).setBodyLimit(64 * 1024));
+        router.route(BASE + "/admin/teams*").handler(BodyHandler.create(false).setBodyLimit(64 * 1024));
+        router.post(BASE + "/admin/teams").handler(admin(ctx -> accounts.createTeam(KeyRequests.createTeam(body(ctx))).map(t -> {
+            ctx.response().setStatusCode(201);
+            return teamJson(t);
+        })));
+        router.get(BASE + "/admin/teams").handler(admin(ctx -> accounts.listTeams()
+                .map(teams -> list(teams.stream().map(this::teamJson).toList()))));
+        router.get(BASE + "/admin/teams/:id").handler(admin(ctx -> existingTeam(ctx).map(this::teamJson)));
+        router.patch(BASE + "/admin/teams/:id").handler(admin(ctx -> {
+            JsonObject body = body(ctx);
+            return existingTeam(ctx).compose(team -> {
+                Team changed = KeyRequests.team(team, body, false);
+                return accounts.updateTeam(changed).map(x -> teamJson(changed));
+            });
+        }));
+        router.delete(BASE + "/admin/teams/:id").handler(admin(ctx -> {
+            String id = ctx.pathParam("id");
+            return accounts.deleteTeam(id).compose(deleted -> deleted
+                    ? Future.succeededFuture(new JsonObject().put("id", id).put("object", "team").put("deleted", true))
+                    : Future.failedFuture(teamNotFound(id)));
+        }));
         router.post(BASE + "/admin/keys").handler(admin(this::createKey));
         router.get(BASE + "/admin/keys").handler(admin(ctx -> accounts.listKeys()
                 .map(keys -> list(keys.stream().map(this::keyJson).toList()))));
@@ -70,7 +91,7 @@ final class AccountsApi {
             KeySettings settings = KeyRequests.patch(key.settings(), body, false);
             boolean off = disabled instanceof Boolean b ? b : key.disabled();
             return accounts.updateKey(key.id(), settings, off)
-                    .map(x -> keyJson(new StoredKey(key.id(), key.prefix(), settings, off, key.createdAt())));
+                    .compose(x -> existing(ctx)).map(this::keyJson);
         });
     }
 
@@ -146,12 +167,34 @@ final class AccountsApi {
                 .put("remaining", (long) Math.floor(Math.max(0, level))).put("reset", GoDuration.format(resetMs));
     }
 
+    private JsonObject teamJson(Team t) {
+        return new JsonObject().put("id", t.id()).put("object", "team").put("name", t.name())
+                .put("models", new JsonArray(t.allowedModels())).put("rpm", t.rpm()).put("tpm", t.tpm())
+                .put("budget_usd", t.budgetUsd() == null ? null : t.budgetUsd().toPlainString())
+                .put("budget_period", t.budgetPeriod().wire)
+                .put("period_spent_usd", Money.text(accounts.spentE10(t.holder(), t.budgetPeriod())))
+                .put("spent_usd", Money.text(accounts.spentE10(t.holder(), BudgetPeriod.LIFETIME)))
+                .put("created_at", t.createdAt().toString());
+    }
+
+    private Future<Team> existingTeam(RoutingContext ctx) {
+        String id = ctx.pathParam("id");
+        return accounts.findTeam(id).compose(t -> t.map(Future::succeededFuture).orElseGet(() -> Future.failedFuture(teamNotFound(id))));
+    }
+
+    private static GatewayException teamNotFound(String id) {
+        return GatewayException.of(ErrorKind.NOT_FOUND, "No team with id '" + id + "'.").withParam("id").withCode("team_not_found");
+    }
+
     private JsonObject keyJson(StoredKey key) {
         KeySettings s = key.settings();
         return new JsonObject().put("id", key.id()).put("object", "api_key").put("name", s.name())
                 .put("prefix", key.prefix()).put("models", new JsonArray(s.allowedModels()))
                 .put("rpm", s.rpm()).put("tpm", s.tpm()).put("model_limits", ModelLimit.toJson(s.modelLimits()))
+                .put("team_id", s.teamId())
                 .put("budget_usd", s.budgetUsd() == null ? null : s.budgetUsd().toPlainString())
+                .put("budget_period", s.budgetPeriod().wire)
+                .put("period_spent_usd", Money.text(accounts.spentE10(key.id(), s.budgetPeriod())))
                 .put("spent_usd", Money.text(accounts.spentE10(key.id())))
                 .put("max_concurrent", s.maxConcurrent())
                 .put("effective_max_concurrent", effectiveMaxConcurrent(key))

@@ -79,6 +79,8 @@ final class BucketShares {
      * spare; the decisions, or null when Redis must decide.
      */
     List<RateDecision> tryTake(List<RateScope> scopes, long estimatedTokens, long nowMs) {
+        // A team's buckets are shared by its keys: the script alone takes from a key's and its team's atomically.
+        if (!scopes.getLast().keyId().equals(scopes.getFirst().keyId())) return null;
         return withKey(scopes.getFirst().keyId(), key -> {
             List<Bucket> buckets = new ArrayList<>(scopes.size());
             for (RateScope scope : scopes) {

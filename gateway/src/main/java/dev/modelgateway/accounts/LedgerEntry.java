@@ -3,6 +3,7 @@ package dev.modelgateway.accounts;
 import dev.modelgateway.canonical.Usage;
 
 import java.time.Instant;
+import java.util.List;
 
 /** One ledger row: a request's usage record, priced. Missing fields of a careless record get safe defaults. */
 record LedgerEntry(String id, UsageRecord record, Usage usage, String keyId, Instant at, long costE10) {
@@ -10,5 +11,14 @@ record LedgerEntry(String id, UsageRecord record, Usage usage, String keyId, Ins
     static LedgerEntry of(UsageRecord r, long costE10) {
         return new LedgerEntry(TimeOrderedId.next(), r, r.usage() == null ? Usage.ZERO : r.usage(),
                 r.keyId() == null ? "unknown" : r.keyId(), r.at() == null ? Instant.now() : r.at(), costE10);
+    }
+
+    String teamId() {
+        return record.teamId();
+    }
+
+    /** Whose spend the row adds to: its key's, and its team's when the key had one. */
+    List<String> holders() {
+        return teamId() == null ? List.of(keyId) : List.of(keyId, Team.HOLDER_PREFIX + teamId());
     }
 }

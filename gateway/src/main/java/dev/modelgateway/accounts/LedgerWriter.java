@@ -142,7 +142,7 @@ final class LedgerWriter {
     private void refreshSpend() {
         lastRefresh = System.currentTimeMillis();
         try {
-            spend.refreshed(ledger.spentByKey());
+            spend.refreshed(ledger.spendAt(java.time.Instant.now()));
         } catch (SQLException | RuntimeException e) {
             LOG.warn("spend refresh failed; budgets use the last known spend", e);
         }

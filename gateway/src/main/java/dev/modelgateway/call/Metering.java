@@ -119,7 +119,7 @@ public final class Metering {
             // the record first: its cost is queued as spend before the budget reservation is released
             accounts.record(new UsageRecord(ex.traceId(), ex.caller().keyId(), requested.id(),
                     answered == null ? null : answered.id(), (answered == null ? requested : answered).vendor().id(),
-                    usage, attempts, status, ex.elapsedMs(), ttftMs, Instant.now()));
+                    usage, attempts, status, ex.elapsedMs(), ttftMs, Instant.now(), ex.caller().key().teamId()));
             if (admission != null) admission.settle(usage.totalTokens());
             fallbackAdmissions.forEach((model, a) ->
                     a.settle(answered != null && answered.id().equals(model) ? usage.totalTokens() : 0));
