@@ -51,6 +51,8 @@ public final class Accounts {
     private final LedgerWriter writer;
     private final RateLimiter limiter;
     private final CallHolds holds;
+    /** The price table version last stored in {@code price_tables}. */
+    private volatile String registeredPrices;
     private final AtomicLong limiterWarnedAt = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
     /** By the caller's secret, so a cached key costs no hashing; secrets stay in memory, hashes alone are stored. */
     private final Cache<String, Optional<StoredKey>> keysBySecret = Caffeine.newBuilder()
@@ -71,6 +73,7 @@ public final class Accounts {
         this.writer = new LedgerWriter(ledger, spend, SPEND_REFRESH);
         this.limiter = limiter;
         this.holds = holds;
+        this.registeredPrices = prices.version(); // stored by open
         writer.start();
     }
 
@@ -103,7 +106,10 @@ public final class Accounts {
         return limiter
                 .compose(l -> (config.redisUrl() == null ? Future.<CallHolds>succeededFuture(local)
                         : RedisHolds.connect(vertx, config.redisUrl(), config.redisKeyPrefix(), leaseMs, local).<CallHolds>map(h -> h))
-                        .compose(h -> vertx.executeBlocking(() -> new Ledger(db).spendAt(Instant.now()), false)
+                        .compose(h -> vertx.executeBlocking(() -> {
+                                    PriceTables.register(db, prices);
+                                    return new Ledger(db).spendAt(Instant.now());
+                                }, false)
                                 .map(spent -> {
                                     spend.refreshed(spent);
                                     return new Accounts(vertx, config, prices, db, l, h, spend);
@@ -156,6 +162,7 @@ public final class Accounts {
      * per-model limit holds whichever model of the plan answers. A model outside the allow-list is refused.
      */
     public Future<Admission> admitFallback(ApiKey key, String publicModel, long estimatedTokens) {
+        if (prices.priceOf(publicModel) == null) return Future.failedFuture(unpriced(publicModel));
         if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
         if (!allows(key, publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
         return limited(key, RateScope.of(key, publicModel).stream().filter(s -> s.models() != null).toList(), estimatedTokens);
@@ -171,6 +178,8 @@ public final class Accounts {
      * also ends the call's {@link Hold}s.
      */
     public Future<Admission> admit(ApiKey key, String publicModel, long estimatedTokens) {
+        ModelPrice price = prices.priceOf(publicModel);
+        if (price == null) return Future.failedFuture(unpriced(publicModel));
         if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
         if (!allows(key, publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
         Instant now = Instant.now();
@@ -180,11 +189,7 @@ public final class Accounts {
             if (b != null && b.spent()) return Future.failedFuture(budgetSpent(key, b, b.spentE10()));
         }
         // The most this call may cost: every estimated token priced as output, the dearest kind.
-        long reserveE10 = 0;
-        if (own != null || team != null) {
-            ModelPrice price = prices.priceOf(publicModel);
-            reserveE10 = price == null ? 0 : Money.toE10(price.cost(new Usage(0, 0, 0, 0, estimatedTokens, 0)));
-        }
+        long reserveE10 = own == null && team == null ? 0 : Money.toE10(price.cost(new Usage(0, 0, 0, 0, estimatedTokens, 0)));
         List<RateScope> scopes = RateScope.of(key, publicModel);
         int maxConcurrent = maxConcurrent(key);
         if (maxConcurrent == 0 && own == null && team == null) return limited(key, scopes, estimatedTokens);
@@ -258,21 +263,46 @@ public final class Accounts {
         });
     }
 
-    /** Queues a usage record for the ledger; never blocks and never throws. */
+    /**
+     * Queues a usage record for the ledger, priced with the current price table; never blocks and never throws. A
+     * model whose price is the operator's {@code unknown} (or that lost its price since admission) costs 0 and its
+     * row is marked, and an alert says so once a day per model: never a silent $0.
+     */
     public void record(UsageRecord record) {
         try {
             String model = record.answeredModel() != null ? record.answeredModel() : record.publicModel();
             ModelPrice price = model == null ? null : prices.priceOf(model);
             Usage usage = record.usage() == null ? Usage.ZERO : record.usage();
-            if (price == null && usage.totalTokens() > 0) {
-                LOG.warn("no price for model {}: usage recorded at $0", model);
-            }
-            LedgerEntry entry = LedgerEntry.of(record, price == null ? 0 : Money.toE10(price.cost(usage)));
+            boolean unknown = price == null || price.unknown();
+            if (unknown && (usage.totalTokens() > 0 || usage.webSearchCalls() > 0)) priceUnknown(model);
+            String version = prices.version();
+            if (!version.equals(registeredPrices)) registerPrices(version);
+            LedgerEntry entry = LedgerEntry.of(record, unknown ? 0 : Money.toE10(price.cost(usage)), version,
+                    unknown && model != null);
             writer.submit(entry);
             for (String holder : entry.holders()) holds.spent(holder, entry.at(), entry.costE10());
         } catch (RuntimeException e) {
             LOG.error("usage record dropped: " + record, e);
         }
+    }
+
+    /** Stores a price table the ledger has not seen (the catalogue changed while running), off the event loop. */
+    private void registerPrices(String version) {
+        registeredPrices = version;
+        blocking(() -> {
+            PriceTables.register(db, prices);
+            return null;
+        }).onFailure(e -> registeredPrices = null);
+    }
+
+    /** Prices the ledger rows of {@code [from, to)} again with the current prices (see {@link Repricing}). */
+    Future<Repricing.Result> reprice(Instant from, Instant to) {
+        return blocking(() -> Repricing.run(db, prices, from, to));
+    }
+
+    /** Hook for the alerts of unpriced usage (see {@link #record}). */
+    private void priceUnknown(String model) {
+        LOG.warn("usage of model {} recorded without a price (price: unknown); its ledger rows are marked", model);
     }
 
     /** The accounts database, shared with other per-key records (transcription tasks); blocking, use a worker. */
@@ -407,6 +437,16 @@ public final class Accounts {
                 throw GatewayException.of(ErrorKind.UNAVAILABLE, "The accounts database is unavailable.");
             }
         }, false);
+    }
+
+    /**
+     * 403: the operator has priced nothing for the model. Refused rather than recorded at $0 (docs/accounts.md,
+     * "Prices"); {@code price: unknown} in the catalogue allows it explicitly.
+     */
+    private static GatewayException unpriced(String publicModel) {
+        return GatewayException.of(ErrorKind.PERMISSION, "Model '" + publicModel + "' has no price configured, and the"
+                + " gateway does not serve a model it cannot bill; the operator can set its price (or price: unknown).")
+                .withParam("model").withCode("model_not_priced");
     }
 
     private static GatewayException unauthorized(String message, String code) {

@@ -68,6 +68,14 @@ final class AccountsApi {
                     : Future.failedFuture(notFound(id)));
         }));
         router.get(BASE + "/admin/usage").handler(admin(ctx -> usage(ctx, null)));
+        router.route(BASE + "/admin/reprice").handler(BodyHandler.create(false).setBodyLimit(64 * 1024));
+        router.post(BASE + "/admin/reprice").handler(admin(ctx -> {
+            JsonObject body = body(ctx);
+            Instant from = KeyRequests.instant("from", required(body, "from"));
+            Instant to = KeyRequests.instant("to", required(body, "to"));
+            if (!from.isBefore(to)) throw GatewayException.invalid("from", "'from' must be before 'to'.");
+            return accounts.reprice(from, to).map(Repricing.Result::json);
+        }));
         router.get(BASE + "/admin/rate-limits").handler(admin(ctx -> rateLimits()));
         router.get(BASE + "/usage").handler(ctx -> respond(ctx,
                 accounts.authenticate(bearer(ctx)).compose(key -> usage(ctx, key.id()))));
@@ -286,6 +294,12 @@ final class AccountsApi {
         } catch (DecodeException | ClassCastException e) {
             throw GatewayException.invalid(null, "The request body must be a JSON object.");
         }
+    }
+
+    private static Object required(JsonObject body, String field) {
+        Object v = body.getValue(field);
+        if (v == null) throw GatewayException.invalid(field, "'" + field + "' is required.");
+        return v;
     }
 
     private static String bearer(RoutingContext ctx) {

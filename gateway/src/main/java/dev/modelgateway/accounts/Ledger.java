@@ -37,7 +37,8 @@ class Ledger {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO usage_ledger (id, trace_id, key_id,"
                     + " public_model, answered_model, vendor, input_tokens, cache_read_tokens, cache_write_5m_tokens,"
                     + " cache_write_1h_tokens, output_tokens, reasoning_tokens, attempts, status, latency_ms, ttft_ms,"
-                    + " at_ms, cost_usd_e10, team_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + " at_ms, cost_usd_e10, team_id, web_search_calls, price_version, price_unknown)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 for (LedgerEntry e : batch) {
                     UsageRecord r = e.record();
                     ps.setString(1, e.id());
@@ -60,6 +61,9 @@ class Ledger {
                     ps.setLong(17, e.at().toEpochMilli());
                     ps.setLong(18, e.costE10());
                     ps.setString(19, e.teamId());
+                    ps.setLong(20, e.usage().webSearchCalls());
+                    ps.setString(21, e.priceVersion());
+                    ps.setInt(22, e.priceUnknown() ? 1 : 0);
                     ps.addBatch();
                 }
                 ps.executeBatch();
@@ -79,7 +83,7 @@ class Ledger {
     }
 
     /** Adds to {@code budget_spend} by {@link SpendTracker#slot}; an upsert both databases take. */
-    private static void addSpend(Connection c, Map<String, Long> spans) throws SQLException {
+    static void addSpend(Connection c, Map<String, Long> spans) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO budget_spend (holder, period, spent_usd_e10)"
                 + " VALUES (?, ?, ?) ON CONFLICT (holder, period) DO UPDATE"
                 + " SET spent_usd_e10 = budget_spend.spent_usd_e10 + excluded.spent_usd_e10")) {

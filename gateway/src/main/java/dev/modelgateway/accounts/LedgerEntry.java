@@ -5,12 +5,22 @@ import dev.modelgateway.canonical.Usage;
 import java.time.Instant;
 import java.util.List;
 
-/** One ledger row: a request's usage record, priced. Missing fields of a careless record get safe defaults. */
-record LedgerEntry(String id, UsageRecord record, Usage usage, String keyId, Instant at, long costE10) {
+/**
+ * One ledger row: a request's usage record, priced with the price table {@code priceVersion}; {@code priceUnknown}
+ * when the model's price was the operator's explicit {@code unknown} (the row costs 0 and is marked). Missing fields
+ * of a careless record get safe defaults.
+ */
+record LedgerEntry(String id, UsageRecord record, Usage usage, String keyId, Instant at, long costE10,
+                   String priceVersion, boolean priceUnknown) {
+
+    static LedgerEntry of(UsageRecord r, long costE10, String priceVersion, boolean priceUnknown) {
+        return new LedgerEntry(TimeOrderedId.next(), r, r.usage() == null ? Usage.ZERO : r.usage(),
+                r.keyId() == null ? "unknown" : r.keyId(), r.at() == null ? Instant.now() : r.at(), costE10,
+                priceVersion, priceUnknown);
+    }
 
     static LedgerEntry of(UsageRecord r, long costE10) {
-        return new LedgerEntry(TimeOrderedId.next(), r, r.usage() == null ? Usage.ZERO : r.usage(),
-                r.keyId() == null ? "unknown" : r.keyId(), r.at() == null ? Instant.now() : r.at(), costE10);
+        return of(r, costE10, null, false);
     }
 
     String teamId() {

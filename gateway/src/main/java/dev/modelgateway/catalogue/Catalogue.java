@@ -9,14 +9,19 @@ import dev.modelgateway.error.GatewayException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,6 +38,8 @@ public final class Catalogue implements PriceBook {
     private final Map<String, ModelEntry> models;
     private final Map<String, String> aliases;
     private final Map<String, String> unavailable;
+    /** Computed on first use. */
+    private volatile String priceVersion;
 
     private Catalogue(Map<String, ModelEntry> models, Map<String, String> aliases, Map<String, String> unavailable) {
         this.models = models;
@@ -56,12 +63,12 @@ public final class Catalogue implements PriceBook {
             String defaultUpstream = id.startsWith("platform/") ? id.substring("platform/".length()) : id;
             Set<String> caps = new LinkedHashSet<>();
             m.path("capabilities").forEach(c -> caps.add(c.asText()));
-            JsonNode p = m.path("price");
-            BigDecimal input = decimal(p, "input");
-            ModelPrice price = new ModelPrice(input, decimal(p, "output"),
-                    p.has("cache_read") ? decimal(p, "cache_read") : input,
-                    p.has("cache_write_5m") ? decimal(p, "cache_write_5m") : input,
-                    p.has("cache_write_1h") ? decimal(p, "cache_write_1h") : input);
+            ModelPrice price;
+            try {
+                price = ModelPrice.parse(m.path("price"));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("model " + id + ": " + e.getMessage(), e);
+            }
             JsonNode t = m.path("thinking");
             ThinkingPolicy thinking = t.isMissingNode() ? ThinkingPolicy.VENDOR_DEFAULT
                     : new ThinkingPolicy(!"refused".equals(t.path("budget").asText()), "on".equals(t.path("default").asText()));
@@ -83,10 +90,6 @@ public final class Catalogue implements PriceBook {
         root.path("unavailable").properties().forEach(e -> unavailable.put(e.getKey(), e.getValue().asText()));
         // models keeps catalogue order: GET /models lists them as the file does.
         return new Catalogue(Collections.unmodifiableMap(models), Map.copyOf(aliases), Map.copyOf(unavailable));
-    }
-
-    private static BigDecimal decimal(JsonNode node, String field) {
-        return node.has(field) ? new BigDecimal(node.get(field).asText()) : BigDecimal.ZERO;
     }
 
     /** All models in catalogue order, retired ones included. */
@@ -148,11 +151,37 @@ public final class Catalogue implements PriceBook {
         return alias;
     }
 
-    /** Prices by public id; unknown ids (never produced by the gateway itself) are free. */
+    /** Prices by public id; null for a model without a price and for an unknown id, never a silent $0. */
     @Override
     public ModelPrice priceOf(String publicModelId) {
         ModelEntry entry = find(publicModelId);
-        return entry == null ? ModelPrice.FREE : entry.price();
+        return entry == null ? null : entry.price();
+    }
+
+    @Override
+    public SortedMap<String, ModelPrice> table() {
+        SortedMap<String, ModelPrice> table = new TreeMap<>();
+        models.forEach((id, m) -> table.put(id, m.price()));
+        return Collections.unmodifiableSortedMap(table);
+    }
+
+    /** {@code pt-} and 12 hex digits of a SHA-256 of every model's prices, in id order. */
+    @Override
+    public String version() {
+        String v = priceVersion;
+        if (v == null) {
+            StringBuilder table = new StringBuilder();
+            table().forEach((id, price) -> table.append(id).append('=')
+                    .append(price == null ? "none" : price.fingerprint()).append('\n'));
+            try {
+                byte[] digest = MessageDigest.getInstance("SHA-256").digest(table.toString().getBytes(StandardCharsets.UTF_8));
+                v = "pt-" + HexFormat.of().formatHex(digest, 0, 6);
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("every JDK has SHA-256", e);
+            }
+            priceVersion = v;
+        }
+        return v;
     }
 
     /**

@@ -77,14 +77,20 @@ public final class ModelsEndpoint {
         ArrayNode caps = n.putArray("capabilities");
         m.capabilities().stream().sorted().forEach(caps::add);
         ModelPrice p = m.price();
-        ObjectNode price = n.putObject("pricing");
-        price.put("currency", "USD");
-        price.put("unit", "per_million_tokens");
-        price.put("input", p.input());
-        price.put("output", p.output());
-        price.put("cache_read", p.cacheRead());
-        price.put("cache_write_5m", p.cacheWrite5m());
-        price.put("cache_write_1h", p.cacheWrite1h());
+        if (p == null || p.unknown()) {
+            n.putNull("pricing");
+        } else {
+            ObjectNode price = n.putObject("pricing");
+            price.put("currency", "USD");
+            price.put("unit", "per_million_tokens");
+            price.put("input", p.input());
+            price.put("output", p.output());
+            price.put("cache_read", p.cacheRead());
+            price.put("cache_write_5m", p.cacheWrite5m());
+            price.put("cache_write_1h", p.cacheWrite1h());
+            price.put("reasoning", p.reasoning());
+            price.put("web_search_per_call", p.webSearchCall());
+        }
         n.put("status", m.status().name().toLowerCase());
         if (m.replacement() != null) n.put("replacement", m.replacement());
         return n;
