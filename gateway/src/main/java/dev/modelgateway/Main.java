@@ -2,6 +2,7 @@ package dev.modelgateway;
 
 import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.accounts.KeysCommand;
+import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.server.Gateway;
@@ -108,7 +109,8 @@ public final class Main {
         }
         GatewayConfig config = ConfigLoader.fromSystemEnv().load(configFile);
         int status = KeysCommand.run(rest.toArray(String[]::new),
-                new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey()), System.out);
+                new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey()),
+                Catalogue.loadDefault(config.upstreamOverrides()), System.out);
         System.exit(status);
     }
 

@@ -11,6 +11,7 @@ import dev.modelgateway.store.Database;
 import dev.modelgateway.store.Schema;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +47,7 @@ public final class Accounts {
     private final Database db;
     private final KeyStore keys;
     private final TeamStore teams;
+    private final AuditLog audit;
     private final Ledger ledger;
     private final SpendTracker spend;
     private final LedgerWriter writer;
@@ -68,6 +70,7 @@ public final class Accounts {
         this.db = db;
         this.keys = new KeyStore(db);
         this.teams = new TeamStore(db);
+        this.audit = new AuditLog(db);
         this.ledger = new Ledger(db);
         this.spend = spend;
         this.writer = new LedgerWriter(ledger, spend, SPEND_REFRESH);
@@ -296,8 +299,13 @@ public final class Accounts {
     }
 
     /** Prices the ledger rows of {@code [from, to)} again with the current prices (see {@link Repricing}). */
-    Future<Repricing.Result> reprice(Instant from, Instant to) {
-        return blocking(() -> Repricing.run(db, prices, from, to));
+    Future<Repricing.Result> reprice(String actor, Instant from, Instant to) {
+        return blocking(() -> {
+            Repricing.Result result = Repricing.run(db, prices, from, to);
+            audit.record(actor, "reprice", "ledger", null, new JsonObject().put("from", from.toString()).put("to", to.toString()),
+                    result.json());
+            return result;
+        });
     }
 
     /** Hook for the alerts of unpriced usage (see {@link #record}). */
@@ -338,10 +346,14 @@ public final class Accounts {
         return config.masterKey() != null;
     }
 
-    Future<KeyStore.CreatedKey> createKey(KeySettings settings) {
+    // Each change is written to the audit log by the actor: the admin API caller's key id, or cli:<user>.
+
+    Future<KeyStore.CreatedKey> createKey(String actor, KeySettings settings) {
         return blocking(() -> {
             requireTeam(settings.teamId());
-            return keys.create(settings);
+            KeyStore.CreatedKey created = keys.create(settings);
+            audit.record(actor, "key.create", "key", created.key().id(), null, AuditLog.of(created.key()));
+            return created;
         });
     }
 
@@ -352,8 +364,12 @@ public final class Accounts {
         }
     }
 
-    Future<Team> createTeam(Team settings) {
-        return blocking(() -> teams.create(settings));
+    Future<Team> createTeam(String actor, Team settings) {
+        return blocking(() -> {
+            Team team = teams.create(settings);
+            audit.record(actor, "team.create", "team", team.id(), null, AuditLog.of(team));
+            return team;
+        });
     }
 
     Future<List<Team>> listTeams() {
@@ -365,23 +381,28 @@ public final class Accounts {
     }
 
     /** Forgets cached keys, which carry their team, before the caller hears of the change. */
-    Future<Boolean> updateTeam(Team team) {
+    Future<Boolean> updateTeam(String actor, Team team) {
         return blocking(() -> {
+            Optional<Team> before = teams.find(team.id());
             boolean updated = teams.update(team);
             keysBySecret.invalidateAll();
+            if (updated) audit.record(actor, "team.update", "team", team.id(), AuditLog.of(before.orElse(null)), AuditLog.of(team));
             return updated;
         });
     }
 
     /** A team with keys is not deleted (409): its keys would silently lose the team's limits. */
-    Future<Boolean> deleteTeam(String id) {
+    Future<Boolean> deleteTeam(String actor, String id) {
         return blocking(() -> {
+            Optional<Team> before = teams.find(id);
             long members = teams.keyCount(id);
             if (members > 0) {
                 throw GatewayException.invalid("id", "Team '" + id + "' still has " + members
                         + " keys; move or delete them first.").withStatus(409).withCode("team_not_empty");
             }
-            return teams.delete(id);
+            boolean deleted = teams.delete(id);
+            if (deleted) audit.record(actor, "team.delete", "team", id, AuditLog.of(before.orElse(null)), null);
+            return deleted;
         });
     }
 
@@ -399,21 +420,31 @@ public final class Accounts {
     }
 
     /** Forgets cached keys before the caller hears of the change, so its next request sees it. */
-    Future<Boolean> updateKey(String id, KeySettings settings, boolean disabled) {
+    Future<Boolean> updateKey(String actor, String id, KeySettings settings, boolean disabled) {
         return blocking(() -> {
             requireTeam(settings.teamId());
+            Optional<StoredKey> before = keys.find(id);
             boolean updated = keys.update(id, settings, disabled);
             keysBySecret.invalidateAll();
+            if (updated) {
+                audit.record(actor, "key.update", "key", id, AuditLog.of(before.orElse(null)), AuditLog.of(keys.find(id).orElse(null)));
+            }
             return updated;
         });
     }
 
-    Future<Boolean> deleteKey(String id) {
+    Future<Boolean> deleteKey(String actor, String id) {
         return blocking(() -> {
+            Optional<StoredKey> before = keys.find(id);
             boolean deleted = keys.delete(id);
             keysBySecret.invalidateAll();
+            if (deleted) audit.record(actor, "key.delete", "key", id, AuditLog.of(before.orElse(null)), null);
             return deleted;
         });
+    }
+
+    Future<List<AuditLog.Entry>> auditLog(int limit, String targetId) {
+        return blocking(() -> audit.list(limit, targetId));
     }
 
     Future<List<UsageQuery.Group>> usage(UsageQuery query) {

@@ -22,6 +22,7 @@ import java.util.function.Function;
 /** The admin and usage HTTP API under {@code /api/v1}; see docs/accounts.md. */
 final class AccountsApi {
     private static final String BASE = "/api/v1";
+    private static final String ACTOR = "accounts.actor";
     private static final Duration DEFAULT_USAGE_RANGE = Duration.ofDays(30);
     private static final Logger LOG = LoggerFactory.getLogger(AccountsApi.class);
 
@@ -36,7 +37,7 @@ final class AccountsApi {
         // when the admin API is mounted on its own (tests, embedding).
         router.route(BASE + "/admin/keys*").handler(BodyHandler.create(false).setBodyLimit(64 * 1024));
         router.route(BASE + "/admin/teams*").handler(BodyHandler.create(false).setBodyLimit(64 * 1024));
-        router.post(BASE + "/admin/teams").handler(admin(ctx -> accounts.createTeam(KeyRequests.createTeam(body(ctx))).map(t -> {
+        router.post(BASE + "/admin/teams").handler(admin(ctx -> accounts.createTeam(actor(ctx), KeyRequests.createTeam(body(ctx))).map(t -> {
             ctx.response().setStatusCode(201);
             return teamJson(t);
         })));
@@ -47,12 +48,12 @@ final class AccountsApi {
             JsonObject body = body(ctx);
             return existingTeam(ctx).compose(team -> {
                 Team changed = KeyRequests.team(team, body, false);
-                return accounts.updateTeam(changed).map(x -> teamJson(changed));
+                return accounts.updateTeam(actor(ctx), changed).map(x -> teamJson(changed));
             });
         }));
         router.delete(BASE + "/admin/teams/:id").handler(admin(ctx -> {
             String id = ctx.pathParam("id");
-            return accounts.deleteTeam(id).compose(deleted -> deleted
+            return accounts.deleteTeam(actor(ctx), id).compose(deleted -> deleted
                     ? Future.succeededFuture(new JsonObject().put("id", id).put("object", "team").put("deleted", true))
                     : Future.failedFuture(teamNotFound(id)));
         }));
@@ -63,7 +64,7 @@ final class AccountsApi {
         router.patch(BASE + "/admin/keys/:id").handler(admin(this::updateKey));
         router.delete(BASE + "/admin/keys/:id").handler(admin(ctx -> {
             String id = ctx.pathParam("id");
-            return accounts.deleteKey(id).compose(deleted -> deleted
+            return accounts.deleteKey(actor(ctx), id).compose(deleted -> deleted
                     ? Future.succeededFuture(new JsonObject().put("id", id).put("object", "api_key").put("deleted", true))
                     : Future.failedFuture(notFound(id)));
         }));
@@ -74,7 +75,13 @@ final class AccountsApi {
             Instant from = KeyRequests.instant("from", required(body, "from"));
             Instant to = KeyRequests.instant("to", required(body, "to"));
             if (!from.isBefore(to)) throw GatewayException.invalid("from", "'from' must be before 'to'.");
-            return accounts.reprice(from, to).map(Repricing.Result::json);
+            return accounts.reprice(actor(ctx), from, to).map(Repricing.Result::json);
+        }));
+        router.get(BASE + "/admin/audit").handler(admin(ctx -> {
+            Long limit = KeyRequests.limit("limit", param(ctx, "limit"));
+            if (limit != null && limit > 1000) throw GatewayException.invalid("limit", "'limit' must be at most 1000.");
+            return accounts.auditLog(limit == null ? 100 : limit.intValue(), param(ctx, "target_id"))
+                    .map(entries -> list(entries.stream().map(AuditLog.Entry::json).toList()));
         }));
         router.get(BASE + "/admin/rate-limits").handler(admin(ctx -> rateLimits()));
         router.get(BASE + "/usage").handler(ctx -> respond(ctx,
@@ -83,7 +90,7 @@ final class AccountsApi {
 
     private Future<JsonObject> createKey(RoutingContext ctx) {
         KeySettings settings = KeyRequests.create(body(ctx));
-        return accounts.createKey(settings).map(created -> {
+        return accounts.createKey(actor(ctx), settings).map(created -> {
             ctx.response().setStatusCode(201);
             return keyJson(created.key()).put("key", created.secret());
         });
@@ -98,7 +105,7 @@ final class AccountsApi {
         return existing(ctx).compose(key -> {
             KeySettings settings = KeyRequests.patch(key.settings(), body, false);
             boolean off = disabled instanceof Boolean b ? b : key.disabled();
-            return accounts.updateKey(key.id(), settings, off)
+            return accounts.updateKey(actor(ctx), key.id(), settings, off)
                     .compose(x -> existing(ctx)).map(this::keyJson);
         });
     }
@@ -235,9 +242,16 @@ final class AccountsApi {
         return accounts.findKey(id).compose(k -> k.map(Future::succeededFuture).orElseGet(() -> Future.failedFuture(notFound(id))));
     }
 
+    /** Who made an admin change, for the audit log: the key id the admin operation authenticated with. */
+    private static String actor(RoutingContext ctx) {
+        ApiKey key = ctx.get(ACTOR);
+        return key == null ? "unknown" : key.id();
+    }
+
     /** Runs an admin operation after checking that the caller holds the master key. */
     private Handler<RoutingContext> admin(Function<RoutingContext, Future<JsonObject>> operation) {
         return ctx -> respond(ctx, accounts.authenticate(bearer(ctx)).compose(key -> {
+            ctx.put(ACTOR, key);
             if (!key.master()) {
                 return Future.failedFuture(GatewayException.of(ErrorKind.AUTHENTICATION, accounts.masterKeyConfigured()
                         ? "Admin routes need the master key." : "The admin API is disabled: no master key is configured.")

@@ -30,6 +30,10 @@ final class KeyStore {
         this.db = db;
     }
 
+    Database database() {
+        return db;
+    }
+
     /** Creates a key; the returned secret exists nowhere else, so the caller must show it now. */
     CreatedKey create(KeySettings settings) throws SQLException {
         String secret = KeyToken.newSecret();
