@@ -51,10 +51,12 @@ public final class Accounts {
     private final Ledger ledger;
     private final SpendTracker spend;
     private final LedgerWriter writer;
+    private final LedgerJournal journal;
     private final RateLimiter limiter;
     private final CallHolds holds;
     /** The price table version last stored in {@code price_tables}. */
     private volatile String registeredPrices;
+    private final AtomicLong journalWarnedAt = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
     private final AtomicLong limiterWarnedAt = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
     /** By the caller's secret, so a cached key costs no hashing; secrets stay in memory, hashes alone are stored. */
     private final Cache<String, Optional<StoredKey>> keysBySecret = Caffeine.newBuilder()
@@ -63,7 +65,7 @@ public final class Accounts {
             .build();
 
     private Accounts(Vertx vertx, AccountsConfig config, PriceBook prices, Database db, RateLimiter limiter,
-                     CallHolds holds, SpendTracker spend) {
+                     CallHolds holds, SpendTracker spend, LedgerJournal journal) {
         this.vertx = vertx;
         this.config = config;
         this.prices = prices;
@@ -73,6 +75,7 @@ public final class Accounts {
         this.audit = new AuditLog(db);
         this.ledger = new Ledger(db);
         this.spend = spend;
+        this.journal = journal;
         this.writer = new LedgerWriter(ledger, spend, SPEND_REFRESH);
         this.limiter = limiter;
         this.holds = holds;
@@ -111,12 +114,19 @@ public final class Accounts {
                         : RedisHolds.connect(vertx, config.redisUrl(), config.redisKeyPrefix(), leaseMs, local).<CallHolds>map(h -> h))
                         .compose(h -> vertx.executeBlocking(() -> {
                                     PriceTables.register(db, prices);
-                                    return new Ledger(db).spendAt(Instant.now());
+                                    // rows a dead process journaled and never wrote count before any spend is read
+                                    Ledger ledger = new Ledger(db);
+                                    LedgerJournal journal = LedgerJournal.open(config.ledgerJournalDir(), config.databaseUrl(),
+                                            ledger::append);
+                                    try {
+                                        spend.refreshed(ledger.spendAt(Instant.now()));
+                                    } catch (SQLException | RuntimeException e) {
+                                        journal.close();
+                                        throw e;
+                                    }
+                                    return journal;
                                 }, false)
-                                .map(spent -> {
-                                    spend.refreshed(spent);
-                                    return new Accounts(vertx, config, prices, db, l, h, spend);
-                                })
+                                .map(journal -> new Accounts(vertx, config, prices, db, l, h, spend, journal))
                                 .onFailure(e -> h.close()))
                         .onFailure(e -> l.close()))
                 .onFailure(e -> db.close());
@@ -282,10 +292,25 @@ public final class Accounts {
             if (!version.equals(registeredPrices)) registerPrices(version);
             LedgerEntry entry = LedgerEntry.of(record, unknown ? 0 : Money.toE10(price.cost(usage)), version,
                     unknown && model != null);
-            writer.submit(entry);
+            writer.submit(journaled(entry));
             for (String holder : entry.holders()) holds.spent(holder, entry.at(), entry.costE10());
         } catch (RuntimeException e) {
             LOG.error("usage record dropped: " + record, e);
+        }
+    }
+
+    /** The row once in the journal: from here a crash of the process cannot lose it. */
+    private LedgerEntry journaled(LedgerEntry entry) {
+        try {
+            return entry.in(journal.append(entry));
+        } catch (RuntimeException e) {
+            // a full or failing disk must not stop the gateway: the row still goes to the database, as before
+            long now = System.nanoTime();
+            long last = journalWarnedAt.get();
+            if (now - last > WARN_EVERY_NANOS && journalWarnedAt.compareAndSet(last, now)) {
+                LOG.error("ledger journal unavailable, usage rows are queued without it: " + e);
+            }
+            return entry;
         }
     }
 
@@ -330,6 +355,7 @@ public final class Accounts {
     public Future<Void> close() {
         return vertx.executeBlocking(() -> {
                     writer.closeAndFlush();
+                    journal.close();
                     return null;
                 }, false)
                 .eventually(() -> Future.join(limiter.close(), holds.close()))

@@ -23,22 +23,19 @@ class Ledger {
         this.db = db;
     }
 
-    /** Writes a batch and adds its cost to each key's running spend, all in one transaction. */
+    /**
+     * Writes a batch and adds the cost of its new rows to each key's and team's running spend, all in one
+     * transaction. A row whose id is in the table already (a journal replayed after a crash that came after the
+     * write) is skipped, and its cost is not counted twice.
+     */
     void append(List<LedgerEntry> batch) throws SQLException {
-        Map<String, Long> spend = new TreeMap<>(); // sorted: instances updating the same keys lock them in one order
-        Map<String, Long> spans = new TreeMap<>();
-        for (LedgerEntry e : batch) {
-            spend.merge(e.keyId(), e.costE10(), Long::sum);
-            for (String holder : e.holders()) {
-                for (String period : BudgetPeriod.all(e.at())) spans.merge(SpendTracker.slot(holder, period), e.costE10(), Long::sum);
-            }
-        }
         db.transaction(c -> {
+            int[] inserted;
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO usage_ledger (id, trace_id, key_id,"
                     + " public_model, answered_model, vendor, input_tokens, cache_read_tokens, cache_write_5m_tokens,"
                     + " cache_write_1h_tokens, output_tokens, reasoning_tokens, attempts, status, latency_ms, ttft_ms,"
                     + " at_ms, cost_usd_e10, team_id, web_search_calls, price_version, price_unknown)"
-                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")) {
                 for (LedgerEntry e : batch) {
                     UsageRecord r = e.record();
                     ps.setString(1, e.id());
@@ -66,7 +63,17 @@ class Ledger {
                     ps.setInt(22, e.priceUnknown() ? 1 : 0);
                     ps.addBatch();
                 }
-                ps.executeBatch();
+                inserted = ps.executeBatch();
+            }
+            Map<String, Long> spend = new TreeMap<>(); // sorted: instances updating the same keys lock them in one order
+            Map<String, Long> spans = new TreeMap<>();
+            for (int i = 0; i < batch.size(); i++) {
+                if (inserted[i] == 0) continue; // there already; SUCCESS_NO_INFO (-2) counts as new
+                LedgerEntry e = batch.get(i);
+                spend.merge(e.keyId(), e.costE10(), Long::sum);
+                for (String holder : e.holders()) {
+                    for (String period : BudgetPeriod.all(e.at())) spans.merge(SpendTracker.slot(holder, period), e.costE10(), Long::sum);
+                }
             }
             try (PreparedStatement ps = c.prepareStatement(
                     "UPDATE api_keys SET spent_usd_e10 = spent_usd_e10 + ? WHERE id = ?")) {

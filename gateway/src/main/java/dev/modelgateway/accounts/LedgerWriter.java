@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * entries or {@value #BATCH_WINDOW_MS} ms worth and writes them in one transaction, retrying while the
  * database is down. Between writes it refreshes the spend cache. An {@link Error} (an OutOfMemoryError under
  * load) does not end the thread: the batch in hand is kept and tried again, or usage would silently stop being
- * saved. A crash of the process loses what is still queued.
+ * saved. What is still queued when the process dies is in the {@link LedgerJournal}, replayed at the next start;
+ * rows given up on at shutdown stay there too.
  */
 final class LedgerWriter {
     static final int BATCH_ROWS = 500;
@@ -126,6 +127,7 @@ final class LedgerWriter {
             try {
                 ledger.append(batch);
                 spend.written(batch);
+                batch.forEach(LedgerEntry::written);
                 return;
             } catch (SQLException | RuntimeException e) {
                 if (closing && attempt >= ATTEMPTS_WHEN_CLOSING) {

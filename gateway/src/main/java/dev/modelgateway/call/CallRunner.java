@@ -88,6 +88,9 @@ public final class CallRunner {
          */
         private int sent;
 
+        /** The successful attempt's row was written as its answer ended. */
+        private boolean answerRecorded;
+
         Run(Call call, Admission admission, AttemptPlan plan) {
             this.call = call;
             this.admission = admission;
@@ -111,9 +114,14 @@ public final class CallRunner {
                         });
                 return;
             }
+            // the row is journaled just before the answer ends (docs/accounts.md, "A ledger that loses nothing")
+            call.exchange().beforeAnswerEnds((status, usage, ttftMs) -> {
+                answerRecorded = true;
+                record(model).answerEnding(status, usage, ttftMs);
+            });
             start(model).onComplete(ar -> {
-                if (ar.succeeded()) record(model).outcome(ar.result()).write();
-                else failed(model, ar.cause());
+                if (ar.failed()) failed(model, ar.cause());
+                else if (!answerRecorded) record(model).outcome(ar.result()).write();
             });
         }
 

@@ -80,6 +80,7 @@ public final class Metering {
         private int status;
         private Long ttftMs;
         private Map<String, Admission> fallbackAdmissions = Map.of();
+        private boolean written;
 
         private Record(Exchange ex, Admission admission, ModelEntry requested) {
             this.ex = ex;
@@ -114,8 +115,21 @@ public final class Metering {
             return this;
         }
 
-        /** Writes the row and corrects the token counters with what was really used. */
+        /**
+         * Writes the row when the relay is about to end the answer ({@link Exchange#beforeAnswerEnds}); the call's
+         * own {@link #write()} afterwards then does nothing.
+         */
+        public void answerEnding(int status, Usage usage, Long ttftMs) {
+            this.status = status;
+            this.usage = usage == null ? Usage.ZERO : usage;
+            this.ttftMs = ttftMs;
+            write();
+        }
+
+        /** Writes the row (once) and corrects the token counters with what was really used. */
         public void write() {
+            if (written) return;
+            written = true;
             // the record first: its cost is queued as spend before the budget reservation is released
             accounts.record(new UsageRecord(ex.traceId(), ex.caller().keyId(), requested.id(),
                     answered == null ? null : answered.id(), (answered == null ? requested : answered).vendor().id(),

@@ -35,6 +35,7 @@ public final class SingleAttempt {
                 return;
             }
             Metering.Record record = metering.record(ex, admitted.result(), model).attempted(model, 1);
+            ex.beforeAnswerEnds(record::answerEnding);
             Future<RelayOutcome> outcome;
             try {
                 outcome = attempt.get();

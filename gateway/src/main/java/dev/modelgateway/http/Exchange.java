@@ -6,6 +6,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
+import dev.modelgateway.canonical.Usage;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,6 +29,13 @@ public final class Exchange {
     private Caller caller;
     private String model;
     private final List<String> callWarnings = new ArrayList<>();
+    private AnswerEnd answerEnd;
+
+    /** What runs just before a relayed answer's last bytes are sent. */
+    @FunctionalInterface
+    public interface AnswerEnd {
+        void ending(int status, Usage usage, Long ttftMs);
+    }
 
     private Exchange(String traceId, ErrorShape shape, long startNanos, Vertx vertx, HttpServerResponse response) {
         this.traceId = traceId;
@@ -63,6 +72,21 @@ public final class Exchange {
     public void model(String model) { this.model = model; }
 
     /** Milliseconds since the request arrived. */
+    /**
+     * Sets what runs just before a successful relayed answer ends: the call's ledger row, journaled first, so that a
+     * caller never holds a whole answer whose usage a killed process could lose (docs/accounts.md).
+     */
+    public void beforeAnswerEnds(AnswerEnd hook) {
+        this.answerEnd = hook;
+    }
+
+    /** Called by the relay right before it ends a successful answer; runs the hook set, at most once. */
+    public void answerEnding(int status, Usage usage, Long ttftMs) {
+        AnswerEnd hook = answerEnd;
+        answerEnd = null;
+        if (hook != null) hook.ending(status, usage, ttftMs);
+    }
+
     public long elapsedMs() {
         return (System.nanoTime() - startNanos) / 1_000_000;
     }
