@@ -52,6 +52,10 @@ public final class Accounts {
     private final SpendTracker spend;
     private final LedgerWriter writer;
     private final LedgerJournal journal;
+    private final Alerts alerts;
+    private final AlertSender alertSender;
+    /** Models whose unknown-price alert was raised, with the day: one database call a day per model. */
+    private final Map<String, String> priceAlertsRaised = new java.util.concurrent.ConcurrentHashMap<>();
     private final RateLimiter limiter;
     private final CallHolds holds;
     /** The price table version last stored in {@code price_tables}. */
@@ -76,11 +80,14 @@ public final class Accounts {
         this.ledger = new Ledger(db);
         this.spend = spend;
         this.journal = journal;
-        this.writer = new LedgerWriter(ledger, spend, SPEND_REFRESH);
+        this.alerts = new Alerts(db);
+        this.writer = new LedgerWriter(ledger, spend, SPEND_REFRESH,
+                batch -> alerts.budgetsAfter(batch, AlertSettings.read(db).thresholds()));
         this.limiter = limiter;
         this.holds = holds;
         this.registeredPrices = prices.version(); // stored by open
         writer.start();
+        this.alertSender = new AlertSender(vertx, db, alerts);
     }
 
     /** Opens the database (running its migrations) and, if configured, Redis. */
@@ -333,9 +340,34 @@ public final class Accounts {
         });
     }
 
-    /** Hook for the alerts of unpriced usage (see {@link #record}). */
+    /** Raises the alert of a model used without a price, once a day (see {@link #record}). */
     private void priceUnknown(String model) {
+        Instant now = Instant.now();
+        String day = BudgetPeriod.DAY.of(now);
+        if (model == null || day.equals(priceAlertsRaised.put(model, day))) return;
         LOG.warn("usage of model {} recorded without a price (price: unknown); its ledger rows are marked", model);
+        blocking(() -> {
+            alerts.priceUnknown(model, now);
+            return null;
+        }).onFailure(e -> priceAlertsRaised.remove(model, day));
+    }
+
+    Future<List<Alerts.Alert>> alerts(int limit) {
+        return blocking(() -> alerts.list(limit));
+    }
+
+    Future<AlertSettings> alertSettings() {
+        return blocking(() -> AlertSettings.read(db));
+    }
+
+    Future<AlertSettings> updateAlertSettings(String actor, JsonObject body) {
+        return blocking(() -> {
+            AlertSettings before = AlertSettings.read(db);
+            AlertSettings after = before.patch(body);
+            after.write(db);
+            audit.record(actor, "alerts.update", "alerts", null, before.json(), after.json());
+            return after;
+        });
     }
 
     /** The accounts database, shared with other per-key records (transcription tasks); blocking, use a worker. */
@@ -358,7 +390,7 @@ public final class Accounts {
                     journal.close();
                     return null;
                 }, false)
-                .eventually(() -> Future.join(limiter.close(), holds.close()))
+                .eventually(() -> Future.join(limiter.close(), holds.close(), alertSender.close()))
                 .eventually(() -> vertx.executeBlocking(() -> {
                     db.close();
                     return null;

@@ -77,6 +77,15 @@ final class AccountsApi {
             if (!from.isBefore(to)) throw GatewayException.invalid("from", "'from' must be before 'to'.");
             return accounts.reprice(actor(ctx), from, to).map(Repricing.Result::json);
         }));
+        router.get(BASE + "/admin/alerts").handler(admin(ctx -> {
+            Long limit = KeyRequests.limit("limit", param(ctx, "limit"));
+            if (limit != null && limit > 1000) throw GatewayException.invalid("limit", "'limit' must be at most 1000.");
+            return accounts.alertSettings().compose(settings -> accounts.alerts(limit == null ? 100 : limit.intValue())
+                    .map(alerts -> list(alerts.stream().map(Alerts.Alert::json).toList()).put("settings", settings.json())));
+        }));
+        router.route(BASE + "/admin/alerts/settings").handler(BodyHandler.create(false).setBodyLimit(64 * 1024));
+        router.patch(BASE + "/admin/alerts/settings").handler(admin(ctx ->
+                accounts.updateAlertSettings(actor(ctx), body(ctx)).map(AlertSettings::json)));
         router.get(BASE + "/admin/audit").handler(admin(ctx -> {
             Long limit = KeyRequests.limit("limit", param(ctx, "limit"));
             if (limit != null && limit > 1000) throw GatewayException.invalid("limit", "'limit' must be at most 1000.");

@@ -36,7 +36,8 @@ public final class KeysCommand {
                    keys teams create --name NAME [--models GLOB,GLOB] [--rpm N] [--tpm N] [--budget USD] [--budget-period P]
                    keys teams list | keys teams delete TEAM_ID
                    keys audit [--limit N] [--target ID]      the audit log of admin changes, newest first
-                   keys reprice --from TIME --to TIME        re-price the ledger rows of [from, to) with the current prices""";
+                   keys reprice --from TIME --to TIME        re-price the ledger rows of [from, to) with the current prices
+                   keys alerts                               alerts (budget thresholds, unpriced models) and their delivery""";
     private static final Map<String, String> CREATE_FLAGS = Map.of("--name", "name", "--models", "models",
             "--rpm", "rpm", "--tpm", "tpm", "--model-limits", "model_limits", "--budget", "budget_usd", "--expires", "expires_at",
             "--max-concurrent", "max_concurrent", "--team", "team_id", "--budget-period", "budget_period");
@@ -67,6 +68,7 @@ public final class KeysCommand {
                 case "teams" -> teams(new TeamStore(db), audit, rest, out);
                 case "audit" -> audit(audit, rest, out);
                 case "reprice" -> reprice(db, prices, audit, rest, out);
+                case "alerts" -> rest.isEmpty() ? alerts(db, out) : usage(out, "alerts takes no arguments");
                 default -> usage(out, "unknown command '" + command + "'");
             };
         } catch (GatewayException e) {
@@ -195,6 +197,19 @@ public final class KeysCommand {
         audit.record(actor(), "reprice", "ledger", null, new JsonObject().put("from", from.toString()).put("to", to.toString()),
                 r.json());
         out.println(r.json().encodePrettily());
+        return OK;
+    }
+
+    private static int alerts(Database db, PrintStream out) throws SQLException {
+        AlertSettings settings = AlertSettings.read(db);
+        out.println("webhook: " + (settings.webhookUrl() == null ? "- (alerts are kept until one is set)" : settings.webhookUrl())
+                + ", thresholds: " + settings.thresholds());
+        String format = "%-26s %-14s %-24s %-12s %5s %-10s %8s %s%n";
+        out.printf(format, "CREATED", "KIND", "HOLDER", "PERIOD", "PCT", "STATE", "ATTEMPTS", "LAST_ERROR");
+        for (Alerts.Alert a : new Alerts(db).list(100)) {
+            out.printf(format, a.createdAt(), a.kind(), a.holder(), a.period(), a.threshold(), a.state(), a.attempts(),
+                    a.lastError() == null ? "-" : a.lastError());
+        }
         return OK;
     }
 

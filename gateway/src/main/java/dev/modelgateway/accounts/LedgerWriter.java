@@ -31,6 +31,12 @@ final class LedgerWriter {
 
     private final BlockingQueue<LedgerEntry> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
     private final Ledger ledger;
+    private final AfterWrite afterWrite;
+
+    @FunctionalInterface
+    interface AfterWrite {
+        void written(List<LedgerEntry> batch) throws SQLException;
+    }
     private final SpendTracker spend;
     private final long refreshEveryMs;
     private final Thread thread;
@@ -38,6 +44,12 @@ final class LedgerWriter {
     private long lastRefresh;
 
     LedgerWriter(Ledger ledger, SpendTracker spend, Duration refreshEvery) {
+        this(ledger, spend, refreshEvery, batch -> { });
+    }
+
+    /** {@code afterWrite}: what follows each batch in the database (alerts of the budgets it reached). */
+    LedgerWriter(Ledger ledger, SpendTracker spend, Duration refreshEvery, AfterWrite afterWrite) {
+        this.afterWrite = afterWrite;
         this.ledger = ledger;
         this.spend = spend;
         this.refreshEveryMs = refreshEvery.toMillis();
@@ -128,6 +140,11 @@ final class LedgerWriter {
                 ledger.append(batch);
                 spend.written(batch);
                 batch.forEach(LedgerEntry::written);
+                try {
+                    afterWrite.written(batch);
+                } catch (SQLException | RuntimeException e) {
+                    LOG.warn("after-write step failed (the next batch of the same holders retries it): " + e);
+                }
                 return;
             } catch (SQLException | RuntimeException e) {
                 if (closing && attempt >= ATTEMPTS_WHEN_CLOSING) {

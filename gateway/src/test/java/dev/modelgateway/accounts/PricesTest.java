@@ -99,11 +99,19 @@ class PricesTest {
     }
 
     @Test
-    void anExplicitlyUnknownPriceIsAdmittedAndItsRowsAreMarkedNotFree() throws SQLException {
+    void anExplicitlyUnknownPriceIsAdmittedAndItsRowsAreMarkedNotFree() throws Exception {
         ApiKey key = key();
         assertThat(await(accounts.admit(key, "platform/vendorA-unknown", 10))).isNotNull();
         accounts.record(Fixtures.usage(key.id(), "platform/vendorA-unknown", new Usage(100, 0, 0, 0, 10, 0), 200, Instant.now()));
         accounts.record(Fixtures.usage(key.id(), MODEL, new Usage(100, 0, 0, 0, 10, 0), 200, Instant.now()));
+        for (long until = System.nanoTime() + 10_000_000_000L; System.nanoTime() < until
+                && await(accounts.alerts(10)).isEmpty(); ) {
+            Thread.sleep(50);
+        }
+        assertThat(await(accounts.alerts(10))).singleElement().satisfies(a -> {
+            assertThat(a.kind()).isEqualTo("price_unknown");
+            assertThat(a.holder()).isEqualTo("platform/vendorA-unknown");
+        });
         await(accounts.close());
         accounts = null;
         assertThat(query("SELECT public_model, price_unknown, cost_usd_e10, price_version FROM usage_ledger WHERE key_id = ?"
