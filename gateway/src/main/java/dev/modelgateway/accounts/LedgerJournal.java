@@ -106,7 +106,7 @@ final class LedgerJournal implements AutoCloseable {
             journal.current = journal.newSegment();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot use the ledger journal directory " + dir.toAbsolutePath()
-                    + " (accounts.ledger_journal_dir)", e);
+                    + " (GATEWAY_LEDGER_JOURNAL_DIR)", e);
         }
         journal.syncer.start();
         return journal;
