@@ -152,7 +152,18 @@ final class AccountsApi {
 
     private Future<JsonObject> rateLimits() {
         return accounts.listKeys().compose(keys -> Future.all(keys.stream().map(this::rateLimitView).toList())
-                .map(all -> list(all.<JsonObject>list())));
+                .map(all -> list(all.<JsonObject>list())))
+                .compose(view -> accounts.listTeams().compose(teams -> Future.all(teams.stream().map(this::teamRateView).toList())
+                        .map(all -> view.put("teams", new JsonArray(new ArrayList<>(all.<JsonObject>list()))))));
+    }
+
+    /** A team's shared buckets, as a key's own are shown. */
+    private Future<JsonObject> teamRateView(Team team) {
+        JsonObject item = new JsonObject().put("team_id", team.id()).put("name", team.name()).put("rpm", team.rpm())
+                .put("tpm", team.tpm());
+        RateScope scope = RateScope.team(team);
+        if (scope == null) return Future.succeededFuture(item.putNull("requests").putNull("tokens"));
+        return accounts.currentRates(List.of(scope)).map(levels -> windows(item, scope.limits(), levels.getFirst()));
     }
 
     /** A key's limits and current consumption: its own buckets, then those of each model limit. */

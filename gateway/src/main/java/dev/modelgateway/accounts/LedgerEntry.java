@@ -30,10 +30,6 @@ record LedgerEntry(String id, UsageRecord record, Usage usage, String keyId, Ins
         if (journaled != null) journaled.done();
     }
 
-    static LedgerEntry of(UsageRecord r, long costE10) {
-        return of(r, costE10, null, false);
-    }
-
     String teamId() {
         return record.teamId();
     }

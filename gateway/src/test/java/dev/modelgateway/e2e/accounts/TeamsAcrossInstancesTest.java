@@ -47,6 +47,9 @@ class TeamsAcrossInstancesTest extends TwoInstances {
                 .allSatisfy(r -> assertThat(r.body()).contains("team 'research'").contains("6 requests per minute"));
         assertThat(b.post("/api/v1/messages", BODY, "authorization", "Bearer " + outside.secret()).statusCode())
                 .as("a key outside the team is not limited by it").isEqualTo(200);
+        JsonNode view = new AdminApi(b).get("/api/v1/admin/rate-limits").path("teams").get(0);
+        assertThat(view.path("team_id").asText()).isEqualTo(team);
+        assertThat(view.path("requests").path("remaining").asLong()).as("the team's bucket, seen from the other instance").isZero();
         assertThat(LedgerRows.await(stores.databaseUrl(), k1.id(), 5).size() + LedgerRows.await(stores.databaseUrl(), k2.id(), 9).size())
                 .isEqualTo(14);
     }
