@@ -74,15 +74,15 @@ public final class Accounts {
         this.config = config;
         this.prices = prices;
         this.db = db;
-        this.keys = new KeyStore(db);
-        this.teams = new TeamStore(db);
-        this.audit = new AuditLog(db);
+        this.keys = new KeyStore(Sql.pool(db));
+        this.teams = new TeamStore(Sql.pool(db));
+        this.audit = new AuditLog(Sql.pool(db));
         this.ledger = new Ledger(db);
         this.spend = spend;
         this.journal = journal;
-        this.alerts = new Alerts(db);
+        this.alerts = new Alerts(Sql.pool(db));
         this.writer = new LedgerWriter(ledger, spend, SPEND_REFRESH,
-                batch -> alerts.budgetsAfter(batch, AlertSettings.read(db).thresholds()));
+                batch -> alerts.budgetsAfter(batch, AlertSettings.read(Sql.pool(db)).thresholds()));
         this.limiter = limiter;
         this.holds = holds;
         this.registeredPrices = prices.version(); // stored by open
@@ -357,15 +357,15 @@ public final class Accounts {
     }
 
     Future<AlertSettings> alertSettings() {
-        return blocking(() -> AlertSettings.read(db));
+        return blocking(() -> AlertSettings.read(Sql.pool(db)));
     }
 
     Future<AlertSettings> updateAlertSettings(String actor, JsonObject body) {
-        return blocking(() -> {
-            AlertSettings before = AlertSettings.read(db);
+        return change(tx -> {
+            AlertSettings before = AlertSettings.read(tx.sql());
             AlertSettings after = before.patch(body);
-            after.write(db);
-            audit.record(actor, "alerts.update", "alerts", null, before.json(), after.json());
+            after.write(tx.sql());
+            tx.audit().record(actor, "alerts.update", "alerts", null, before.json(), after.json());
             return after;
         });
     }
@@ -404,28 +404,43 @@ public final class Accounts {
         return config.masterKey() != null;
     }
 
-    // Each change is written to the audit log by the actor: the admin API caller's key id, or cli:<user>.
+    // Each change commits with its audit entry, made by the actor: the admin API caller's key id, or cli:<user>.
+
+    /** The stores of one transaction: a change and its audit entry commit together or not at all. */
+    private record Tx(Sql sql, KeyStore keys, TeamStore teams, AuditLog audit) {}
+
+    @FunctionalInterface
+    private interface Change<T> {
+        T apply(Tx tx) throws SQLException;
+    }
+
+    private <T> Future<T> change(Change<T> work) {
+        return blocking(() -> db.transaction(c -> {
+            Sql sql = Sql.in(c);
+            return work.apply(new Tx(sql, new KeyStore(sql), new TeamStore(sql), new AuditLog(sql)));
+        }));
+    }
 
     Future<KeyStore.CreatedKey> createKey(String actor, KeySettings settings) {
-        return blocking(() -> {
-            requireTeam(settings.teamId());
-            KeyStore.CreatedKey created = keys.create(settings);
-            audit.record(actor, "key.create", "key", created.key().id(), null, AuditLog.of(created.key()));
+        return change(tx -> {
+            requireTeam(tx, settings.teamId());
+            KeyStore.CreatedKey created = tx.keys().create(settings);
+            tx.audit().record(actor, "key.create", "key", created.key().id(), null, AuditLog.of(created.key()));
             return created;
         });
     }
 
     /** A key may join only a team that exists: a typo would otherwise leave it outside every team's limits. */
-    private void requireTeam(String teamId) throws SQLException {
-        if (teamId != null && teams.find(teamId).isEmpty()) {
+    private static void requireTeam(Tx tx, String teamId) throws SQLException {
+        if (teamId != null && tx.teams().find(teamId).isEmpty()) {
             throw GatewayException.invalid("team_id", "No team with id '" + teamId + "'.").withCode("team_not_found");
         }
     }
 
     Future<Team> createTeam(String actor, Team settings) {
-        return blocking(() -> {
-            Team team = teams.create(settings);
-            audit.record(actor, "team.create", "team", team.id(), null, AuditLog.of(team));
+        return change(tx -> {
+            Team team = tx.teams().create(settings);
+            tx.audit().record(actor, "team.create", "team", team.id(), null, AuditLog.of(team));
             return team;
         });
     }
@@ -440,26 +455,25 @@ public final class Accounts {
 
     /** Forgets cached keys, which carry their team, before the caller hears of the change. */
     Future<Boolean> updateTeam(String actor, Team team) {
-        return blocking(() -> {
-            Optional<Team> before = teams.find(team.id());
-            boolean updated = teams.update(team);
-            keysBySecret.invalidateAll();
-            if (updated) audit.record(actor, "team.update", "team", team.id(), AuditLog.of(before.orElse(null)), AuditLog.of(team));
+        return change(tx -> {
+            Optional<Team> before = tx.teams().find(team.id());
+            boolean updated = tx.teams().update(team);
+            if (updated) tx.audit().record(actor, "team.update", "team", team.id(), AuditLog.of(before.orElse(null)), AuditLog.of(team));
             return updated;
-        });
+        }).onSuccess(x -> keysBySecret.invalidateAll());
     }
 
     /** A team with keys is not deleted (409): its keys would silently lose the team's limits. */
     Future<Boolean> deleteTeam(String actor, String id) {
-        return blocking(() -> {
-            Optional<Team> before = teams.find(id);
-            long members = teams.keyCount(id);
+        return change(tx -> {
+            Optional<Team> before = tx.teams().find(id);
+            long members = tx.teams().keyCount(id);
             if (members > 0) {
                 throw GatewayException.invalid("id", "Team '" + id + "' still has " + members
                         + " keys; move or delete them first.").withStatus(409).withCode("team_not_empty");
             }
-            boolean deleted = teams.delete(id);
-            if (deleted) audit.record(actor, "team.delete", "team", id, AuditLog.of(before.orElse(null)), null);
+            boolean deleted = tx.teams().delete(id);
+            if (deleted) tx.audit().record(actor, "team.delete", "team", id, AuditLog.of(before.orElse(null)), null);
             return deleted;
         });
     }
@@ -479,26 +493,25 @@ public final class Accounts {
 
     /** Forgets cached keys before the caller hears of the change, so its next request sees it. */
     Future<Boolean> updateKey(String actor, String id, KeySettings settings, boolean disabled) {
-        return blocking(() -> {
-            requireTeam(settings.teamId());
-            Optional<StoredKey> before = keys.find(id);
-            boolean updated = keys.update(id, settings, disabled);
-            keysBySecret.invalidateAll();
+        return change(tx -> {
+            requireTeam(tx, settings.teamId());
+            Optional<StoredKey> before = tx.keys().find(id);
+            boolean updated = tx.keys().update(id, settings, disabled);
             if (updated) {
-                audit.record(actor, "key.update", "key", id, AuditLog.of(before.orElse(null)), AuditLog.of(keys.find(id).orElse(null)));
+                tx.audit().record(actor, "key.update", "key", id, AuditLog.of(before.orElse(null)),
+                        AuditLog.of(tx.keys().find(id).orElse(null)));
             }
             return updated;
-        });
+        }).onSuccess(x -> keysBySecret.invalidateAll());
     }
 
     Future<Boolean> deleteKey(String actor, String id) {
-        return blocking(() -> {
-            Optional<StoredKey> before = keys.find(id);
-            boolean deleted = keys.delete(id);
-            keysBySecret.invalidateAll();
-            if (deleted) audit.record(actor, "key.delete", "key", id, AuditLog.of(before.orElse(null)), null);
+        return change(tx -> {
+            Optional<StoredKey> before = tx.keys().find(id);
+            boolean deleted = tx.keys().delete(id);
+            if (deleted) tx.audit().record(actor, "key.delete", "key", id, AuditLog.of(before.orElse(null)), null);
             return deleted;
-        });
+        }).onSuccess(x -> keysBySecret.invalidateAll());
     }
 
     Future<List<AuditLog.Entry>> auditLog(int limit, String targetId) {

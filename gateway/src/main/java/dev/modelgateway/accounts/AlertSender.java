@@ -48,7 +48,7 @@ final class AlertSender {
         if (polling) return;
         polling = true;
         vertx.executeBlocking(() -> {
-                    AlertSettings settings = AlertSettings.read(db);
+                    AlertSettings settings = AlertSettings.read(Sql.pool(db));
                     if (settings.webhookUrl() == null) return new Claimed(null, List.of());
                     List<Alerts.Alert> due = alerts.due(System.currentTimeMillis(), 20);
                     List<Alerts.Alert> mine = new ArrayList<>();

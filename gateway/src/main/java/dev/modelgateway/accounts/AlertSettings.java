@@ -1,7 +1,6 @@
 package dev.modelgateway.accounts;
 
 import dev.modelgateway.error.GatewayException;
-import dev.modelgateway.store.Database;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -67,7 +66,7 @@ record AlertSettings(String webhookUrl, List<Integer> thresholds) {
         return levels;
     }
 
-    static AlertSettings read(Database db) throws SQLException {
+    static AlertSettings read(Sql db) throws SQLException {
         return db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT value_json FROM accounts_settings WHERE name = ?")) {
                 ps.setString(1, NAME);
@@ -82,8 +81,9 @@ record AlertSettings(String webhookUrl, List<Integer> thresholds) {
         });
     }
 
-    void write(Database db) throws SQLException {
-        db.transaction(c -> {
+    /** Replaces the stored settings; run it in a transaction ({@link Sql#in}) to replace them atomically. */
+    void write(Sql db) throws SQLException {
+        db.call(c -> {
             try (PreparedStatement del = c.prepareStatement("DELETE FROM accounts_settings WHERE name = ?");
                  PreparedStatement ins = c.prepareStatement("INSERT INTO accounts_settings (name, value_json) VALUES (?, ?)")) {
                 del.setString(1, NAME);

@@ -1,6 +1,5 @@
 package dev.modelgateway.accounts;
 
-import dev.modelgateway.store.Database;
 import io.vertx.core.json.JsonObject;
 
 import java.math.BigDecimal;
@@ -47,9 +46,9 @@ final class Alerts {
         }
     }
 
-    private final Database db;
+    private final Sql db;
 
-    Alerts(Database db) {
+    Alerts(Sql db) {
         this.db = db;
     }
 

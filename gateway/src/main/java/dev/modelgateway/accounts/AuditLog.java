@@ -1,6 +1,5 @@
 package dev.modelgateway.accounts;
 
-import dev.modelgateway.store.Database;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -13,8 +12,8 @@ import java.util.List;
 
 /**
  * The {@code audit_log} table: one row per administrative change, through the admin API or the CLI, with the
- * actor, the action and the settings before and after (docs/accounts.md, "Audit log"). Written right after the
- * change it records, on the same worker thread. Blocking.
+ * actor, the action and the settings before and after (docs/accounts.md, "Audit log"). Written in the transaction
+ * of the change it records ({@link Sql#in}). Blocking.
  */
 final class AuditLog {
     /** One change; {@code before} is null for a creation, {@code after} for a deletion. */
@@ -27,9 +26,9 @@ final class AuditLog {
         }
     }
 
-    private final Database db;
+    private final Sql db;
 
-    AuditLog(Database db) {
+    AuditLog(Sql db) {
         this.db = db;
     }
 

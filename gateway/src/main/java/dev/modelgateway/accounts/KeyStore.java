@@ -1,6 +1,5 @@
 package dev.modelgateway.accounts;
 
-import dev.modelgateway.store.Database;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -24,14 +23,10 @@ final class KeyStore {
             + " k.rpm, k.tpm, k.budget_usd, k.expires_at_ms, k.model_limits, k.max_concurrent, k.team_id, k.budget_period, "
             + TeamStore.columns("t") + " FROM api_keys k LEFT JOIN teams t ON t.id = k.team_id";
 
-    private final Database db;
+    private final Sql db;
 
-    KeyStore(Database db) {
+    KeyStore(Sql db) {
         this.db = db;
-    }
-
-    Database database() {
-        return db;
     }
 
     /** Creates a key; the returned secret exists nowhere else, so the caller must show it now. */

@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,19 +59,24 @@ public final class KeysCommand {
         List<String> rest = a.subList(1, a.size());
         quietStoreLogs();
         try (Database db = Database.open(cfg.databaseUrl(), Accounts.SCHEMA)) {
-            KeyStore keys = new KeyStore(db);
-            AuditLog audit = new AuditLog(db);
-            return switch (command) {
-                case "create" -> create(keys, audit, rest, out);
-                case "list" -> rest.isEmpty() ? list(keys, new Ledger(db), out) : usage(out, "list takes no arguments");
-                case "disable", "enable", "delete" -> rest.size() == 1 ? change(keys, audit, command, rest.getFirst(), out)
-                        : usage(out, command + " takes one key id");
-                case "teams" -> teams(new TeamStore(db), audit, rest, out);
-                case "audit" -> audit(audit, rest, out);
-                case "reprice" -> reprice(db, prices, audit, rest, out);
-                case "alerts" -> rest.isEmpty() ? alerts(db, out) : usage(out, "alerts takes no arguments");
-                default -> usage(out, "unknown command '" + command + "'");
-            };
+            if (command.equals("reprice")) return reprice(db, prices, new AuditLog(Sql.pool(db)), rest, out);
+            // one transaction: a change and its audit entry commit together
+            return db.transaction(c -> {
+                Sql sql = Sql.in(c);
+                KeyStore keys = new KeyStore(sql);
+                TeamStore teams = new TeamStore(sql);
+                AuditLog audit = new AuditLog(sql);
+                return switch (command) {
+                    case "create" -> create(keys, teams, audit, rest, out);
+                    case "list" -> rest.isEmpty() ? list(keys, sql, out) : usage(out, "list takes no arguments");
+                    case "disable", "enable", "delete" -> rest.size() == 1 ? change(keys, audit, command, rest.getFirst(), out)
+                            : usage(out, command + " takes one key id");
+                    case "teams" -> teams(teams, audit, rest, out);
+                    case "audit" -> audit(audit, rest, out);
+                    case "alerts" -> rest.isEmpty() ? alerts(sql, out) : usage(out, "alerts takes no arguments");
+                    default -> usage(out, "unknown command '" + command + "'");
+                };
+            });
         } catch (GatewayException e) {
             out.println("error: " + e.getMessage());
             return USAGE;
@@ -94,11 +100,12 @@ public final class KeysCommand {
         return body;
     }
 
-    private static int create(KeyStore keys, AuditLog audit, List<String> args, PrintStream out) throws SQLException {
+    private static int create(KeyStore keys, TeamStore teams, AuditLog audit, List<String> args, PrintStream out)
+            throws SQLException {
         JsonObject body = flags(args, CREATE_FLAGS, out);
         if (body == null) return USAGE;
         KeySettings settings = KeyRequests.create(body);
-        if (settings.teamId() != null && new TeamStore(keys.database()).find(settings.teamId()).isEmpty()) {
+        if (settings.teamId() != null && teams.find(settings.teamId()).isEmpty()) {
             out.println("error: no team with id '" + settings.teamId() + "'");
             return FAILED;
         }
@@ -111,8 +118,14 @@ public final class KeysCommand {
         return OK;
     }
 
-    private static int list(KeyStore keys, Ledger ledger, PrintStream out) throws SQLException {
-        Map<String, Long> spent = ledger.spentByKey();
+    private static int list(KeyStore keys, Sql sql, PrintStream out) throws SQLException {
+        Map<String, Long> spent = sql.call(c -> {
+            try (var ps = c.prepareStatement("SELECT id, spent_usd_e10 FROM api_keys"); var rs = ps.executeQuery()) {
+                Map<String, Long> byKey = new HashMap<>();
+                while (rs.next()) byKey.put(rs.getString(1), rs.getLong(2));
+                return byKey;
+            }
+        });
         String format = "%-20s %-20s %-10s %-28s %8s %10s %10s %12s %14s %-20s %s%n";
         out.printf(format, "ID", "NAME", "PREFIX", "MODELS", "RPM", "TPM", "CONCURRENT", "BUDGET_USD", "SPENT_USD", "EXPIRES",
                 "STATUS");
@@ -200,13 +213,13 @@ public final class KeysCommand {
         return OK;
     }
 
-    private static int alerts(Database db, PrintStream out) throws SQLException {
-        AlertSettings settings = AlertSettings.read(db);
+    private static int alerts(Sql sql, PrintStream out) throws SQLException {
+        AlertSettings settings = AlertSettings.read(sql);
         out.println("webhook: " + (settings.webhookUrl() == null ? "- (alerts are kept until one is set)" : settings.webhookUrl())
                 + ", thresholds: " + settings.thresholds());
         String format = "%-26s %-14s %-24s %-12s %5s %-10s %8s %s%n";
         out.printf(format, "CREATED", "KIND", "HOLDER", "PERIOD", "PCT", "STATE", "ATTEMPTS", "LAST_ERROR");
-        for (Alerts.Alert a : new Alerts(db).list(100)) {
+        for (Alerts.Alert a : new Alerts(sql).list(100)) {
             out.printf(format, a.createdAt(), a.kind(), a.holder(), a.period(), a.threshold(), a.state(), a.attempts(),
                     a.lastError() == null ? "-" : a.lastError());
         }

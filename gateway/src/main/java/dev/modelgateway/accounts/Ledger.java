@@ -122,17 +122,6 @@ class Ledger {
         });
     }
 
-    Map<String, Long> spentByKey() throws SQLException {
-        return db.call(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT id, spent_usd_e10 FROM api_keys");
-                 ResultSet rs = ps.executeQuery()) {
-                Map<String, Long> spent = new HashMap<>();
-                while (rs.next()) spent.put(rs.getString(1), rs.getLong(2));
-                return spent;
-            }
-        });
-    }
-
     List<UsageQuery.Group> usage(UsageQuery q) throws SQLException {
         String groups = q.groupBy().stream().map(g -> g.sql).collect(Collectors.joining(", "));
         String sql = "SELECT " + (groups.isEmpty() ? "" : groups + ", ")

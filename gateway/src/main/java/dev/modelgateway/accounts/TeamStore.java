@@ -1,6 +1,5 @@
 package dev.modelgateway.accounts;
 
-import dev.modelgateway.store.Database;
 import io.vertx.core.json.JsonArray;
 
 import java.math.BigDecimal;
@@ -17,9 +16,9 @@ final class TeamStore {
     private static final List<String> COLUMNS = List.of("id", "name", "allowed_models", "rpm", "tpm", "budget_usd",
             "budget_period", "created_at_ms");
 
-    private final Database db;
+    private final Sql db;
 
-    TeamStore(Database db) {
+    TeamStore(Sql db) {
         this.db = db;
     }
 
