@@ -43,6 +43,7 @@ final class LedgerJournal implements AutoCloseable {
     /** A segment beyond this size is sealed and a new one begun, so that written rows' files can go. */
     static final long SEGMENT_BYTES = 16L << 20;
     private static final long SYNC_PAUSE_MICROS = 500;
+    private static final int IDLE_CHECKS = 200;
     private static final String SUFFIX = ".journal";
 
     /** One journal file: open for appends until sealed, deleted when every row of it is in the database. */
@@ -86,6 +87,8 @@ final class LedgerJournal implements AutoCloseable {
     private final AtomicLong appended = new AtomicLong();
     private volatile long synced;
     private volatile boolean closed;
+    /** The sync thread sleeps until an append wakes it. */
+    private volatile boolean idle;
 
     private LedgerJournal(Path dir, String database) {
         this.dir = dir;
@@ -123,9 +126,10 @@ final class LedgerJournal implements AutoCloseable {
      */
     Segment append(LedgerEntry e) {
         byte[] line = (toJson(e).encode() + "\n").getBytes(StandardCharsets.UTF_8);
+        Segment s;
         synchronized (this) {
             if (closed) throw new IllegalStateException("ledger journal closed");
-            Segment s = current;
+            s = current;
             try {
                 if (s.size + line.length > SEGMENT_BYTES && s.size > 0) {
                     s = rotate();
@@ -138,8 +142,9 @@ final class LedgerJournal implements AutoCloseable {
             }
             s.outstanding.incrementAndGet();
             appended.incrementAndGet();
-            return s;
         }
+        if (idle) LockSupport.unpark(syncer);
+        return s;
     }
 
     /** How many appends an fsync has made durable against a machine crash (for tests and metrics). */
@@ -192,18 +197,31 @@ final class LedgerJournal implements AutoCloseable {
         return s;
     }
 
+    /**
+     * Syncs while rows come in, pausing {@value #SYNC_PAUSE_MICROS} µs between checks; after
+     * {@value #IDLE_CHECKS} checks without a row it sleeps until an append wakes it, so an idle gateway costs no
+     * wake-ups. (The appender sets {@code appended} then reads {@code idle}; this thread sets {@code idle} then
+     * reads {@code appended}: one of them sees the other's write, so no row waits for a sync that never comes.)
+     */
     private void syncLoop() {
+        int quiet = 0;
         while (!closed) {
             long target = appended.get();
             if (target != synced) {
+                quiet = 0;
                 Segment s;
                 synchronized (this) {
                     s = current;
                 }
                 sync(s);
                 synced = target;
-            } else {
+            } else if (++quiet < IDLE_CHECKS) {
                 LockSupport.parkNanos(SYNC_PAUSE_MICROS * 1000);
+            } else {
+                idle = true;
+                if (appended.get() == synced && !closed) LockSupport.park();
+                idle = false;
+                quiet = 0;
             }
         }
     }

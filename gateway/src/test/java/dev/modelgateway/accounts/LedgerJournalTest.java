@@ -82,6 +82,24 @@ class LedgerJournalTest {
         }
     }
 
+    @Test
+    void anIdleSyncThreadIsWokenByTheNextAppend() throws Exception {
+        try (LedgerJournal journal = LedgerJournal.open(journalDir(), url(), rows -> { })) {
+            journal.append(entry("k"));
+            awaitSynced(journal, 1);
+            Thread.sleep(500); // well past 200 checks 0.5 ms apart: the sync thread sleeps
+            journal.append(entry("k"));
+            awaitSynced(journal, 2);
+        }
+    }
+
+    private static void awaitSynced(LedgerJournal journal, long n) throws InterruptedException {
+        for (long until = System.nanoTime() + 10_000_000_000L; journal.synced() < n && System.nanoTime() < until; ) {
+            Thread.sleep(5);
+        }
+        assertThat(journal.synced()).isEqualTo(n);
+    }
+
     private LedgerEntry entry(String key) {
         return LedgerEntry.of(Fixtures.usage(key, "platform/vendorA-large", new Usage(2000, 0, 0, 0, 10, 0), 200, Instant.now()),
                 Money.toE10(Fixtures.LARGE.cost(new Usage(2000, 0, 0, 0, 10, 0))), "v", false);
