@@ -67,7 +67,7 @@ public final class VendorClients {
             VendorAuth.apply(r.endpoint(), req.headers());
             onRequest.accept(req);
             // a GET or DELETE has no body
-            return r.body() == null ? req.send() : req.send(r.body());
+            return r.body() == null ? req.send() : BodyWriter.send(req, r.body());
         });
     }
 
