@@ -164,10 +164,16 @@ public final class CallRunner {
             if (deployment != null && why instanceof AttemptFailure.Status s && s.status() == 429) {
                 services.routes().rateLimited(model, deployment, RetryRule.retryAfterMs(why));
             }
-            failed(model, failure, RetryRule.verdict(why));
+            // only a deployment's failure may hand over to another deployment: a refusal before any (a model's own
+            // limit spent) concerns the model whichever deployment serves it
+            failed(model, failure, RetryRule.verdict(why), deployment != null && services.routes().otherReady(model, tried));
         }
 
         private void failed(ModelEntry model, Throwable failure, AttemptPlan.Verdict verdict) {
+            failed(model, failure, verdict, false);
+        }
+
+        private void failed(ModelEntry model, Throwable failure, AttemptPlan.Verdict verdict, boolean otherDeployment) {
             failures.add(FailedAttempt.of(model.id(), failure));
             if (out.closed()) {
                 record(model).status(499).write();
@@ -175,8 +181,7 @@ public final class CallRunner {
             }
             AttemptFailure why = AttemptFailure.of(failure);
             long waitMs = out.headWritten() ? -1
-                    : plan.afterFailure(verdict, RetryRule.retryAfterMs(why), deadline.remainingMs(),
-                            services.routes().otherReady(model, tried));
+                    : plan.afterFailure(verdict, RetryRule.retryAfterMs(why), deadline.remainingMs(), otherDeployment);
             if (waitMs < 0) {
                 int status = FinalError.render(call.exchange(), failures, failure, verdict, model.vendor().id(),
                         deadline.expired());

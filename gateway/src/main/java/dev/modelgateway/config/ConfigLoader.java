@@ -95,6 +95,11 @@ public final class ConfigLoader {
         ServerTls tls = ServerTls.of(blankToNull(override("GATEWAY_TLS_CERT_FILE", server.path("tls_cert_file").asText(null))),
                 blankToNull(override("GATEWAY_TLS_KEY_FILE", server.path("tls_key_file").asText(null))));
         RoutingConfig routing = new RoutingSection(vendors).parse(root).withFile(file);
+        // a provider named after a built-in vendor replaces it for the endpoints that are not routed too (token counting…)
+        for (Vendor v : Vendor.values()) {
+            Provider replaced = routing.providers().get(v.id());
+            if (replaced != null) vendors.put(v, replaced.builtIn(v));
+        }
         return new GatewayConfig(host, port, masterKey, vendors, overrides, databaseUrl, redisUrl, media(root.path("media")),
                 limits(server), tls, (int) maxConcurrent, dropHostedTools, routing);
     }

@@ -51,6 +51,12 @@ public record Provider(String name, ProviderType type, String baseUrl, List<Key>
         return new VendorEndpoint(type.wire(), baseUrl, key, pool, id, name, type, headers, prefix, query, connectTimeoutMs);
     }
 
+    /** As the built-in vendor {@code v}'s endpoint: its first key, its vendor's health tracking. */
+    public VendorEndpoint builtIn(Vendor v) {
+        return new VendorEndpoint(v, baseUrl, keys.isEmpty() ? null : keys.getFirst().value(), pool, null, name, type, headers,
+                null, null, connectTimeoutMs);
+    }
+
     @Override
     public String toString() {
         return "Provider[" + name + ", " + type.id() + ", " + baseUrl + ", keys=" + keys + "]";

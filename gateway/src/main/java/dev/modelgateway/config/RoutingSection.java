@@ -55,7 +55,7 @@ final class RoutingSection {
             fields.remove("upstream");
             JsonNode ds = fields.remove("deployments");
             if (ds != null) deployments.put(id, deployments(at + ".deployments", ds, known));
-            if (!fields.isEmpty()) models.set(id, fields);
+            models.set(id, fields);
         });
         JsonNode aliases = root.path("aliases");
         if (!aliases.isMissingNode()) {

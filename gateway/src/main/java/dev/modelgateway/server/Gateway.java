@@ -9,6 +9,7 @@ import dev.modelgateway.config.Cooldown;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.routing.Routes;
 import dev.modelgateway.routing.RoutingTable;
+import dev.modelgateway.upstream.SharedCooldowns;
 import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
@@ -40,9 +41,13 @@ public final class Gateway {
     private final Accounts accounts;
     private final SharedServices services;
     private final ConfigReload reload;
+    /** Null without Redis. */
+    private final SharedCooldowns cooldowns;
 
-    private Gateway(Vertx vertx, String deploymentId, int port, Accounts accounts, SharedServices services, ConfigReload reload) {
+    private Gateway(Vertx vertx, String deploymentId, int port, Accounts accounts, SharedServices services, ConfigReload reload,
+                    SharedCooldowns cooldowns) {
         this.reload = reload;
+        this.cooldowns = cooldowns;
         this.vertx = vertx;
         this.deploymentId = deploymentId;
         this.port = port;
@@ -109,7 +114,9 @@ public final class Gateway {
                                             connections), new DeploymentOptions().setInstances(instances))
                             .map(id -> {
                                 reload.watch();
-                                return new Gateway(vertx, id, port, accounts, services, reload);
+                                SharedCooldowns cooldowns = accountsConfig.redisUrl() == null ? null
+                                        : SharedCooldowns.start(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix(), breakers);
+                                return new Gateway(vertx, id, port, accounts, services, reload, cooldowns);
                             });
                 }).onFailure(e -> accounts.close()));
         return started.timeout(STARTUP_TIMEOUT_SECONDS, TimeUnit.SECONDS).recover(e -> Future.failedFuture(
@@ -182,6 +189,7 @@ public final class Gateway {
      */
     public Future<Void> stop() {
         reload.stop();
+        if (cooldowns != null) cooldowns.close();
         return vertx.undeploy(deploymentId)
                 .eventually(services.transcriptions()::close)
                 .eventually(accounts::close)
