@@ -14,11 +14,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -128,34 +130,34 @@ public final class Catalogue implements PriceBook {
 
     /** One model's entry; a wrong field fails naming it. */
     private static ModelEntry entry(JsonNode m, String id, Map<String, String> upstreamOverrides) {
-            String defaultUpstream = id.startsWith("platform/") ? id.substring("platform/".length()) : id;
-            Set<String> caps = new LinkedHashSet<>();
-            m.path("capabilities").forEach(c -> caps.add(c.asText()));
-            JsonNode p = m.path("price");
-            BigDecimal input = decimal(p, "input");
-            ModelPrice price = new ModelPrice(input, decimal(p, "output"),
-                    p.has("cache_read") ? decimal(p, "cache_read") : input,
-                    p.has("cache_write_5m") ? decimal(p, "cache_write_5m") : input,
-                    p.has("cache_write_1h") ? decimal(p, "cache_write_1h") : input);
-            JsonNode t = m.path("thinking");
-            ThinkingPolicy thinking = t.isMissingNode() ? ThinkingPolicy.VENDOR_DEFAULT
-                    : new ThinkingPolicy(!"refused".equals(t.path("budget").asText()), "on".equals(t.path("default").asText()));
-            return new ModelEntry(id, Vendor.fromId(m.path("vendor").asText()),
-                    upstreamOverrides.getOrDefault(id, defaultUpstream),
-                    named(ModelKind.class, m, "kind", "chat"), Set.copyOf(caps),
-                    m.path("context_window").asLong(), m.path("max_output_tokens").asLong(), price, thinking,
-                    m.path("sampling_params").asBoolean(true),
-                    named(ModelStatus.class, m, "status", "active"),
-                    m.path("replacement").asText(null));
+        String defaultUpstream = id.startsWith("platform/") ? id.substring("platform/".length()) : id;
+        Set<String> caps = new LinkedHashSet<>();
+        m.path("capabilities").forEach(c -> caps.add(c.asText()));
+        JsonNode p = m.path("price");
+        BigDecimal input = decimal(p, "input");
+        ModelPrice price = new ModelPrice(input, decimal(p, "output"),
+                p.has("cache_read") ? decimal(p, "cache_read") : input,
+                p.has("cache_write_5m") ? decimal(p, "cache_write_5m") : input,
+                p.has("cache_write_1h") ? decimal(p, "cache_write_1h") : input);
+        JsonNode t = m.path("thinking");
+        ThinkingPolicy thinking = t.isMissingNode() ? ThinkingPolicy.VENDOR_DEFAULT
+                : new ThinkingPolicy(!"refused".equals(t.path("budget").asText()), "on".equals(t.path("default").asText()));
+        return new ModelEntry(id, Vendor.fromId(m.path("vendor").asText()),
+                upstreamOverrides.getOrDefault(id, defaultUpstream),
+                named(ModelKind.class, m, "kind", "chat"), Set.copyOf(caps),
+                m.path("context_window").asLong(), m.path("max_output_tokens").asLong(), price, thinking,
+                m.path("sampling_params").asBoolean(true),
+                named(ModelStatus.class, m, "status", "active"),
+                m.path("replacement").asText(null));
     }
 
     private static <E extends Enum<E>> E named(Class<E> type, JsonNode m, String field, String dflt) {
         String value = m.path(field).asText(dflt);
         try {
-            return Enum.valueOf(type, value.toUpperCase(java.util.Locale.ROOT));
+            return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(field + " must be one of " + java.util.Arrays.stream(type.getEnumConstants())
-                    .map(c -> c.name().toLowerCase(java.util.Locale.ROOT)).toList() + ", got '" + value + "'");
+            throw new IllegalArgumentException(field + " must be one of " + Arrays.stream(type.getEnumConstants())
+                    .map(c -> c.name().toLowerCase(Locale.ROOT)).toList() + ", got '" + value + "'");
         }
     }
 

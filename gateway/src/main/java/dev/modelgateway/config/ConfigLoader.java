@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  * {@code GATEWAY_MAX_CONNECTIONS}, {@code GATEWAY_MAX_BUFFERED_BODY_BYTES}, {@code GATEWAY_MAX_VENDOR_ANSWER_BYTES},
  * {@code GATEWAY_MAX_VENDOR_STREAM_SECONDS}, {@code GATEWAY_MAX_VENDOR_EVENT_BYTES}), TLS
  * ({@code GATEWAY_TLS_CERT_FILE}, {@code GATEWAY_TLS_KEY_FILE}), {@code GATEWAY_DEFAULT_MAX_CONCURRENT} and
- * {@code GATEWAY_DROP_REFUSED_HOSTED_TOOLS}. See docs/configuration.md.
+ * {@code GATEWAY_DROP_REFUSED_HOSTED_TOOLS}. The operator-owned sections ({@code providers}, {@code models},
+ * {@code aliases}, {@code routing}) are read by {@link RoutingSection}. See docs/configuration.md.
  */
 public final class ConfigLoader {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");

@@ -17,7 +17,8 @@ import java.util.Map;
 /**
  * {@code GET /api/v1/models} and {@code GET /api/v1/models/{id}}. The OpenAI list shape by default; the
  * messages SDK (recognised by its {@code anthropic-version} header) gets vendor A's list shape. Both carry
- * the catalogue's extra facts: vendor, context window, prices, capabilities and status.
+ * the catalogue's extra facts: vendor, context window, prices, capabilities, status and deployments; aliases are
+ * listed as models of their own.
  */
 public final class ModelsEndpoint {
     /** A fixed creation time: the catalogue has no real one and clients only sort or display it. */
@@ -33,15 +34,14 @@ public final class ModelsEndpoint {
         boolean anthropic = ctx.request().getHeader("anthropic-version") != null;
         ObjectNode root = Json.MAPPER.createObjectNode();
         ArrayNode data = Json.MAPPER.createArrayNode();
-        // what is routable: the active models, then each alias as a model of its own (id the alias, alias_of its
-        // target), with the target's true limits (Bifrost listed no aliases, #3342)
+        // every id the gateway resolves, from the routes in force: the models (retired ones marked as such, as the
+        // contract's §9.4 asks), then each alias as a model of its own (id the alias, alias_of its target) with the
+        // target's true limits (Bifrost listed no aliases, #3342)
         Catalogue catalogue = platform.catalogue();
-        catalogue.models().forEach(m -> {
-            if (!m.retired()) data.add(describe(m, anthropic));
-        });
+        catalogue.models().forEach(m -> data.add(describe(m, anthropic)));
         catalogue.aliases().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(a -> {
             ModelEntry target = catalogue.find(a.getValue());
-            if (!target.retired()) data.add(describe(target, anthropic).put("id", a.getKey()).put("alias_of", target.id()));
+            data.add(describe(target, anthropic).put("id", a.getKey()).put("alias_of", target.id()));
         });
         if (anthropic) {
             root.set("data", data);

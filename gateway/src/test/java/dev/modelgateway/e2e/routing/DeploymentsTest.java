@@ -167,7 +167,6 @@ class DeploymentsTest {
         for (JsonNode m : list.path("data")) {
             if (m.path("id").asText().equals("team/chat")) model = m;
             if (m.path("id").asText().equals("team-chat")) alias = m;
-            assertThat(m.path("status").asText()).isEqualTo("active");
         }
         assertThat(model).isNotNull();
         assertThat(model.path("context_window").asLong()).isEqualTo(128000);
