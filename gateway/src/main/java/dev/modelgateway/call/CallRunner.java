@@ -2,6 +2,7 @@ package dev.modelgateway.call;
 
 import dev.modelgateway.accounts.Admission;
 import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
@@ -9,9 +10,8 @@ import dev.modelgateway.http.Exchange;
 import dev.modelgateway.routing.AttemptPlan;
 import dev.modelgateway.routing.Deadline;
 import dev.modelgateway.routing.Deployment;
-import dev.modelgateway.routing.Routes;
-import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.routing.RetryRule;
+import dev.modelgateway.routing.Routes;
 import dev.modelgateway.upstream.RelayOutcome;
 import dev.modelgateway.upstream.TransportFailures;
 import io.vertx.core.Future;
@@ -20,14 +20,15 @@ import io.vertx.core.http.HttpServerResponse;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Set;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs a call: admission, then the attempt plan (the primary model, then each fallback, each tried
  * 1 + max_retries times on retryable failures, with backoff, while nothing has been sent to the caller and
- * the deadline allows), choosing the native or the translated path per model, and finally one ledger record.
+ * the deadline allows), each attempt on a deployment of its model chosen by the routes in force, choosing the
+ * native or the translated path per model, and finally one ledger record.
  */
 public final class CallRunner {
     /** Response headers telling the caller how it was served (docs/platform-options.md, "Headers"). */
