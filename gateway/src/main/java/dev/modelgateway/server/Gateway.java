@@ -89,9 +89,10 @@ public final class Gateway {
         Future<Gateway> started = ready
                 .compose(db -> Accounts.open(vertx, accountsConfig, catalogue, db)
                         .recover(e -> Future.failedFuture(accountsFailure(config, e))))
-                .compose(accounts -> TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers).compose(tasks -> {
-                    SharedServices services = new SharedServices(new ResponseStore(),
-                            ResponseOwners.create(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix()), tasks);
+                .compose(accounts -> Future.all(TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers),
+                        responseStore(vertx, accounts.database())).compose(parts -> {
+                    SharedServices services = new SharedServices(parts.resultAt(1),
+                            ResponseOwners.create(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix()), parts.resultAt(0));
                     return vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts, services, breakers, bodies, connections),
                                     new DeploymentOptions().setInstances(instances))
                             .map(id -> new Gateway(vertx, id, port, accounts, services));
@@ -100,6 +101,14 @@ public final class Gateway {
                 e instanceof TimeoutException ? new StartupFailure("The gateway did not start within " + STARTUP_TIMEOUT_SECONDS
                         + " s (database " + StartupFailure.redact(config.databaseUrl()) + ", Redis "
                         + StartupFailure.redact(config.redisUrl()) + ").", e) : e));
+    }
+
+    /**
+     * The responses the gateway makes, where every instance finds them: in PostgreSQL when the accounts are
+     * there, else in this process (the embedded database is one process's).
+     */
+    private static Future<ResponseStore> responseStore(Vertx vertx, Database db) {
+        return db.vendor() == Database.Vendor.POSTGRESQL ? ResponseStore.shared(vertx, db) : Future.succeededFuture(ResponseStore.inProcess());
     }
 
     private static Throwable accountsFailure(GatewayConfig config, Throwable e) {
@@ -151,11 +160,12 @@ public final class Gateway {
      * Stops in an order that loses no usage record, and in bounded time even when Redis has stopped answering
      * (docs/configuration.md, "Shutdown"): stop accepting connections and let the calls in flight finish (up to
      * {@link GatewayVerticle#SHUTDOWN_GRACE_SECONDS}); stop the transcription tasks, which record usage too;
-     * write the ledger, then release Redis (each close bounded) and the database; last, the owners' Redis client.
+     * wait for the responses being stored; write the ledger, then release Redis (each close bounded) and the database; last, the owners' Redis client.
      */
     public Future<Void> stop() {
         return vertx.undeploy(deploymentId)
                 .eventually(services.transcriptions()::close)
+                .eventually(services.responses()::close)
                 .eventually(accounts::close)
                 .eventually(services.owners()::close);
     }
