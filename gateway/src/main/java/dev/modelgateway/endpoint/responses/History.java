@@ -175,7 +175,8 @@ final class History {
             // vendor B's answer to an unknown previous response, with why and what to do
             return GatewayException.invalid(v.param(), "Previous response with id '" + v.id() + "' not found. This gateway keeps "
                     + "the responses it produced for the API key that made them, " + ResponseBounds.IDLE_EXPIRY.toHours() + " hours after "
-                    + "last use, and which key created each vendor B response it relayed. Send the conversation in 'input' instead.")
+                    + "last use, and which key created each vendor B response it relayed. Send the conversation in 'input' instead of "
+                    + "previous_response_id.")
                     .withCode("previous_response_not_found");
         }
         return GatewayException.invalid(v.param(), "Item '" + v.id() + "' not found: this gateway resolves item references only to "
