@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -39,6 +40,8 @@ import java.util.function.LongSupplier;
 final class SqlResponses implements ResponseStore {
     static final Schema SCHEMA = new Schema("services", "1");
     static final long SWEEP_EVERY_MS = 60_000;
+    /** A stop waits this long for the writes in flight (docs/configuration.md, "Shutdown"). */
+    private static final long CLOSE_TIMEOUT_MS = 5_000;
     /** The waits before looking again for ids not found: one second in all. */
     private static final long[] LOOK_AGAIN_MS = {100, 300, 600};
     /** Ids per {@code IN (...)}: a request refers to a few responses, a hostile one to many. */
@@ -137,7 +140,8 @@ final class SqlResponses implements ResponseStore {
     @Override
     public Future<Void> close() {
         if (sweepTimer >= 0) vertx.cancelTimer(sweepTimer);
-        return Future.join(pending.values().stream().map(Pending::written).toList()).mapEmpty();
+        return Future.join(pending.values().stream().map(Pending::written).toList())
+                .timeout(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS).<Void>mapEmpty().otherwiseEmpty();
     }
 
     private int insert(String id, Stored s, long now) throws SQLException {
