@@ -7,8 +7,6 @@ import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
-import dev.modelgateway.services.ResponseOwners;
-import dev.modelgateway.services.ResponseStore;
 import dev.modelgateway.services.SharedServices;
 import dev.modelgateway.services.TranscriptionTasks;
 import dev.modelgateway.store.Database;
@@ -89,10 +87,9 @@ public final class Gateway {
         Future<Gateway> started = ready
                 .compose(db -> Accounts.open(vertx, accountsConfig, catalogue, db)
                         .recover(e -> Future.failedFuture(accountsFailure(config, e))))
-                .compose(accounts -> Future.all(TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers),
-                        responseStore(vertx, accounts.database())).compose(parts -> {
-                    SharedServices services = new SharedServices(parts.resultAt(1),
-                            ResponseOwners.create(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix()), parts.resultAt(0));
+                .compose(accounts -> TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers)
+                        .compose(tasks -> SharedServices.open(vertx, accounts.database(), accountsConfig.redisUrl(),
+                                accountsConfig.redisKeyPrefix(), tasks)).compose(services -> {
                     return vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts, services, breakers, bodies, connections),
                                     new DeploymentOptions().setInstances(instances))
                             .map(id -> new Gateway(vertx, id, port, accounts, services));
@@ -101,14 +98,6 @@ public final class Gateway {
                 e instanceof TimeoutException ? new StartupFailure("The gateway did not start within " + STARTUP_TIMEOUT_SECONDS
                         + " s (database " + StartupFailure.redact(config.databaseUrl()) + ", Redis "
                         + StartupFailure.redact(config.redisUrl()) + ").", e) : e));
-    }
-
-    /**
-     * The responses the gateway makes, where every instance finds them: in PostgreSQL when the accounts are
-     * there, else in this process (the embedded database is one process's).
-     */
-    private static Future<ResponseStore> responseStore(Vertx vertx, Database db) {
-        return db.vendor() == Database.Vendor.POSTGRESQL ? ResponseStore.shared(vertx, db) : Future.succeededFuture(ResponseStore.inProcess());
     }
 
     private static Throwable accountsFailure(GatewayConfig config, Throwable e) {
@@ -160,13 +149,13 @@ public final class Gateway {
      * Stops in an order that loses no usage record, and in bounded time even when Redis has stopped answering
      * (docs/configuration.md, "Shutdown"): stop accepting connections and let the calls in flight finish (up to
      * {@link GatewayVerticle#SHUTDOWN_GRACE_SECONDS}); stop the transcription tasks, which record usage too;
-     * wait for the responses being stored; write the ledger, then release Redis (each close bounded) and the database; last, the owners' Redis client.
+     * wait for the responses and owners being stored and close the owners' client (each bounded); write the ledger,
+     * then release Redis (each close bounded) and the database.
      */
     public Future<Void> stop() {
         return vertx.undeploy(deploymentId)
                 .eventually(services.transcriptions()::close)
-                .eventually(services.responses()::close)
-                .eventually(accounts::close)
-                .eventually(services.owners()::close);
+                .eventually(services::close)
+                .eventually(accounts::close);
     }
 }

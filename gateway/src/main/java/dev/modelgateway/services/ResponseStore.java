@@ -4,9 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.json.Json;
-import dev.modelgateway.store.Database;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
@@ -69,14 +67,6 @@ public sealed interface ResponseStore permits LocalResponses, SqlResponses {
     /** Responses kept in this process only. */
     static ResponseStore inProcess() {
         return new LocalResponses(ResponseBounds.LOCAL);
-    }
-
-    /**
-     * Responses in {@code db}, shared by every instance on it: its table is created (the {@code services}
-     * migrations) on a worker thread, and a sweep of expired responses starts.
-     */
-    static Future<ResponseStore> shared(Vertx vertx, Database db) {
-        return vertx.<ResponseStore>executeBlocking(() -> SqlResponses.open(vertx, db, ResponseBounds.SHARED), false);
     }
 
     ResponseBounds bounds();

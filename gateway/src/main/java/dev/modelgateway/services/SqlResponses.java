@@ -5,7 +5,6 @@ import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.store.Database;
-import dev.modelgateway.store.Schema;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -38,7 +37,6 @@ import java.util.function.LongSupplier;
  * (least recently used first), every {@link #SWEEP_EVERY_MS} by each instance.
  */
 final class SqlResponses implements ResponseStore {
-    static final Schema SCHEMA = new Schema("services", "1");
     static final long SWEEP_EVERY_MS = 60_000;
     /** A stop waits this long for the writes in flight (docs/configuration.md, "Shutdown"). */
     private static final long CLOSE_TIMEOUT_MS = 5_000;
@@ -70,9 +68,8 @@ final class SqlResponses implements ResponseStore {
         }).onFailure(e -> LOG.warn("stored responses not swept: {}", e.toString())));
     }
 
-    /** Blocking: migrates the services' tables first. */
+    /** On a database with the services' migrations ({@link SharedServices#SCHEMA}) applied. */
     static SqlResponses open(Vertx vertx, Database db, ResponseBounds bounds) {
-        db.migrate(SCHEMA);
         return new SqlResponses(vertx, db, bounds, System::currentTimeMillis, SWEEP_EVERY_MS);
     }
 

@@ -34,7 +34,7 @@ class SqlResponsesTest {
     @BeforeEach
     void open() throws SQLException {
         stores = new SharedStores();
-        db = Database.open(stores.databaseUrl(), SqlResponses.SCHEMA);
+        db = Database.open(stores.databaseUrl(), SharedServices.SCHEMA);
         vertx = Vertx.vertx();
     }
 
