@@ -6,6 +6,7 @@ import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.store.Database;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +41,8 @@ public final class ResponseOwners {
     static final int MAX_LOCAL = 500_000;
     /** A stop waits this long for the owners still being written (Redis bounds each write to 1 s itself). */
     private static final long CLOSE_WAIT_MS = 5_000;
+    /** The waits before asking the shared store again for an id it does not have: one second in all. */
+    private static final long[] LOOK_AGAIN_MS = {100, 300, 600};
     private static final long WARN_EVERY_NANOS = 10_000_000_000L;
 
     /** An id's owner never changes, so a cached one stays right; ids not in it are asked of Redis. */
@@ -49,27 +52,30 @@ public final class ResponseOwners {
             .build();
     /** Null: owners are kept in this process only. */
     private final SharedOwners shared;
+    /** For the timers of {@link #LOOK_AGAIN_MS}; null with {@link #shared}. */
+    private final Vertx vertx;
     /** Owners sent to Redis and not yet acknowledged: a stop waits for them, so a restart keeps them. */
     private final Set<Future<Void>> unacknowledged = ConcurrentHashMap.newKeySet();
     private final AtomicLong warnedAt = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
 
-    private ResponseOwners(SharedOwners shared) {
+    private ResponseOwners(Vertx vertx, SharedOwners shared) {
+        this.vertx = vertx;
         this.shared = shared;
     }
 
     /** Owners kept in this process only. */
     public static ResponseOwners inProcess() {
-        return new ResponseOwners(null);
+        return new ResponseOwners(null, null);
     }
 
     /** Owners in Redis at {@code url} under {@code prefix}, shared by every instance; in this process when {@code url} is null. */
     public static ResponseOwners create(Vertx vertx, String url, String prefix) {
-        return url == null ? inProcess() : new ResponseOwners(RedisOwners.create(vertx, url, prefix));
+        return url == null ? inProcess() : new ResponseOwners(vertx, RedisOwners.create(vertx, url, prefix));
     }
 
     /** Owners in {@code db}'s {@code response_owners} (the services migrations applied), shared by every instance. */
     static ResponseOwners inDatabase(Vertx vertx, Database db) {
-        return new ResponseOwners(new SqlOwners(vertx, db, System::currentTimeMillis, true));
+        return new ResponseOwners(vertx, new SqlOwners(vertx, db, System::currentTimeMillis, true));
     }
 
     /**
@@ -90,13 +96,27 @@ public final class ResponseOwners {
     public Future<Boolean> owns(String id, String keyId) {
         String cached = local.getIfPresent(id);
         if (cached != null || shared == null) return Future.succeededFuture(keyId.equals(cached));
-        return shared.get(id).<Boolean>map(owner -> {
+        return sharedOwner(id, 0).<Boolean>map(owner -> {
             if (owner == null) return false;
             local.put(id, owner);
             return keyId.equals(owner);
         }).recover(e -> {
             warn("ownership not checked, " + shared.name() + " unavailable: " + e);
             return Future.failedFuture(unavailable(shared.name()));
+        });
+    }
+
+    /**
+     * The owner in the shared store. The owner is written there as the vendor's answer is relayed, without waiting,
+     * so a client continuing at once through another instance may ask before it is there: a miss is asked again
+     * after each of {@link #LOOK_AGAIN_MS}.
+     */
+    private Future<String> sharedOwner(String id, int round) {
+        return shared.get(id).compose(owner -> {
+            if (owner != null || round == LOOK_AGAIN_MS.length) return Future.succeededFuture(owner);
+            Promise<Void> later = Promise.promise();
+            vertx.setTimer(LOOK_AGAIN_MS[round], t -> later.complete());
+            return later.future().compose(v -> sharedOwner(id, round + 1));
         });
     }
 

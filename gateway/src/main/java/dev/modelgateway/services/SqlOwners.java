@@ -2,7 +2,6 @@ package dev.modelgateway.services;
 
 import dev.modelgateway.store.Database;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,14 +14,11 @@ import java.util.function.LongSupplier;
 
 /**
  * The owners of vendor B objects in PostgreSQL ({@code response_owners}), for a gateway on PostgreSQL without
- * Redis: shared by every instance on the database. An owner is written as the vendor's answer is relayed, without
- * waiting; an instance that finds no owner looks again for up to 1 s, so that a client continuing at once through
- * another instance is not refused. Expired rows are not read, and are deleted every minute by each instance.
+ * Redis: shared by every instance on the database. Expired rows are not read, and are deleted every minute by each
+ * instance.
  */
 final class SqlOwners implements SharedOwners {
     private static final long SWEEP_EVERY_MS = 60_000;
-    /** The waits before looking again for an id not found: one second in all. */
-    private static final long[] LOOK_AGAIN_MS = {100, 300, 600};
     private static final Logger LOG = LoggerFactory.getLogger(SqlOwners.class);
 
     private final Vertx vertx;
@@ -60,20 +56,7 @@ final class SqlOwners implements SharedOwners {
 
     @Override
     public Future<String> get(String id) {
-        return get(id, 0);
-    }
-
-    private Future<String> get(String id, int round) {
-        return blocking(() -> select(id)).compose(owner -> {
-            if (owner != null || round == LOOK_AGAIN_MS.length) return Future.succeededFuture(owner);
-            Promise<Void> later = Promise.promise();
-            vertx.setTimer(LOOK_AGAIN_MS[round], t -> later.complete());
-            return later.future().compose(v -> get(id, round + 1));
-        });
-    }
-
-    private String select(String id) throws SQLException {
-        return db.call(c -> {
+        return blocking(() -> db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT key_id FROM response_owners WHERE id = ? AND expires_at_ms > ?")) {
                 ps.setString(1, id);
                 ps.setLong(2, clock.getAsLong());
@@ -81,7 +64,7 @@ final class SqlOwners implements SharedOwners {
                     return rs.next() ? rs.getString(1) : null;
                 }
             }
-        });
+        }));
     }
 
     @Override
