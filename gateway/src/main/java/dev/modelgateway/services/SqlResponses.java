@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -45,6 +46,8 @@ final class SqlResponses implements ResponseStore {
     /** Ids per {@code IN (...)}: a request refers to a few responses, a hostile one to many. */
     private static final int IDS_PER_QUERY = 100;
     private static final Logger LOG = LoggerFactory.getLogger(SqlResponses.class);
+    private static final long WARN_EVERY_NANOS = 10_000_000_000L;
+    private static final AtomicLong WARNED_AT = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
 
     /** A response being written: found here until its row is committed. */
     private record Pending(Stored stored, Future<Void> written) {
@@ -87,7 +90,7 @@ final class SqlResponses implements ResponseStore {
         pending.put(responseId, new Pending(stored, written.future()));
         blocking(() -> insert(responseId, stored, now)).<Void>mapEmpty().onComplete(done -> {
             pending.remove(responseId);
-            if (done.failed()) LOG.warn("response {} not stored: {}", responseId, done.cause().toString());
+            if (done.failed()) warn("response " + responseId + " not stored: " + done.cause());
             written.handle(done);
         });
         return written.future();
@@ -230,9 +233,16 @@ final class SqlResponses implements ResponseStore {
     /** A database that does not answer is a 503 for the caller, never a 500; the cause goes to the log. */
     private static <T> Future<T> unavailable(Throwable e) {
         if (e instanceof GatewayException) return Future.failedFuture(e);
-        LOG.warn("stored responses unavailable: {}", e.toString());
+        warn("stored responses unavailable: " + e);
         return Future.failedFuture(GatewayException.of(ErrorKind.UNAVAILABLE, "The gateway's store of responses (its database)"
                 + " did not answer. Try again shortly.").withCode("response_store_unavailable").withHeaders(Map.of("retry-after", "1")));
+    }
+
+    /** Once per 10 s: during an outage every call fails the same way. */
+    private static void warn(String message) {
+        long now = System.nanoTime();
+        long last = WARNED_AT.get();
+        if (now - last > WARN_EVERY_NANOS && WARNED_AT.compareAndSet(last, now)) LOG.warn(message);
     }
 
     private <T> Future<T> blocking(Callable<T> work) {
