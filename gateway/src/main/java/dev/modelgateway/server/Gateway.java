@@ -13,8 +13,6 @@ import dev.modelgateway.upstream.SharedCooldowns;
 import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
-import dev.modelgateway.services.ResponseOwners;
-import dev.modelgateway.services.ResponseStore;
 import dev.modelgateway.services.SharedServices;
 import dev.modelgateway.services.TranscriptionTasks;
 import dev.modelgateway.store.Database;
@@ -107,9 +105,9 @@ public final class Gateway {
         Future<Gateway> started = ready
                 .compose(db -> Accounts.open(vertx, accountsConfig, prices, db)
                         .recover(e -> Future.failedFuture(accountsFailure(config, e))))
-                .compose(accounts -> TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers).compose(tasks -> {
-                    SharedServices services = new SharedServices(new ResponseStore(),
-                            ResponseOwners.create(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix()), tasks);
+                .compose(accounts -> TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers)
+                        .compose(tasks -> SharedServices.open(vertx, accounts.database(), accountsConfig.redisUrl(),
+                                accountsConfig.redisKeyPrefix(), tasks)).compose(services -> {
                     return vertx.deployVerticle(() -> new GatewayVerticle(bound, table, reload, accounts, services, breakers, bodies,
                                             connections), new DeploymentOptions().setInstances(instances))
                             .map(id -> {
@@ -185,14 +183,15 @@ public final class Gateway {
      * Stops in an order that loses no usage record, and in bounded time even when Redis has stopped answering
      * (docs/configuration.md, "Shutdown"): stop accepting connections and let the calls in flight finish (up to
      * {@link GatewayVerticle#SHUTDOWN_GRACE_SECONDS}); stop the transcription tasks, which record usage too;
-     * write the ledger, then release Redis (each close bounded) and the database; last, the owners' Redis client.
+     * wait for the responses and owners being stored and close the owners' client (each bounded); write the ledger,
+     * then release Redis (each close bounded) and the database.
      */
     public Future<Void> stop() {
         reload.stop();
         if (cooldowns != null) cooldowns.close();
         return vertx.undeploy(deploymentId)
                 .eventually(services.transcriptions()::close)
-                .eventually(accounts::close)
-                .eventually(services.owners()::close);
+                .eventually(services::close)
+                .eventually(accounts::close);
     }
 }
