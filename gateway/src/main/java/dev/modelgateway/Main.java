@@ -110,7 +110,7 @@ public final class Main {
         GatewayConfig config = ConfigLoader.fromSystemEnv().load(configFile);
         int status = KeysCommand.run(rest.toArray(String[]::new),
                 new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey()),
-                Catalogue.loadDefault(config.upstreamOverrides()), System.out);
+                Catalogue.load(config), System.out);
         System.exit(status);
     }
 

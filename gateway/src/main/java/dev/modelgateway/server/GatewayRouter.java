@@ -41,7 +41,7 @@ public final class GatewayRouter {
     }
 
     public static Router create(Vertx vertx, CallServices platform, Authenticator authenticator, Accounts accounts,
-                                SharedServices services, ServerLimits limits, BodyBudget budget) {
+                                SharedServices services, ServerLimits limits, BodyBudget budget, AdminConfigRoutes admin) {
         Router router = Router.router(vertx);
         router.route().handler(GatewayRouter::begin);
         router.get("/health").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
@@ -59,11 +59,12 @@ public final class GatewayRouter {
         router.route("/api/*").handler(bodies::done);
         // Accounts routes check the master key themselves (admin) or the caller's own key (usage).
         accounts.mountRoutes(router);
+        admin.mount(router);
 
         CallRunner runner = new CallRunner(platform);
         ChatCompletionsEndpoint chat = new ChatCompletionsEndpoint(platform, runner);
         MessagesEndpoint messages = new MessagesEndpoint(platform, runner);
-        ModelsEndpoint models = new ModelsEndpoint(platform.catalogue());
+        ModelsEndpoint models = new ModelsEndpoint(platform);
         router.post("/api/v1/chat/completions").handler(chat::handle);
         router.post("/api/v1/messages").handler(messages::handle);
         router.get("/api/v1/models").handler(models::list);

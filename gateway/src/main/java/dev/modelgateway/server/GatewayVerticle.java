@@ -3,12 +3,12 @@ package dev.modelgateway.server;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.call.CallServices;
 import dev.modelgateway.call.Metering;
-import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.endpoint.realtime.RealtimeEndpoint;
 import dev.modelgateway.http.Caller;
 import dev.modelgateway.routing.CircuitBreakers;
+import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.services.SharedServices;
 import dev.modelgateway.upstream.MediaFetcher;
 import dev.modelgateway.upstream.Relay;
@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One event loop's share of the gateway: its own HTTP server (the port is shared across instances by
- * Vert.x) and its own upstream connection pools. Catalogue, accounts and circuit breakers are shared.
+ * Vert.x) and its own upstream connection pools. The routes in force, accounts and circuit breakers are shared.
  */
 final class GatewayVerticle extends VerticleBase {
     static final long SHUTDOWN_GRACE_SECONDS = 5;
@@ -34,7 +34,8 @@ final class GatewayVerticle extends VerticleBase {
     static final long TLS_HANDSHAKE_SECONDS = 10;
 
     private final GatewayConfig config;
-    private final Catalogue catalogue;
+    private final RoutingTable table;
+    private final ConfigReload reload;
     private final Accounts accounts;
     private final SharedServices services;
     private final CircuitBreakers breakers;
@@ -44,12 +45,13 @@ final class GatewayVerticle extends VerticleBase {
     private MediaFetcher media;
     private HttpServer server;
 
-    GatewayVerticle(GatewayConfig config, Catalogue catalogue, Accounts accounts, SharedServices services,
+    GatewayVerticle(GatewayConfig config, RoutingTable table, ConfigReload reload, Accounts accounts, SharedServices services,
                     CircuitBreakers breakers, BodyBudget bodies, ConnectionGuard connections) {
         this.bodies = bodies;
         this.connections = connections;
         this.config = config;
-        this.catalogue = catalogue;
+        this.table = table;
+        this.reload = reload;
         this.accounts = accounts;
         this.services = services;
         this.breakers = breakers;
@@ -59,7 +61,7 @@ final class GatewayVerticle extends VerticleBase {
     public Future<?> start() {
         clients = new VendorClients(vertx);
         media = new MediaFetcher(vertx, config.media());
-        CallServices platform = new CallServices(catalogue, config, new Relay(clients, breakers, config.limits().vendorAnswers()), new Metering(accounts), media);
+        CallServices platform = new CallServices(table, new Relay(clients, breakers, config.limits().vendorAnswers()), new Metering(accounts), media);
         Authenticator authenticator = token -> accounts.authenticate(token).map(Caller::new);
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(config.host())
@@ -77,7 +79,8 @@ final class GatewayVerticle extends VerticleBase {
                 .setMaxWebSocketFrameSize(RealtimeEndpoint.MAX_FRAME_BYTES)
                 .setMaxWebSocketMessageSize(RealtimeEndpoint.MAX_FRAME_BYTES);
         if (config.tls() != null) serveTls(options, config);
-        Router router = GatewayRouter.create(vertx, platform, authenticator, accounts, services, config.limits(), bodies);
+        Router router = GatewayRouter.create(vertx, platform, authenticator, accounts, services, config.limits(), bodies,
+                new AdminConfigRoutes(reload, table));
         ConnectionGuard.OnLoop guard = connections.new OnLoop(vertx);
         guard.hook(router);
         server = vertx.createHttpServer(options)
