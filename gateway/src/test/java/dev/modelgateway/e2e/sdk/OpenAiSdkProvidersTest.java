@@ -59,21 +59,25 @@ class OpenAiSdkProvidersTest {
                     capabilities: [chat, tools]
                     context_window: 128000
                     max_output_tokens: 16384
+                    price: {input: 2.50, output: 10.00}
                     deployments: [{provider: azure, model: gpt-4o-prod}]
                   local/llama-3.3:
                     capabilities: [chat, tools]
                     context_window: 131072
                     max_output_tokens: 8192
+                    price: unknown
                     deployments: [{provider: vllm, model: meta-llama/Llama-3.3-70B-Instruct}]
                   azure/embed-small:
                     kind: embedding
                     capabilities: [embeddings]
                     context_window: 8191
+                    price: {input: 0.02, output: 0}
                     deployments: [{provider: azure, model: embed-small-prod}]
                   local/bge-m3:
                     kind: embedding
                     capabilities: [embeddings]
                     context_window: 8192
+                    price: unknown
                     deployments: [{provider: vllm, model: BAAI/bge-m3}]
                 """.formatted(base, SimKeys.AZURE, base));
         h = GatewayHarness.builder().simulator(sim).configFile(file).start();
