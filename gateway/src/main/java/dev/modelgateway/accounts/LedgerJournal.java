@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -84,6 +85,8 @@ final class LedgerJournal implements AutoCloseable {
     private final String database;
     private final Thread syncer;
     private Segment current;
+    /** Segments sealed since the last sync, whose last rows the sync thread makes durable (guarded by this). */
+    private final List<Segment> sealedUnsynced = new ArrayList<>();
     private final AtomicLong appended = new AtomicLong();
     private volatile long synced;
     private volatile boolean closed;
@@ -165,6 +168,12 @@ final class LedgerJournal implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        List<Segment> sealed;
+        synchronized (this) {
+            sealed = List.copyOf(sealedUnsynced);
+            sealedUnsynced.clear();
+        }
+        sealed.forEach(LedgerJournal::sync);
         Segment s = current;
         sync(s);
         s.sealed = true;
@@ -173,9 +182,13 @@ final class LedgerJournal implements AutoCloseable {
                 s.outstanding.get(), s.path);
     }
 
+    /**
+     * Seals the current segment and begins a new one. Called on an event loop, so no fsync here: the sync thread
+     * syncs the sealed segments' last rows ({@link #sealedUnsynced}) before the new segment's.
+     */
     private Segment rotate() throws IOException {
         Segment old = current;
-        old.channel.force(false);
+        sealedUnsynced.add(old);
         current = newSegment();
         old.sealed = true;
         if (old.outstanding.get() == 0) old.delete();
@@ -191,7 +204,6 @@ final class LedgerJournal implements AutoCloseable {
         byte[] header = (new JsonObject().put("journal", 1).put("database", database).encode() + "\n")
                 .getBytes(StandardCharsets.UTF_8);
         ch.write(ByteBuffer.wrap(header));
-        ch.force(true);
         Segment s = new Segment(path, ch, lock);
         s.size = header.length;
         return s;
@@ -210,9 +222,13 @@ final class LedgerJournal implements AutoCloseable {
             if (target != synced) {
                 quiet = 0;
                 Segment s;
+                List<Segment> sealed;
                 synchronized (this) {
                     s = current;
+                    sealed = List.copyOf(sealedUnsynced);
+                    sealedUnsynced.clear();
                 }
+                sealed.forEach(LedgerJournal::sync);
                 sync(s);
                 synced = target;
             } else if (++quiet < IDLE_CHECKS) {
@@ -229,6 +245,8 @@ final class LedgerJournal implements AutoCloseable {
     private static void sync(Segment s) {
         try {
             if (s.channel.isOpen()) s.channel.force(false);
+        } catch (ClosedChannelException deleted) {
+            // every row of it reached the database meanwhile: nothing left to make durable
         } catch (IOException e) {
             LOG.error("ledger journal fsync failed: " + e);
         }
