@@ -3,11 +3,11 @@ package dev.modelgateway;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.spi.ContextAwareBase;
+import dev.modelgateway.observability.RedactingEncoder;
 import dev.modelgateway.server.AccessLogAppender;
 
 import java.util.function.UnaryOperator;
@@ -34,7 +34,8 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
     }
 
     static void configure(LoggerContext context, UnaryOperator<String> env) {
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        // every line, whoever logs it, through the one redaction layer (docs/observability.md)
+        RedactingEncoder encoder = new RedactingEncoder();
         encoder.setContext(context);
         encoder.setPattern(PATTERN);
         encoder.start();
