@@ -63,7 +63,9 @@ public record ObservabilityConfig(boolean metrics, int metricsPort, boolean acce
         boolean metrics = flag(env.apply("GATEWAY_METRICS"), node.path("metrics").asText("true"));
         int port = parseInt("observability.metrics_port / GATEWAY_METRICS_PORT",
                 or(env.apply("GATEWAY_METRICS_PORT"), node.path("metrics_port").asText("0")));
-        boolean json = "json".equalsIgnoreCase(or(env.apply("GATEWAY_ACCESS_LOG_FORMAT"), node.path("access_log_format").asText("text")).trim());
+        // the environment only: the log's layout is set up before any configuration file is read (LogConfigurator)
+        String format = env.apply("GATEWAY_ACCESS_LOG_FORMAT");
+        boolean json = format != null && format.trim().equalsIgnoreCase("json");
         boolean capture = flag(env.apply("GATEWAY_TRACE_CAPTURE_CONTENT"), node.path("capture_content").asText("false"));
         String prefix = or(env.apply("GATEWAY_TRACE_ATTRIBUTE_PREFIX"), node.path("attribute_header_prefix").asText(null));
         Map<String, String> otel = new HashMap<>();

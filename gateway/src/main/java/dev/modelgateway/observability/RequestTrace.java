@@ -104,6 +104,11 @@ public final class RequestTrace {
         return new RequestTrace(telemetry, method, path, protocol, span.getSpanContext().getTraceId(), null, null, span);
     }
 
+    /** The trace of an exchange that did not come through the router (tests, internal calls): records nothing read. */
+    public static RequestTrace detached() {
+        return new RequestTrace(Telemetry.OFF, "-", "-", "-", null, null, null, null);
+    }
+
     private static String networkVersion(HttpServerRequest req) {
         return switch (req.version()) {
             case HTTP_2 -> "2";

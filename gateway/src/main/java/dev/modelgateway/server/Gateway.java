@@ -5,6 +5,10 @@ import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.ServerTls;
+import dev.modelgateway.config.VendorEndpoint;
+import dev.modelgateway.observability.ObservabilityConfig;
+import dev.modelgateway.observability.Redaction;
+import dev.modelgateway.observability.Telemetry;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.services.ResponseOwners;
@@ -15,6 +19,8 @@ import dev.modelgateway.store.Database;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.ext.web.Router;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisOptions;
@@ -34,13 +40,19 @@ public final class Gateway {
     private final int port;
     private final Accounts accounts;
     private final SharedServices services;
+    private final Telemetry telemetry;
+    /** The server of {@code observability.metrics_port}, null when the main port serves the metrics. */
+    private final HttpServer metricsServer;
 
-    private Gateway(Vertx vertx, String deploymentId, int port, Accounts accounts, SharedServices services) {
+    private Gateway(Vertx vertx, String deploymentId, int port, Accounts accounts, SharedServices services,
+                    Telemetry telemetry, HttpServer metricsServer) {
         this.vertx = vertx;
         this.deploymentId = deploymentId;
         this.port = port;
         this.accounts = accounts;
         this.services = services;
+        this.telemetry = telemetry;
+        this.metricsServer = metricsServer;
     }
 
     /**
@@ -60,6 +72,16 @@ public final class Gateway {
      * @param breaker when the circuit breaker of a vendor deployment opens, and for how long
      */
     public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, CircuitBreaker.Thresholds breaker) {
+        return start(vertx, config, instances, breaker, ObservabilityConfig.load(null, System::getenv));
+    }
+
+    /** As above, with the metrics, tracing and access-log settings (docs/observability.md). */
+    public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, CircuitBreaker.Thresholds breaker,
+                                        ObservabilityConfig observability) {
+        // the secrets the gateway holds never reach a log line or an error body, whatever quotes them
+        Redaction.register(config.masterKey());
+        config.vendors().values().forEach(v -> Redaction.register(v.apiKey()));
+        Telemetry telemetry = Telemetry.start(observability, System::getenv);
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey(), null,
                 config.defaultMaxConcurrent());
         Future<Database> database = Accounts.openDatabase(vertx, accountsConfig);
@@ -92,10 +114,19 @@ public final class Gateway {
                 .compose(accounts -> TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers).compose(tasks -> {
                     SharedServices services = new SharedServices(new ResponseStore(),
                             ResponseOwners.create(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix()), tasks);
-                    return vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts, services, breakers, bodies, connections),
+                    HealthEndpoints health = new HealthEndpoints(vertx, bound, accounts, breakers, telemetry);
+                    boolean ownPort = observability.metricsPort() > 0;
+                    Future<HttpServer> metricsServer = ownPort ? metricsServer(vertx, bound.host(), observability.metricsPort(), health)
+                            : Future.succeededFuture(null);
+                    return metricsServer.compose(ms -> vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts,
+                                            services, breakers, bodies, connections, telemetry, health, !ownPort),
                                     new DeploymentOptions().setInstances(instances))
-                            .map(id -> new Gateway(vertx, id, port, accounts, services));
-                }).onFailure(e -> accounts.close()));
+                            .map(id -> new Gateway(vertx, id, port, accounts, services, telemetry, ms))
+                            .onFailure(e -> {
+                                if (ms != null) ms.close();
+                            }));
+                }).onFailure(e -> accounts.close()))
+                .onFailure(e -> telemetry.close());
         return started.timeout(STARTUP_TIMEOUT_SECONDS, TimeUnit.SECONDS).recover(e -> Future.failedFuture(
                 e instanceof TimeoutException ? new StartupFailure("The gateway did not start within " + STARTUP_TIMEOUT_SECONDS
                         + " s (database " + StartupFailure.redact(config.databaseUrl()) + ", Redis "
@@ -139,8 +170,23 @@ public final class Gateway {
                 .eventually(probe::close);
     }
 
+    /** {@code /health}, {@code /ready} and {@code /metrics} alone on the loopback or public port of the operator's choice. */
+    private static Future<HttpServer> metricsServer(Vertx vertx, String host, int port, HealthEndpoints health) {
+        Router router = Router.router(vertx);
+        router.get("/health").handler(HealthEndpoints::live);
+        health.mount(router);
+        return vertx.createHttpServer().requestHandler(router).listen(port, host)
+                .recover(e -> Future.failedFuture(new StartupFailure("The metrics port " + port
+                        + " (observability.metrics_port / GATEWAY_METRICS_PORT) could not be opened: " + StartupFailure.reason(e), e)));
+    }
+
     public int port() {
         return port;
+    }
+
+    /** The gateway's metrics and tracer. */
+    public Telemetry telemetry() {
+        return telemetry;
     }
 
     public Accounts accounts() {
@@ -155,8 +201,14 @@ public final class Gateway {
      */
     public Future<Void> stop() {
         return vertx.undeploy(deploymentId)
+                .eventually(() -> metricsServer == null ? Future.succeededFuture() : metricsServer.close())
                 .eventually(services.transcriptions()::close)
                 .eventually(accounts::close)
-                .eventually(services.owners()::close);
+                .eventually(services.owners()::close)
+                // the spans still buffered are exported (bounded) on a worker thread
+                .eventually(() -> vertx.executeBlocking(() -> {
+                    telemetry.close();
+                    return null;
+                }));
     }
 }

@@ -71,6 +71,13 @@ public final class VendorClients {
         });
     }
 
+    /** Calls holding or waiting for a connection, by deployment ("vendor base-URL"), on this event loop. */
+    public Map<String, Integer> callsByDeployment() {
+        Map<String, Integer> out = new java.util.HashMap<>();
+        pools.forEach((k, p) -> out.put(k, p.calls()));
+        return out;
+    }
+
     /** The deployment's pool on this event loop, made on its first call. */
     UpstreamPool pool(VendorEndpoint endpoint) {
         return pools.computeIfAbsent(endpoint.vendor().id() + " " + endpoint.baseUrl(), k -> {
