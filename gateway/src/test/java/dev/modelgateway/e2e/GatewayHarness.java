@@ -11,6 +11,7 @@ import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.config.VendorPool;
+import dev.modelgateway.observability.ObservabilityConfig;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.server.Gateway;
 import dev.modelgateway.sim.SimKeys;
@@ -82,8 +83,15 @@ public final class GatewayHarness implements AutoCloseable {
         private int defaultMaxConcurrent = GatewayConfig.DEFAULT_MAX_CONCURRENT;
         private boolean dropRefusedHostedTools;
         private ServerTls tls;
+        private ObservabilityConfig observability = ObservabilityConfig.DEFAULT;
 
         private Builder() {
+        }
+
+        /** Metrics, tracing and access-log settings (the defaults: metrics on the main port, no tracing). */
+        public Builder observability(ObservabilityConfig config) {
+            this.observability = config;
+            return this;
         }
 
         /** The operator setting {@code responses.drop_refused_hosted_tools} (off by default). */
@@ -183,7 +191,7 @@ public final class GatewayHarness implements AutoCloseable {
             pools.forEach((v, pool) -> vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), vendors.get(v).apiKey(), pool)));
             GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media, limits,
                     tls, defaultMaxConcurrent, dropRefusedHostedTools);
-            Gateway gateway = Gateway.start(vertx, config, eventLoops, breaker).await();
+            Gateway gateway = Gateway.start(vertx, config, eventLoops, breaker, observability).await();
             return new GatewayHarness(vertx, s, gateway, db);
         }
     }
