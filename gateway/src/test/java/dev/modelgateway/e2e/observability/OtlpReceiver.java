@@ -44,7 +44,11 @@ final class OtlpReceiver implements AutoCloseable {
                         } else if (req.path().equals(GRPC_PATH)) {
                             // gRPC message framing: 1 byte compressed flag, 4 bytes length, then the message
                             int length = body.getInt(1);
-                            r.add(ExportTraceServiceRequest.parseFrom(body.getBytes(5, 5 + length)));
+                            byte[] message = body.getBytes(5, 5 + length);
+                            if (body.getByte(0) == 1) {
+                                message = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(message)).readAllBytes();
+                            }
+                            r.add(ExportTraceServiceRequest.parseFrom(message));
                             byte[] answer = ExportTraceServiceResponse.getDefaultInstance().toByteArray();
                             Buffer framed = Buffer.buffer().appendByte((byte) 0).appendInt(answer.length).appendBytes(answer);
                             req.response().putHeader("content-type", "application/grpc").putTrailer("grpc-status", "0")
