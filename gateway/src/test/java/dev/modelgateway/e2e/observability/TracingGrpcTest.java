@@ -51,5 +51,7 @@ class TracingGrpcTest {
         Span attempt = spans.stream().filter(s -> s.getKind() == Span.SpanKind.SPAN_KIND_CLIENT).findFirst().orElseThrow();
         assertThat(attr(attempt, "gen_ai.provider.name")).isEqualTo("openai");
         assertThat(attr(attempt, "gen_ai.request.model")).isEqualTo("vendorB-5.5");
+        // no content unless the operator opts in
+        assertThat(spans).allSatisfy(s -> assertThat(attr(s, "gen_ai.input.messages")).isNull());
     }
 }

@@ -1,6 +1,8 @@
 package dev.modelgateway.e2e.observability;
 
+import dev.modelgateway.canary.Canaries;
 import dev.modelgateway.e2e.GatewayHarness;
+import dev.modelgateway.observability.Redaction;
 import dev.modelgateway.observability.ObservabilityConfig;
 import dev.modelgateway.sim.ReceivedRequest;
 import io.opentelemetry.proto.trace.v1.Span;
@@ -36,6 +38,7 @@ class TracingTest {
         collector = OtlpReceiver.start(vertx);
         h = GatewayHarness.builder().observability(ObservabilityConfig.DEFAULT
                 .withAttributePrefix("x-trace-attr-")
+                .withCaptureContent(true)
                 .withOtel(Map.of(
                         "otel.exporter.otlp.endpoint", collector.endpoint(),
                         "otel.exporter.otlp.protocol", "http/protobuf",
@@ -124,7 +127,7 @@ class TracingTest {
         String callerSpan = "00f067aa0ba902b7";
         String mark = unique();
         HttpResponse<String> r = h.postAuthed("/api/v1/messages", "{\"model\":\"platform/vendorA-sonnet-4.5\",\"max_tokens\":50,"
-                        + "\"messages\":[{\"role\":\"user\",\"content\":\"" + mark + " hi\"}]}",
+                        + "\"messages\":[{\"role\":\"user\",\"content\":\"" + mark + " hi, my key is " + Canaries.ECHOED + "\"}]}",
                 "traceparent", "00-" + callerTrace + "-" + callerSpan + "-01");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(r.headers().firstValue("X-Platform-Trace-Id")).hasValue(callerTrace);
@@ -132,6 +135,9 @@ class TracingTest {
         Span server = spans.stream().filter(s -> s.getKind() == Span.SpanKind.SPAN_KIND_SERVER).findFirst().orElseThrow();
         assertThat(hex(server.getParentSpanId().toByteArray())).isEqualTo(callerSpan);
         assertThat(attr(server, "http.route")).isEqualTo("/api/v1/messages");
+        // content capture (on here, off by default): the caller's messages, credentials redacted
+        assertThat(attr(server, "gen_ai.input.messages")).contains(mark + " hi, my key is " + Redaction.MASK)
+                .doesNotContain(Canaries.ECHOED);
         ReceivedRequest upstream = h.sim.received().stream().filter(q -> q.body().contains(mark)).findFirst().orElseThrow();
         assertThat(upstream.headers().get("traceparent")).startsWith("00-" + callerTrace + "-");
     }
