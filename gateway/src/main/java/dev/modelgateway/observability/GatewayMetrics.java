@@ -134,7 +134,7 @@ public final class GatewayMetrics implements AutoCloseable {
     /** A call refused at admission (rate limit, budget, concurrency, model not allowed…), by its error code. */
     void refused(String reason) {
         Counter.builder("gateway.admission.refusals")
-                .description("Calls refused at admission, by reason (rate_limit_exceeded, budget_exceeded…)")
+                .description("Calls refused at admission, by reason (rate_limit_exceeded, insufficient_quota…)")
                 .tag("reason", reason).register(registry).increment();
     }
 

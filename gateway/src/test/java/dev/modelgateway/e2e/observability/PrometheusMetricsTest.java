@@ -16,8 +16,15 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.modelgateway.json.Json;
+
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -106,6 +113,20 @@ class PrometheusMetricsTest {
         // /ready and /metrics are on the metrics port here, not on the main one
         assertThat(ready.statusCode()).isEqualTo(404);
         assertThat(h.get("/health").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void theGrafanaDashboardsQueriesAreValidPromql() throws Exception {
+        JsonNode dashboard = Json.parseOrNull(Files.readString(Path.of(System.getProperty("fixtures.dir"), "..", "docs", "grafana",
+                "model-gateway.json")));
+        List<String> exprs = new ArrayList<>();
+        dashboard.path("panels").forEach(p -> p.path("targets").forEach(t -> exprs.add(t.path("expr").asText())));
+        assertThat(exprs).hasSizeGreaterThan(10);
+        for (String expr : exprs) {
+            // Grafana's variables, as Grafana would fill them in
+            String promql = expr.replace("$__rate_interval", "1m").replace("$model", ".*");
+            assertThat(prometheus.check(promql)).as(promql).isEqualTo("success");
+        }
     }
 
     static ChatCompletionCreateParams.Builder chat() {

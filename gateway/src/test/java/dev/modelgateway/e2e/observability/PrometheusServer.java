@@ -88,6 +88,19 @@ final class PrometheusServer implements AutoCloseable {
         }
     }
 
+    /** The query API's status for an expression: "success", or its error (a bad expression, an unknown function). */
+    String check(String promql) {
+        try {
+            JsonNode body = Json.parseOrNull(get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)).body());
+            return "success".equals(body.path("status").asText()) ? "success" : body.path("error").asText();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+    }
+
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
