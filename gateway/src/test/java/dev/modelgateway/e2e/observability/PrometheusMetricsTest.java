@@ -106,7 +106,7 @@ class PrometheusMetricsTest {
         String text = metricsText();
         assertThat(text).contains("gateway_circuit_breaker_state{deployment=", "gateway_upstream_pool_calls{",
                 "gateway_ledger_queue_depth", "gateway_ledger_lag_seconds", "gateway_event_loop_lag_seconds_count{",
-                "jvm_memory_used_bytes", "jvm_gc_pause_seconds", "process_cpu_usage");
+                "jvm_memory_used_bytes", "jvm_gc_memory_allocated_bytes_total", "jvm_threads_live_threads", "process_cpu_usage");
         // no key id or trace id among the labels
         assertThat(text).doesNotContain("key_id", "trace_id");
         HttpResponse<String> ready = h.get("/ready");
