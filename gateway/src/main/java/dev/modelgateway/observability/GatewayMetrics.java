@@ -43,9 +43,15 @@ public final class GatewayMetrics implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Set<String> gauged = ConcurrentHashMap.newKeySet();
     private JvmGcMetrics gc;
+    private boolean jvm;
 
-    /** Adds the JVM's and the process's own metrics (memory, GC, threads, classes, CPU, uptime). */
-    public GatewayMetrics bindJvm() {
+    /**
+     * Adds the JVM's and the process's own metrics (memory, GC, threads, classes, CPU, uptime). Called by the first
+     * scrape, not at start-up: the binders and the management beans they read are some 150 classes to load.
+     */
+    synchronized void bindJvm() {
+        if (jvm) return;
+        jvm = true;
         new JvmMemoryMetrics().bindTo(registry);
         gc = new JvmGcMetrics();
         gc.bindTo(registry);
@@ -53,11 +59,11 @@ public final class GatewayMetrics implements AutoCloseable {
         new ClassLoaderMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
-        return this;
     }
 
-    /** The Prometheus text exposition of every metric. */
+    /** The Prometheus text exposition of every metric, the JVM's included (bound on the first call). */
     public String scrape() {
+        bindJvm();
         return registry.scrape();
     }
 
@@ -167,7 +173,7 @@ public final class GatewayMetrics implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         if (gc != null) gc.close();
         registry.close();
     }

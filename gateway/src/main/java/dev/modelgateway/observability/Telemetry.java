@@ -27,10 +27,9 @@ public final class Telemetry implements AutoCloseable {
         this.tracing = tracing;
     }
 
-    /** Metrics (with the JVM's when served), and the OpenTelemetry SDK when an exporter is configured. */
+    /** Metrics (the JVM's are added by the first scrape), and the OpenTelemetry SDK when an exporter is configured. */
     public static Telemetry start(ObservabilityConfig config, UnaryOperator<String> env) {
         GatewayMetrics metrics = new GatewayMetrics();
-        if (config.metrics()) metrics.bindJvm();
         Tracing tracing = Tracing.configure(config, env);
         if (tracing != null) LOG.info("tracing on: spans exported over OTLP (OTEL_EXPORTER_OTLP_* settings)");
         return new Telemetry(config, metrics, tracing);
