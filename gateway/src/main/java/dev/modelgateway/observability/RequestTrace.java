@@ -15,7 +15,8 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * One request's observability (one per request, on its event loop): its trace id (the caller's W3C
+ * One request's observability (one per request; its event loop reports to it, and the few state changes are
+ * synchronized in case a completion arrives on another thread): its trace id (the caller's W3C
  * {@code traceparent}'s, else a new one), its server span when tracing is on, the current upstream attempt, and the
  * facts of its call. It ends when both the response has ended and the call (if any) has its ledger record, so that the
  * access log line, the server span and the metrics see the same tokens, TTFT and cost.
@@ -174,8 +175,11 @@ public final class RequestTrace {
         if (json != null) server.setAttribute(GenAi.INPUT_MESSAGES, truncate(Redaction.scrub(json), MAX_CONTENT_CHARS));
     }
 
-    /** A call was admitted or is being admitted: the request ends once its record is in ({@link #recorded}). */
-    public void callStarted() {
+    /**
+     * A call was admitted or is being admitted: the request ends once its record is in ({@link #recorded}) or it was
+     * handed off ({@link #callHandedOff}); every admission must come to one of them.
+     */
+    public synchronized void callStarted() {
         if (!finished) callOpen = true;
     }
 
@@ -191,9 +195,20 @@ public final class RequestTrace {
 
     /** The call's record, as the ledger has it: counted now; the request ends if its response has. */
     public void recorded(CallFacts call, String key) {
-        this.facts = call;
-        this.keyId = key;
         telemetry.metrics().call(path, protocol, call);
+        synchronized (this) {
+            this.facts = call;
+            this.keyId = key;
+            callOpen = false;
+            finishIfDone();
+        }
+    }
+
+    /**
+     * A call admitted by this request whose record is written elsewhere (a transcription task records its own usage
+     * when it finishes): the request need not wait for it.
+     */
+    public synchronized void callHandedOff() {
         callOpen = false;
         finishIfDone();
     }
@@ -204,7 +219,7 @@ public final class RequestTrace {
     }
 
     /** The response ended (or the connection closed) with {@code status}; {@code route} the matched route's pattern. */
-    public void responseEnded(int status, String route) {
+    public synchronized void responseEnded(int status, String route) {
         if (responseEnded) return;
         this.responseEnded = true;
         this.status = status;
@@ -212,7 +227,7 @@ public final class RequestTrace {
         finishIfDone();
     }
 
-    private void finishIfDone() {
+    private synchronized void finishIfDone() {
         if (finished || !responseEnded || callOpen) return;
         finished = true;
         telemetry.metrics().request(method, route, status, System.nanoTime() - startNanos);
