@@ -24,10 +24,11 @@ public final class Redaction {
             // platform keys (accounts/KeyToken: pk- + 40 URL-safe characters) and the common vendor key shapes
             Pattern.compile("\\b(?:pk|sk)-[A-Za-z0-9_\\-]{20,}"),
             Pattern.compile("\\bAIza[0-9A-Za-z_\\-]{30,}"),
-            // a header value: the rest of the token after the name (Bearer included)
+            // a header value: the rest of the token after the name (Bearer included); 8 characters at least, so that a
+            // message showing the form ("Authorization: Bearer <key>") stays readable
             Pattern.compile("(?i)(\\b(?:authorization|proxy-authorization|x-api-key|x-goog-api-key|api[-_]key|master_key)\\b[\"']?\\s*[:=]\\s*[\"']?)"
-                    + "(?:bearer\\s+)?[^\\s\"',;]+"),
-            Pattern.compile("(?i)(\\bbearer\\s+)[^\\s\"',;]+"),
+                    + "(?:bearer\\s+)?[^\\s\"',;<>]{8,}"),
+            Pattern.compile("(?i)(\\bbearer\\s+)[^\\s\"',;<>]{8,}"),
             // query parameters that carry credentials (vendor C accepts ?key=)
             Pattern.compile("(?i)([?&](?:key|api_key|apikey|access_token|token)=)[^&\\s\"'#]+"));
 
