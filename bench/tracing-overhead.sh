@@ -2,17 +2,19 @@
 # What tracing costs per request (docs/performance.md, "Observability"): the gateway's CPU time per request and its
 # requests/s on the relay's chat scenarios, with tracing off and on (every request sampled, spans exported over
 # OTLP/HTTP to a collector that accepts and drops them), alternating off/on runs.
-# Usage: bench/tracing-overhead.sh [--duration S] [--reps N] [--conns N]
+# Usage: bench/tracing-overhead.sh [--duration S] [--reps N] [--conns N] [--baseline JAR]
+#   --baseline JAR   also measure another build's jar (e.g. one without observability), tracing off
 # Placement as bench/run.sh: the gateway on CPU 0; the simulator, the collector and wrk on CPU 1.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 JAR="$ROOT/gateway/target/gateway.jar"
-DURATION=10; REPS=2; CONNS=16
+DURATION=10; REPS=2; CONNS=16; BASELINE=
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) DURATION="$2"; shift 2 ;;
     --reps) REPS="$2"; shift 2 ;;
     --conns) CONNS="$2"; shift 2 ;;
+    --baseline) BASELINE="$2"; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -22,7 +24,10 @@ TICKS=$(getconf CLK_TCK)
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
-up() { for _ in $(seq 1 300); do curl -sf -o /dev/null "$1" && return 0; sleep 0.1; done; echo "error: $1 not up" >&2; exit 1; }
+up() { # any HTTP answer will do
+  for _ in $(seq 1 300); do [ "$(curl -s -o /dev/null -w '%{http_code}' "$1")" != 000 ] && return 0; sleep 0.1; done
+  echo "error: $1 not up" >&2; exit 1
+}
 cpu_ms() { read -ra s < "/proc/$1/stat"; echo $(( (${s[13]} + ${s[14]}) * 1000 / TICKS )); }
 
 taskset -c 1 "$JAVA" -XX:+UseZGC -cp "$JAR" dev.modelgateway.sim.VendorSimulator --port "$SIM_PORT" >/dev/null 2>&1 &
@@ -38,20 +43,23 @@ class H(http.server.BaseHTTPRequestHandler):
     def log_message(self, *a): pass
 http.server.ThreadingHTTPServer(("127.0.0.1", '"$OTLP_PORT"'), H).serve_forever()' &
 PIDS+=($!)
-up "http://127.0.0.1:$SIM_PORT/openai/v1/models" 2>/dev/null || true
+up "http://127.0.0.1:$SIM_PORT/openai/v1/models"
+up "http://127.0.0.1:$OTLP_PORT/"
 
 BODY='{"model":"platform/vendorB-5.5","messages":[{"role":"user","content":"Hello gateway"}]}'
-run_gateway() { # $1: off|on; prints "cpu_us_per_request requests_per_s p50"
+run_gateway() { # $1: off|on|baseline; prints "cpu_us_per_request requests_per_s p50"
   local data; data=$(mktemp -d)
+  local jar="$JAR"
+  [ "$1" = baseline ] && jar="$BASELINE"
   local otel=()
   [ "$1" = on ] && otel=(OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:$OTLP_PORT" OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf)
   env GATEWAY_PORT=$GW_PORT GATEWAY_HOST=127.0.0.1 GATEWAY_MASTER_KEY=$KEY GATEWAY_ACCESS_LOG=OFF \
     GATEWAY_DATABASE_URL="jdbc:sqlite:$data/g.db" \
     OPENAI_BASE_URL="http://127.0.0.1:$SIM_PORT/openai/v1" OPENAI_API_KEY=sim-openai-key "${otel[@]}" \
-    taskset -c 0 "$JAVA" -XX:+UseZGC -Xmx1g -jar "$JAR" serve >"$data/gw.log" 2>&1 &
+    taskset -c 0 "$JAVA" -XX:+UseZGC -Xmx1g -jar "$jar" serve >"$data/gw.log" 2>&1 &
   local gw=$!
   up "http://127.0.0.1:$GW_PORT/health"
-  BENCH_BODY="$BODY" BENCH_KEY="$KEY" taskset -c 1 wrk -t1 -c"$CONNS" -d10s -s "$ROOT/bench/post.lua" \
+  BENCH_BODY="$BODY" BENCH_KEY="$KEY" taskset -c 1 wrk -t1 -c"$CONNS" -d20s -s "$ROOT/bench/post.lua" \
     "http://127.0.0.1:$GW_PORT/api/v1/chat/completions" >/dev/null
   local before; before=$(cpu_ms "$gw")
   local out; out=$(BENCH_BODY="$BODY" BENCH_KEY="$KEY" taskset -c 1 wrk -t1 -c"$CONNS" -d"${DURATION}s" --latency \
@@ -68,10 +76,10 @@ run_gateway() { # $1: off|on; prints "cpu_us_per_request requests_per_s p50"
 echo "| tracing | CPU µs / request | requests/s | p50 |"
 echo "|---|---|---|---|"
 for r in $(seq 1 "$REPS"); do
-  for mode in off on; do
+  for mode in off ${BASELINE:+baseline} on; do
     read -r cpu rps p50 < <(run_gateway "$mode")
     echo "| $mode | $cpu | $rps | $p50 |"
   done
 done
 echo
-echo "Chat completions to vendor B (JSON), $CONNS connections, ${DURATION}s measured after a 10 s warm-up, load average $(cut -d' ' -f1-3 /proc/loadavg)."
+echo "Chat completions to vendor B (JSON), $CONNS connections, ${DURATION}s measured after a 20 s warm-up, load average $(cut -d' ' -f1-3 /proc/loadavg)."
