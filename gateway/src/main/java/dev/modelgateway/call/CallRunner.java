@@ -2,6 +2,7 @@ package dev.modelgateway.call;
 
 import dev.modelgateway.accounts.Admission;
 import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
@@ -10,7 +11,9 @@ import dev.modelgateway.observability.AttemptSpan;
 import dev.modelgateway.observability.FailureType;
 import dev.modelgateway.routing.AttemptPlan;
 import dev.modelgateway.routing.Deadline;
+import dev.modelgateway.routing.Deployment;
 import dev.modelgateway.routing.RetryRule;
+import dev.modelgateway.routing.Routes;
 import dev.modelgateway.upstream.RelayOutcome;
 import dev.modelgateway.upstream.TransportFailures;
 import io.vertx.core.Future;
@@ -20,13 +23,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs a call: admission, then the attempt plan (the primary model, then each fallback, each tried
  * 1 + max_retries times on retryable failures, with backoff, while nothing has been sent to the caller and
- * the deadline allows), choosing the native or the translated path per model, and finally one ledger record.
+ * the deadline allows), each attempt on a deployment of its model chosen by the routes in force, choosing the
+ * native or the translated path per model, and finally one ledger record.
  */
 public final class CallRunner {
     /** Response headers telling the caller how it was served (docs/platform-options.md, "Headers"). */
@@ -94,6 +100,8 @@ public final class CallRunner {
         private final List<FailedAttempt> failures = new ArrayList<>();
         /** Fallback models admitted through their own per-model limits, by id. */
         private final Map<String, Admission> fallbackAdmissions = new HashMap<>();
+        /** The deployments this call has tried: a retry goes to another one first. */
+        private final Set<String> tried = new HashSet<>();
         /**
          * Attempts really sent: the plan also counts one it has scheduled (a retry waiting out its backoff, a
          * fallback its per-model limit then refuses), and the ledger bills only what reached a vendor.
@@ -127,26 +135,46 @@ public final class CallRunner {
                         });
                 return;
             }
-            start(model).onComplete(ar -> {
+            Routes.Choice choice;
+            try {
+                choice = services.routes().choose(model, tried);
+            } catch (GatewayException e) {
+                failed(model, null, e);
+                return;
+            }
+            if (!choice.ready() && plan.lastModel() && choice.waitMs() < deadline.remainingMs()) {
+                // Every deployment is cooling down and there is nothing to fall back to: wait for the first to
+                // recover within the deadline, rather than fail at once (LiteLLM failed such calls, #3646).
+                call.exchange().vertx().setTimer(Math.max(1, choice.waitMs()), id -> {
+                    if (out.closed()) record(model).status(499).write();
+                    else attempt();
+                });
+                return;
+            }
+            Deployment deployment = choice.deployment();
+            tried.add(deployment.id());
+            ModelEntry upstream = model.withUpstream(deployment.upstreamModel());
+            start(upstream, deployment.endpoint()).onComplete(ar -> {
                 if (ar.succeeded()) {
-                    span.succeeded(ar.result().status(), model.upstreamId(), ar.result().usage());
+                    span.succeeded(ar.result().status(), upstream.upstreamId(), ar.result().usage());
                     span = AttemptSpan.NONE;
                     record(model).outcome(ar.result()).write();
                 } else {
-                    failed(model, ar.cause());
+                    failed(model, deployment, ar.cause());
                 }
             });
         }
 
-        private Future<RelayOutcome> start(ModelEntry model) {
+        private Future<RelayOutcome> start(ModelEntry model, VendorEndpoint endpoint) {
             sent++;
             out.putHeader(MODEL_HEADER, model.id()).putHeader(ATTEMPTS_HEADER, Integer.toString(sent));
             if (plan.fallback() > 0) out.putHeader(FALLBACK_HEADER, Integer.toString(plan.fallback()));
-            span = call.exchange().trace().attempt(model.vendor().id(), model.id(), model.upstreamId(), sent, plan.fallback(), resend);
+            span = call.exchange().trace().attempt(endpoint.type().id(), endpoint.id(), model.id(), model.upstreamId(), sent,
+                    plan.fallback(), resend);
             try {
                 return call.protocol().nativeTo(model.vendor())
-                        ? NativeAttempt.run(services, call, model, deadline)
-                        : TranslatedAttempt.run(services, call, model, deadline);
+                        ? NativeAttempt.run(services, call, model, endpoint, deadline)
+                        : TranslatedAttempt.run(services, call, model, endpoint, deadline);
             } catch (GatewayException e) {
                 return Future.failedFuture(e);
             } catch (RuntimeException e) {
@@ -155,11 +183,22 @@ public final class CallRunner {
             }
         }
 
-        private void failed(ModelEntry model, Throwable failure) {
-            failed(model, failure, RetryRule.verdict(AttemptFailure.of(failure)));
+        /** @param deployment the deployment that failed; null when none was reached */
+        private void failed(ModelEntry model, Deployment deployment, Throwable failure) {
+            AttemptFailure why = AttemptFailure.of(failure);
+            if (deployment != null && why instanceof AttemptFailure.Status s && s.status() == 429) {
+                services.routes().rateLimited(model, deployment, RetryRule.retryAfterMs(why));
+            }
+            // only a deployment's failure may hand over to another deployment: a refusal before any (a model's own
+            // limit spent) concerns the model whichever deployment serves it
+            failed(model, failure, RetryRule.verdict(why), deployment != null && services.routes().otherReady(model, tried));
         }
 
         private void failed(ModelEntry model, Throwable failure, AttemptPlan.Verdict verdict) {
+            failed(model, failure, verdict, false);
+        }
+
+        private void failed(ModelEntry model, Throwable failure, AttemptPlan.Verdict verdict, boolean otherDeployment) {
             failures.add(FailedAttempt.of(model.id(), failure));
             AttemptFailure why = AttemptFailure.of(failure);
             span.failed(FailureType.status(why), FailureType.of(why), failures.getLast().reason());
@@ -170,7 +209,7 @@ public final class CallRunner {
             }
             int fallbackBefore = plan.fallback();
             long waitMs = out.headWritten() ? -1
-                    : plan.afterFailure(verdict, RetryRule.retryAfterMs(why), deadline.remainingMs());
+                    : plan.afterFailure(verdict, RetryRule.retryAfterMs(why), deadline.remainingMs(), otherDeployment);
             if (waitMs >= 0) {
                 boolean fallback = plan.fallback() != fallbackBefore;
                 resend = fallback ? 0 : resend + 1;

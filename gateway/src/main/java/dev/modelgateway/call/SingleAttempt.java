@@ -38,7 +38,7 @@ public final class SingleAttempt {
                 return;
             }
             Metering.Record record = metering.record(ex, admitted.result(), model).attempted(model, 1);
-            AttemptSpan span = ex.trace().attempt(model.vendor().id(), model.id(), model.upstreamId(), 1, 0, 0);
+            AttemptSpan span = ex.trace().attempt(model.vendor().id(), model.vendor().id(), model.id(), model.upstreamId(), 1, 0, 0);
             Future<RelayOutcome> outcome;
             try {
                 outcome = attempt.get();

@@ -17,13 +17,14 @@ public class AttemptSpan {
     private AttemptSpan() {
     }
 
-    static AttemptSpan start(Tracing tracing, Context parent, String operation, String vendor, String publicModel,
-                             String upstreamModel, int attempt, int fallback, int resend) {
+    static AttemptSpan start(Tracing tracing, Context parent, String operation, String provider, String deployment,
+                             String publicModel, String upstreamModel, int attempt, int fallback, int resend) {
         Span span = tracing.tracer().spanBuilder(operation + " " + upstreamModel)
                 .setParent(parent)
                 .setSpanKind(SpanKind.CLIENT)
                 .setAttribute(GenAi.OPERATION, operation)
-                .setAttribute(GenAi.PROVIDER, GenAi.provider(vendor))
+                .setAttribute(GenAi.PROVIDER, GenAi.provider(provider))
+                .setAttribute("gateway.deployment", deployment)
                 .setAttribute(GenAi.REQUEST_MODEL, upstreamModel)
                 .setAttribute("gateway.model", publicModel)
                 .setAttribute("gateway.attempt", attempt)

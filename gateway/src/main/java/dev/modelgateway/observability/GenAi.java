@@ -32,6 +32,7 @@ final class GenAi {
             case "openai" -> "openai";
             case "gemini" -> "gcp.gemini";
             case "dashscope" -> "alibaba.dashscope";
+            case "azure-openai" -> "azure.ai.openai";
             default -> vendorId.toLowerCase(Locale.ROOT);
         };
     }

@@ -144,12 +144,18 @@ public final class RequestTrace {
         return path;
     }
 
-    /** Opens the span of one upstream attempt; its context is what {@link #inject} sends upstream until the next. */
-    public AttemptSpan attempt(String vendor, String publicModel, String upstreamModel, int attempt, int fallback, int resend) {
+    /**
+     * Opens the span of one upstream attempt; its context is what {@link #inject} sends upstream until the next.
+     *
+     * @param provider   the provider type ({@code openai}, {@code azure-openai}, {@code anthropic}…)
+     * @param deployment the deployment's id (its unit of health)
+     */
+    public AttemptSpan attempt(String provider, String deployment, String publicModel, String upstreamModel, int attempt,
+                               int fallback, int resend) {
         Tracing tracing = telemetry.tracing();
         if (tracing == null || server == null) return AttemptSpan.NONE;
-        this.attempt = AttemptSpan.start(tracing, Context.root().with(server), GenAi.operation(path), vendor, publicModel,
-                upstreamModel, attempt, fallback, resend);
+        this.attempt = AttemptSpan.start(tracing, Context.root().with(server), GenAi.operation(path), provider, deployment,
+                publicModel, upstreamModel, attempt, fallback, resend);
         return this.attempt;
     }
 

@@ -3,7 +3,13 @@ package dev.modelgateway.server;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.catalogue.Catalogue;
+import dev.modelgateway.catalogue.PriceBook;
+import dev.modelgateway.config.ConfigLoader;
+import dev.modelgateway.config.Cooldown;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.routing.Routes;
+import dev.modelgateway.routing.RoutingTable;
+import dev.modelgateway.upstream.SharedCooldowns;
 import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.observability.ObservabilityConfig;
@@ -40,19 +46,24 @@ public final class Gateway {
     private final int port;
     private final Accounts accounts;
     private final SharedServices services;
+    private final ConfigReload reload;
+    /** Null without Redis. */
+    private final SharedCooldowns cooldowns;
     private final Telemetry telemetry;
     /** The server of {@code observability.metrics_port}, null when the main port serves the metrics. */
     private final HttpServer metricsServer;
 
-    private Gateway(Vertx vertx, String deploymentId, int port, Accounts accounts, SharedServices services,
-                    Telemetry telemetry, HttpServer metricsServer) {
+    private Gateway(Vertx vertx, String deploymentId, int port, Accounts accounts, SharedServices services, ConfigReload reload,
+                    SharedCooldowns cooldowns, Telemetry telemetry, HttpServer metricsServer) {
+        this.reload = reload;
+        this.cooldowns = cooldowns;
+        this.telemetry = telemetry;
+        this.metricsServer = metricsServer;
         this.vertx = vertx;
         this.deploymentId = deploymentId;
         this.port = port;
         this.accounts = accounts;
         this.services = services;
-        this.telemetry = telemetry;
-        this.metricsServer = metricsServer;
     }
 
     /**
@@ -60,7 +71,7 @@ public final class Gateway {
      *                  instances share it
      */
     public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances) {
-        return start(vertx, config, instances, CircuitBreaker.Thresholds.DEFAULT);
+        return start(vertx, config, instances, null);
     }
 
     /**
@@ -69,7 +80,8 @@ public final class Gateway {
      * probe. Then the accounts' Redis connections, the transcription tasks, and last the verticles, so that the
      * gateway listens only once everything a request may need is ready.
      *
-     * @param breaker when the circuit breaker of a vendor deployment opens, and for how long
+     * @param breaker when the circuit breaker of a deployment opens, and for how long; null for the configuration's
+     *                {@code routing.cooldown}
      */
     public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, CircuitBreaker.Thresholds breaker) {
         return start(vertx, config, instances, breaker, ObservabilityConfig.load(null, System::getenv));
@@ -81,22 +93,28 @@ public final class Gateway {
         // the secrets the gateway holds never reach a log line or an error body, whatever quotes them
         Redaction.register(config.masterKey());
         config.vendors().values().forEach(v -> Redaction.register(v.apiKey()));
+        config.providers().values().forEach(p -> p.keys().forEach(k -> Redaction.register(k.value())));
         Telemetry telemetry = Telemetry.start(observability, System::getenv);
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey(), null,
                 config.defaultMaxConcurrent());
         Future<Database> database = Accounts.openDatabase(vertx, accountsConfig);
         Future<Void> tls = tlsUsable(vertx, config);
         Future<Void> redis = redisReachable(vertx, config.redisUrl());
+        int port = config.port() == 0 ? FreePort.pick() : config.port();
+        GatewayConfig bound = config.withPort(port);
+        CircuitBreakers breakers = breakers(config.routing().cooldown(), breaker);
         Catalogue catalogue;
+        RoutingTable table;
         try {
-            catalogue = Catalogue.loadDefault(config.upstreamOverrides());
+            catalogue = Catalogue.load(config);
+            table = new RoutingTable(Routes.build(bound, catalogue, breakers));
         } catch (RuntimeException e) {
             database.onSuccess(Database::close);
             throw e;
         }
-        int port = config.port() == 0 ? FreePort.pick() : config.port();
-        GatewayConfig bound = config.withPort(port);
-        CircuitBreakers breakers = new CircuitBreakers(breaker);
+        ConfigReload reload = new ConfigReload(vertx, ConfigLoader.fromSystemEnv(), table, breakers);
+        // billed at the price in force when the call is recorded: a reload re-prices the next calls
+        PriceBook prices = id -> table.current().catalogue().priceOf(id);
         BodyBudget bodies = new BodyBudget(config.limits().bufferedBodyBudget());
         ConnectionGuard connections = new ConnectionGuard(config.limits());
         Future<Database> ready = Future.join(tls, redis, database).transform(all -> {
@@ -109,19 +127,24 @@ public final class Gateway {
             return Future.failedFuture(failure);
         });
         Future<Gateway> started = ready
-                .compose(db -> Accounts.open(vertx, accountsConfig, catalogue, db)
+                .compose(db -> Accounts.open(vertx, accountsConfig, prices, db)
                         .recover(e -> Future.failedFuture(accountsFailure(config, e))))
                 .compose(accounts -> TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers).compose(tasks -> {
                     SharedServices services = new SharedServices(new ResponseStore(),
                             ResponseOwners.create(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix()), tasks);
-                    HealthEndpoints health = new HealthEndpoints(vertx, bound, accounts, breakers, telemetry);
+                    HealthEndpoints health = new HealthEndpoints(vertx, bound, accounts, breakers, table, telemetry);
                     boolean ownPort = observability.metricsPort() > 0;
                     Future<HttpServer> metricsServer = ownPort ? metricsServer(vertx, bound.host(), observability.metricsPort(), health)
                             : Future.succeededFuture(null);
-                    return metricsServer.compose(ms -> vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts,
+                    return metricsServer.compose(ms -> vertx.deployVerticle(() -> new GatewayVerticle(bound, table, reload, accounts,
                                             services, breakers, bodies, connections, telemetry, health, !ownPort),
                                     new DeploymentOptions().setInstances(instances))
-                            .map(id -> new Gateway(vertx, id, port, accounts, services, telemetry, ms))
+                            .map(id -> {
+                                reload.watch();
+                                SharedCooldowns cooldowns = accountsConfig.redisUrl() == null ? null
+                                        : SharedCooldowns.start(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix(), breakers);
+                                return new Gateway(vertx, id, port, accounts, services, reload, cooldowns, telemetry, ms);
+                            })
                             .onFailure(e -> {
                                 if (ms != null) ms.close();
                             }));
@@ -131,6 +154,17 @@ public final class Gateway {
                 e instanceof TimeoutException ? new StartupFailure("The gateway did not start within " + STARTUP_TIMEOUT_SECONDS
                         + " s (database " + StartupFailure.redact(config.databaseUrl()) + ", Redis "
                         + StartupFailure.redact(config.redisUrl()) + ").", e) : e));
+    }
+
+    /**
+     * The breakers' thresholds: the configuration's cooldowns, or the given thresholds (tests), a deployment that shares
+     * its model with others opening after {@code shared_failures}.
+     */
+    private static CircuitBreakers breakers(Cooldown cooldown, CircuitBreaker.Thresholds given) {
+        CircuitBreaker.Thresholds alone = given != null ? given
+                : new CircuitBreaker.Thresholds(cooldown.failures(), cooldown.first(), cooldown.max());
+        int shared = given != null ? Math.min(given.consecutiveFailures(), Cooldown.DEFAULT.sharedFailures()) : cooldown.sharedFailures();
+        return new CircuitBreakers(alone, new CircuitBreaker.Thresholds(shared, alone.openFor(), alone.maxOpenFor()));
     }
 
     private static Throwable accountsFailure(GatewayConfig config, Throwable e) {
@@ -200,6 +234,8 @@ public final class Gateway {
      * write the ledger, then release Redis (each close bounded) and the database; last, the owners' Redis client.
      */
     public Future<Void> stop() {
+        reload.stop();
+        if (cooldowns != null) cooldowns.close();
         return vertx.undeploy(deploymentId)
                 .eventually(() -> metricsServer == null ? Future.succeededFuture() : metricsServer.close())
                 .eventually(services.transcriptions()::close)

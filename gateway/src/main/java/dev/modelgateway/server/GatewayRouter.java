@@ -50,18 +50,13 @@ public final class GatewayRouter {
     /** The label of a request no route took (bounded: never the caller's path). */
     static final String UNMATCHED = "unmatched";
 
-    public static Router create(Vertx vertx, CallServices platform, Authenticator authenticator, Accounts accounts,
-                                SharedServices services, ServerLimits limits, BodyBudget budget) {
-        return create(vertx, platform, authenticator, accounts, services, limits, budget, Telemetry.OFF, null);
-    }
-
     /**
      * @param health {@code /health}, {@code /ready} and {@code /metrics} on this router; null when they are served on
      *               a port of their own ({@code observability.metrics_port})
      */
     public static Router create(Vertx vertx, CallServices platform, Authenticator authenticator, Accounts accounts,
-                                SharedServices services, ServerLimits limits, BodyBudget budget, Telemetry telemetry,
-                                HealthEndpoints health) {
+                                SharedServices services, ServerLimits limits, BodyBudget budget, AdminConfigRoutes admin,
+                                Telemetry telemetry, HealthEndpoints health) {
         Router router = Router.router(vertx);
         Set<String> routes = new java.util.concurrent.CopyOnWriteArraySet<>();
         router.route().handler(ctx -> begin(ctx, telemetry, routes));
@@ -80,11 +75,12 @@ public final class GatewayRouter {
         router.route("/api/*").handler(bodies::done);
         // Accounts routes check the master key themselves (admin) or the caller's own key (usage).
         accounts.mountRoutes(router);
+        admin.mount(router);
 
         CallRunner runner = new CallRunner(platform);
         ChatCompletionsEndpoint chat = new ChatCompletionsEndpoint(platform, runner);
         MessagesEndpoint messages = new MessagesEndpoint(platform, runner);
-        ModelsEndpoint models = new ModelsEndpoint(platform.catalogue());
+        ModelsEndpoint models = new ModelsEndpoint(platform);
         router.post("/api/v1/chat/completions").handler(chat::handle);
         router.post("/api/v1/messages").handler(messages::handle);
         router.get("/api/v1/models").handler(models::list);

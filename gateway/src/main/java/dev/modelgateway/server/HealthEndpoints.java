@@ -3,10 +3,11 @@ package dev.modelgateway.server;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Vendor;
-import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.observability.Telemetry;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
+import dev.modelgateway.routing.Deployment;
+import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.upstream.VendorClients;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -19,6 +20,7 @@ import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -26,7 +28,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code /health} (liveness: the event loop answers), {@code /ready} (readiness: the accounts database answers, Redis
- * too when configured, and every configured vendor has a deployment whose circuit breaker is not open) and
+ * too when configured, and every vendor with a configured deployment in the routes in force has one whose circuit
+ * breaker is not open) and
  * {@code /metrics} (Prometheus text format), on the main port or on {@code observability.metrics_port}
  * (docs/observability.md).
  */
@@ -39,11 +42,14 @@ public final class HealthEndpoints {
     private final GatewayConfig config;
     private final Accounts accounts;
     private final CircuitBreakers breakers;
+    private final RoutingTable routes;
     private final Telemetry telemetry;
     /** Each event loop's vendor clients, for the pool-usage gauges (added as the verticles start). */
     private final List<VendorClients> clients = new CopyOnWriteArrayList<>();
 
-    HealthEndpoints(Vertx vertx, GatewayConfig config, Accounts accounts, CircuitBreakers breakers, Telemetry telemetry) {
+    HealthEndpoints(Vertx vertx, GatewayConfig config, Accounts accounts, CircuitBreakers breakers, RoutingTable routes,
+                    Telemetry telemetry) {
+        this.routes = routes;
         this.vertx = vertx;
         this.config = config;
         this.accounts = accounts;
@@ -77,17 +83,21 @@ public final class HealthEndpoints {
         List<Future<?>> all = new ArrayList<>();
         all.add(check(checks, "database", accounts.databaseReachable()));
         if (config.redisUrl() != null) all.add(check(checks, "redis", redisReachable()));
+        // per vendor (wire family): is any configured deployment of the routes in force usable?
+        Map<Vendor, Boolean> usable = new EnumMap<>(Vendor.class);
+        for (List<Deployment> deployments : routes.current().all().values()) {
+            for (Deployment d : deployments) {
+                if (!d.endpoint().configured()) continue;
+                boolean open = breakers.of(d.endpoint()).stateCode() == 2;
+                usable.merge(d.endpoint().vendor(), !open, Boolean::logicalOr);
+            }
+        }
         JsonObject vendors = new JsonObject();
         boolean vendorsOk = true;
         for (Vendor v : Vendor.values()) {
-            VendorEndpoint endpoint = config.vendor(v);
-            if (endpoint == null || endpoint.apiKey() == null) {
-                vendors.put(v.id(), "not_configured");
-                continue;
-            }
-            boolean usable = breakers.of(endpoint).stateCode() != 2;
-            vendors.put(v.id(), usable ? "ok" : "circuit_open");
-            vendorsOk &= usable;
+            Boolean ok = usable.get(v);
+            vendors.put(v.id(), ok == null ? "not_configured" : ok ? "ok" : "circuit_open");
+            vendorsOk &= ok == null || ok;
         }
         checks.put("vendors", vendors);
         boolean vendorsReady = vendorsOk;
@@ -112,14 +122,14 @@ public final class HealthEndpoints {
     }
 
     private void metrics(RoutingContext ctx) {
-        breakers.forEach((deployment, breaker) -> telemetry.gauge("gateway.circuit_breaker.state",
-                "Circuit breaker per vendor deployment: 0 closed, 1 half-open, 2 open",
-                Map.of("vendor", vendor(deployment), "deployment", baseUrl(deployment)), breaker, CircuitBreaker::stateCode));
+        breakers.all().forEach((deployment, breaker) -> telemetry.gauge("gateway.circuit_breaker.state",
+                "Circuit breaker per deployment (its id: \"vendor base-URL\" or a routed deployment's): 0 closed, 1 half-open, 2 open",
+                Map.of("deployment", deployment), breaker, CircuitBreaker::stateCode));
         for (VendorClients loop : clients) {
-            loop.callsByDeployment().keySet().forEach(deployment -> telemetry.gauge("gateway.upstream.pool.calls",
+            loop.callsByUpstream().keySet().forEach(upstream -> telemetry.gauge("gateway.upstream.pool.calls",
                     "Calls holding or waiting for an upstream connection, all event loops together",
-                    Map.of("vendor", vendor(deployment), "deployment", baseUrl(deployment)), clients,
-                    all -> all.stream().mapToInt(c -> c.callsByDeployment().getOrDefault(deployment, 0)).sum()));
+                    Map.of("provider", provider(upstream), "base_url", baseUrl(upstream)), clients,
+                    all -> all.stream().mapToInt(c -> c.callsByUpstream().getOrDefault(upstream, 0)).sum()));
         }
         // rendering every series is work that grows with them: beside the event loop
         vertx.executeBlocking(() -> telemetry.metrics().scrape(), false).onComplete(ar -> {
@@ -131,12 +141,12 @@ public final class HealthEndpoints {
         });
     }
 
-    private static String baseUrl(String deployment) {
-        return deployment.substring(deployment.indexOf(' ') + 1);
+    private static String baseUrl(String upstream) {
+        return upstream.substring(upstream.indexOf(' ') + 1);
     }
 
-    private static String vendor(String deployment) {
-        int space = deployment.indexOf(' ');
-        return space < 0 ? deployment : deployment.substring(0, space);
+    private static String provider(String upstream) {
+        int space = upstream.indexOf(' ');
+        return space < 0 ? upstream : upstream.substring(0, space);
     }
 }
