@@ -11,14 +11,11 @@ import dev.modelgateway.routing.Routes;
 import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.upstream.SharedCooldowns;
 import dev.modelgateway.config.ServerTls;
-import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.observability.ObservabilityConfig;
 import dev.modelgateway.observability.Redaction;
 import dev.modelgateway.observability.Telemetry;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
-import dev.modelgateway.services.ResponseOwners;
-import dev.modelgateway.services.ResponseStore;
 import dev.modelgateway.services.SharedServices;
 import dev.modelgateway.services.TranscriptionTasks;
 import dev.modelgateway.store.Database;
@@ -129,9 +126,9 @@ public final class Gateway {
         Future<Gateway> started = ready
                 .compose(db -> Accounts.open(vertx, accountsConfig, prices, db)
                         .recover(e -> Future.failedFuture(accountsFailure(config, e))))
-                .compose(accounts -> TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers).compose(tasks -> {
-                    SharedServices services = new SharedServices(new ResponseStore(),
-                            ResponseOwners.create(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix()), tasks);
+                .compose(accounts -> TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers)
+                        .compose(tasks -> SharedServices.open(vertx, accounts.database(), accountsConfig.redisUrl(),
+                                accountsConfig.redisKeyPrefix(), tasks)).compose(services -> {
                     HealthEndpoints health = new HealthEndpoints(vertx, bound, accounts, breakers, table, telemetry);
                     boolean ownPort = observability.metricsPort() > 0;
                     Future<HttpServer> metricsServer = ownPort ? metricsServer(vertx, bound.host(), observability.metricsPort(), health)
@@ -231,7 +228,8 @@ public final class Gateway {
      * Stops in an order that loses no usage record, and in bounded time even when Redis has stopped answering
      * (docs/configuration.md, "Shutdown"): stop accepting connections and let the calls in flight finish (up to
      * {@link GatewayVerticle#SHUTDOWN_GRACE_SECONDS}); stop the transcription tasks, which record usage too;
-     * write the ledger, then release Redis (each close bounded) and the database; last, the owners' Redis client.
+     * wait for the responses and owners being stored and close the owners' client (each bounded); write the ledger,
+     * then release Redis (each close bounded) and the database.
      */
     public Future<Void> stop() {
         reload.stop();
@@ -239,8 +237,8 @@ public final class Gateway {
         return vertx.undeploy(deploymentId)
                 .eventually(() -> metricsServer == null ? Future.succeededFuture() : metricsServer.close())
                 .eventually(services.transcriptions()::close)
+                .eventually(services::close)
                 .eventually(accounts::close)
-                .eventually(services.owners()::close)
                 // the spans still buffered are exported (bounded) on a worker thread
                 .eventually(() -> vertx.executeBlocking(() -> {
                     telemetry.close();
