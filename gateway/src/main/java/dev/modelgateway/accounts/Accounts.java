@@ -530,6 +530,24 @@ public final class Accounts {
         return scopes.isEmpty() ? Future.succeededFuture(List.of()) : limiter.peek(scopes);
     }
 
+    /** Usage rows queued for the ledger's writer (docs/observability.md). */
+    public int ledgerQueued() {
+        return writer.queued();
+    }
+
+    /** How long the oldest queued usage row has waited for the ledger's writer, in milliseconds. */
+    public long ledgerLagMs() {
+        return writer.lagMs();
+    }
+
+    /** Readiness: the accounts database answers (a valid connection within two seconds), on a worker thread. */
+    public Future<Void> databaseReachable() {
+        return vertx.<Void>executeBlocking(() -> {
+            if (!db.call(c -> c.isValid(2))) throw new IllegalStateException("the database connection is not valid");
+            return null;
+        }, false);
+    }
+
     private <T> Future<T> blocking(Callable<T> work) {
         return vertx.executeBlocking(() -> {
             try {

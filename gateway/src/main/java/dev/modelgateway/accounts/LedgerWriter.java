@@ -74,6 +74,17 @@ final class LedgerWriter {
         }
     }
 
+    /** Rows waiting to be written (a metric: docs/observability.md). */
+    int queued() {
+        return queue.size();
+    }
+
+    /** Milliseconds the oldest waiting row has waited, 0 when none waits (a metric: docs/observability.md). */
+    long lagMs() {
+        LedgerEntry oldest = queue.peek();
+        return oldest == null ? 0 : Math.max(0, System.currentTimeMillis() - oldest.record().at().toEpochMilli());
+    }
+
     /** Stops taking records and blocks until every queued one is written (or given up on). */
     void closeAndFlush() throws InterruptedException {
         closing = true;

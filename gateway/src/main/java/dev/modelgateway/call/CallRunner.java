@@ -7,6 +7,8 @@ import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
+import dev.modelgateway.observability.AttemptSpan;
+import dev.modelgateway.observability.FailureType;
 import dev.modelgateway.routing.AttemptPlan;
 import dev.modelgateway.routing.Deadline;
 import dev.modelgateway.routing.Deployment;
@@ -16,6 +18,8 @@ import dev.modelgateway.upstream.RelayOutcome;
 import dev.modelgateway.upstream.TransportFailures;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerResponse;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,6 +40,9 @@ public final class CallRunner {
     public static final String ATTEMPTS_HEADER = "x-platform-attempts";
     public static final String FALLBACK_HEADER = "x-platform-fallback";
 
+    /** The request fields that carry content, for the opt-in content capture (docs/observability.md). */
+    private static final String[] CONTENT_FIELDS = {"system", "instructions", "messages", "input"};
+
     private final CallServices services;
 
     public CallRunner(CallServices services) {
@@ -45,6 +52,11 @@ public final class CallRunner {
     /** The steps of a call: admit → plan → attempt (native or translated, relayed) → record. */
     public void run(Call call) {
         Exchange ex = call.exchange();
+        ex.trace().captureInput(() -> {
+            ObjectNode content = JsonNodeFactory.instance.objectNode();
+            for (String f : CONTENT_FIELDS) if (call.body().has(f)) content.set(f, call.body().get(f));
+            return content.toString();
+        });
         GatewayException fallbackRefused = fallbackOutsideAllowList(call);
         if (fallbackRefused != null) {
             ex.fail(fallbackRefused);
@@ -95,6 +107,10 @@ public final class CallRunner {
          * fallback its per-model limit then refuses), and the ledger bills only what reached a vendor.
          */
         private int sent;
+        /** Attempts of the current model before this one ({@code http.request.resend_count}). */
+        private int resend;
+        /** The current attempt's span (none when tracing is off, or once it has ended). */
+        private AttemptSpan span = AttemptSpan.NONE;
 
         /** The successful attempt's row was written as its answer ended. */
         private boolean answerRecorded;
@@ -145,9 +161,15 @@ public final class CallRunner {
                 answerRecorded = true;
                 record(model).answerEnding(status, usage, ttftMs);
             });
-            start(model.withUpstream(deployment.upstreamModel()), deployment.endpoint()).onComplete(ar -> {
-                if (ar.failed()) failed(model, deployment, ar.cause());
-                else if (!answerRecorded) record(model).outcome(ar.result()).write();
+            ModelEntry upstream = model.withUpstream(deployment.upstreamModel());
+            start(upstream, deployment.endpoint()).onComplete(ar -> {
+                if (ar.succeeded()) {
+                    span.succeeded(ar.result().status(), upstream.upstreamId(), ar.result().usage());
+                    span = AttemptSpan.NONE;
+                    if (!answerRecorded) record(model).outcome(ar.result()).write();
+                } else {
+                    failed(model, deployment, ar.cause());
+                }
             });
         }
 
@@ -155,6 +177,8 @@ public final class CallRunner {
             sent++;
             out.putHeader(MODEL_HEADER, model.id()).putHeader(ATTEMPTS_HEADER, Integer.toString(sent));
             if (plan.fallback() > 0) out.putHeader(FALLBACK_HEADER, Integer.toString(plan.fallback()));
+            span = call.exchange().trace().attempt(endpoint.type().id(), endpoint.id(), model.id(), model.upstreamId(), sent,
+                    plan.fallback(), resend);
             try {
                 return call.protocol().nativeTo(model.vendor())
                         ? NativeAttempt.run(services, call, model, endpoint, deadline)
@@ -184,13 +208,21 @@ public final class CallRunner {
 
         private void failed(ModelEntry model, Throwable failure, AttemptPlan.Verdict verdict, boolean otherDeployment) {
             failures.add(FailedAttempt.of(model.id(), failure));
+            AttemptFailure why = AttemptFailure.of(failure);
+            span.failed(FailureType.status(why), FailureType.of(why), failures.getLast().reason());
+            span = AttemptSpan.NONE;
             if (out.closed()) {
                 record(model).status(499).write();
                 return;
             }
-            AttemptFailure why = AttemptFailure.of(failure);
+            int fallbackBefore = plan.fallback();
             long waitMs = out.headWritten() ? -1
                     : plan.afterFailure(verdict, RetryRule.retryAfterMs(why), deadline.remainingMs(), otherDeployment);
+            if (waitMs >= 0) {
+                boolean fallback = plan.fallback() != fallbackBefore;
+                resend = fallback ? 0 : resend + 1;
+                call.exchange().trace().retried(fallback ? "fallback" : "retry", model.vendor().id(), model.id(), FailureType.of(why));
+            }
             if (waitMs < 0) {
                 int status = FinalError.render(call.exchange(), failures, failure, verdict, model.vendor().id(),
                         deadline.expired());

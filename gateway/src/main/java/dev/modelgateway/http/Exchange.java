@@ -2,6 +2,9 @@ package dev.modelgateway.http;
 
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.observability.ErrorBodies;
+import dev.modelgateway.observability.RequestTrace;
+import dev.modelgateway.observability.Telemetry;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
@@ -26,6 +29,7 @@ public final class Exchange {
     private final long startNanos;
     private final Vertx vertx;
     private final HttpServerResponse response;
+    private final RequestTrace trace;
     private Caller caller;
     private String model;
     private final List<String> callWarnings = new ArrayList<>();
@@ -37,7 +41,9 @@ public final class Exchange {
         void ending(int status, Usage usage, Long ttftMs);
     }
 
-    private Exchange(String traceId, ErrorShape shape, long startNanos, Vertx vertx, HttpServerResponse response) {
+    private Exchange(String traceId, ErrorShape shape, long startNanos, Vertx vertx, HttpServerResponse response,
+                     RequestTrace trace) {
+        this.trace = trace;
         this.traceId = traceId;
         this.shape = shape;
         this.startNanos = startNanos;
@@ -47,14 +53,23 @@ public final class Exchange {
 
     /** Opens the exchange of a routed request and keeps it on the routing context. */
     public static Exchange begin(RoutingContext ctx, ErrorShape shape) {
-        Exchange ex = open(ctx.vertx(), ctx.response(), shape);
+        return begin(ctx, shape, Telemetry.OFF.begin(ctx.request(), shape.name()));
+    }
+
+    /**
+     * Opens the exchange of a routed request under its trace: the trace id is the trace's (the caller's
+     * {@code traceparent} or the server span's), a new one when it has none.
+     */
+    public static Exchange begin(RoutingContext ctx, ErrorShape shape, RequestTrace trace) {
+        String id = trace.traceId() != null ? trace.traceId() : TraceId.next();
+        Exchange ex = new Exchange(id, shape, System.nanoTime(), ctx.vertx(), ctx.response(), trace);
         ctx.put(KEY, ex);
         return ex;
     }
 
     /** An exchange for a response that did not come through the router (tests, internal calls). */
     public static Exchange open(Vertx vertx, HttpServerResponse response, ErrorShape shape) {
-        return new Exchange(TraceId.next(), shape, System.nanoTime(), vertx, response);
+        return new Exchange(TraceId.next(), shape, System.nanoTime(), vertx, response, RequestTrace.detached());
     }
 
     public static Exchange of(RoutingContext ctx) {
@@ -67,6 +82,8 @@ public final class Exchange {
     public Vertx vertx() { return vertx; }
     public HttpServerResponse response() { return response; }
     public Caller caller() { return caller; }
+    /** The request's observability: trace context, attempt spans, the call's facts for metrics and the access log. */
+    public RequestTrace trace() { return trace; }
     public void caller(Caller caller) { this.caller = caller; }
     public String model() { return model; }
     public void model(String model) { this.model = model; }
@@ -112,7 +129,7 @@ public final class Exchange {
         e.headers().forEach(response::putHeader);
         response.setStatusCode(e.status())
                 .putHeader("content-type", "application/json")
-                .end(Json.toBuffer(shape.errorBody(e, traceId)));
+                .end(ErrorBodies.sent(e.status(), Json.toBuffer(shape.errorBody(e, traceId))));
     }
 
     /** {@link #fail(GatewayException)} for a routed request, also before its exchange was opened. */

@@ -122,6 +122,15 @@ public final class CircuitBreaker {
     }
 
     /** Milliseconds until the breaker lets a probe through; 0 when it is not open. */
+    /** 0 closed, 1 half-open (probing), 2 open: the breaker-state metric's value. */
+    public synchronized int stateCode() {
+        return switch (state) {
+            case CLOSED -> 0;
+            case HALF_OPEN -> 1;
+            case OPEN -> 2;
+        };
+    }
+
     public synchronized long retryAfterMs() {
         return state == State.CLOSED ? 0 : Math.max(0, (openUntilNanos - System.nanoTime()) / 1_000_000);
     }

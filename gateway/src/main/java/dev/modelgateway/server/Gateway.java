@@ -11,6 +11,9 @@ import dev.modelgateway.routing.Routes;
 import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.upstream.SharedCooldowns;
 import dev.modelgateway.config.ServerTls;
+import dev.modelgateway.observability.ObservabilityConfig;
+import dev.modelgateway.observability.Redaction;
+import dev.modelgateway.observability.Telemetry;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.services.SharedServices;
@@ -19,6 +22,8 @@ import dev.modelgateway.store.Database;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.ext.web.Router;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisOptions;
@@ -41,11 +46,16 @@ public final class Gateway {
     private final ConfigReload reload;
     /** Null without Redis. */
     private final SharedCooldowns cooldowns;
+    private final Telemetry telemetry;
+    /** The server of {@code observability.metrics_port}, null when the main port serves the metrics. */
+    private final HttpServer metricsServer;
 
     private Gateway(Vertx vertx, String deploymentId, int port, Accounts accounts, SharedServices services, ConfigReload reload,
-                    SharedCooldowns cooldowns) {
+                    SharedCooldowns cooldowns, Telemetry telemetry, HttpServer metricsServer) {
         this.reload = reload;
         this.cooldowns = cooldowns;
+        this.telemetry = telemetry;
+        this.metricsServer = metricsServer;
         this.vertx = vertx;
         this.deploymentId = deploymentId;
         this.port = port;
@@ -71,6 +81,17 @@ public final class Gateway {
      *                {@code routing.cooldown}
      */
     public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, CircuitBreaker.Thresholds breaker) {
+        return start(vertx, config, instances, breaker, ObservabilityConfig.load(null, System::getenv));
+    }
+
+    /** As above, with the metrics, tracing and access-log settings (docs/observability.md). */
+    public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, CircuitBreaker.Thresholds breaker,
+                                        ObservabilityConfig observability) {
+        // the secrets the gateway holds never reach a log line or an error body, whatever quotes them
+        Redaction.register(config.masterKey());
+        config.vendors().values().forEach(v -> Redaction.register(v.apiKey()));
+        config.providers().values().forEach(p -> p.keys().forEach(k -> Redaction.register(k.value())));
+        Telemetry telemetry = Telemetry.start(observability, System::getenv);
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey(), null,
                 config.defaultMaxConcurrent());
         Future<Database> database = Accounts.openDatabase(vertx, accountsConfig);
@@ -108,15 +129,24 @@ public final class Gateway {
                 .compose(accounts -> TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers)
                         .compose(tasks -> SharedServices.open(vertx, accounts.database(), accountsConfig.redisUrl(),
                                 accountsConfig.redisKeyPrefix(), tasks)).compose(services -> {
-                    return vertx.deployVerticle(() -> new GatewayVerticle(bound, table, reload, accounts, services, breakers, bodies,
-                                            connections), new DeploymentOptions().setInstances(instances))
+                    HealthEndpoints health = new HealthEndpoints(vertx, bound, accounts, breakers, table, telemetry);
+                    boolean ownPort = observability.metricsPort() > 0;
+                    Future<HttpServer> metricsServer = ownPort ? metricsServer(vertx, bound.host(), observability.metricsPort(), health)
+                            : Future.succeededFuture(null);
+                    return metricsServer.compose(ms -> vertx.deployVerticle(() -> new GatewayVerticle(bound, table, reload, accounts,
+                                            services, breakers, bodies, connections, telemetry, health, !ownPort),
+                                    new DeploymentOptions().setInstances(instances))
                             .map(id -> {
                                 reload.watch();
                                 SharedCooldowns cooldowns = accountsConfig.redisUrl() == null ? null
                                         : SharedCooldowns.start(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix(), breakers);
-                                return new Gateway(vertx, id, port, accounts, services, reload, cooldowns);
-                            });
-                }).onFailure(e -> accounts.close()));
+                                return new Gateway(vertx, id, port, accounts, services, reload, cooldowns, telemetry, ms);
+                            })
+                            .onFailure(e -> {
+                                if (ms != null) ms.close();
+                            }));
+                }).onFailure(e -> accounts.close()))
+                .onFailure(e -> telemetry.close());
         return started.timeout(STARTUP_TIMEOUT_SECONDS, TimeUnit.SECONDS).recover(e -> Future.failedFuture(
                 e instanceof TimeoutException ? new StartupFailure("The gateway did not start within " + STARTUP_TIMEOUT_SECONDS
                         + " s (database " + StartupFailure.redact(config.databaseUrl()) + ", Redis "
@@ -171,8 +201,23 @@ public final class Gateway {
                 .eventually(probe::close);
     }
 
+    /** {@code /health}, {@code /ready} and {@code /metrics} alone on the loopback or public port of the operator's choice. */
+    private static Future<HttpServer> metricsServer(Vertx vertx, String host, int port, HealthEndpoints health) {
+        Router router = Router.router(vertx);
+        router.get("/health").handler(HealthEndpoints::live);
+        health.mount(router);
+        return vertx.createHttpServer().requestHandler(router).listen(port, host)
+                .recover(e -> Future.failedFuture(new StartupFailure("The metrics port " + port
+                        + " (observability.metrics_port / GATEWAY_METRICS_PORT) could not be opened: " + StartupFailure.reason(e), e)));
+    }
+
     public int port() {
         return port;
+    }
+
+    /** The gateway's metrics and tracer. */
+    public Telemetry telemetry() {
+        return telemetry;
     }
 
     public Accounts accounts() {
@@ -190,8 +235,14 @@ public final class Gateway {
         reload.stop();
         if (cooldowns != null) cooldowns.close();
         return vertx.undeploy(deploymentId)
+                .eventually(() -> metricsServer == null ? Future.succeededFuture() : metricsServer.close())
                 .eventually(services.transcriptions()::close)
                 .eventually(services::close)
-                .eventually(accounts::close);
+                .eventually(accounts::close)
+                // the spans still buffered are exported (bounded) on a worker thread
+                .eventually(() -> vertx.executeBlocking(() -> {
+                    telemetry.close();
+                    return null;
+                }));
     }
 }

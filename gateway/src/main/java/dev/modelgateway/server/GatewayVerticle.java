@@ -7,6 +7,7 @@ import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.endpoint.realtime.RealtimeEndpoint;
 import dev.modelgateway.http.Caller;
+import dev.modelgateway.observability.Telemetry;
 import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.services.SharedServices;
@@ -41,12 +42,21 @@ final class GatewayVerticle extends VerticleBase {
     private final CircuitBreakers breakers;
     private final BodyBudget bodies;
     private final ConnectionGuard connections;
+    private final Telemetry telemetry;
+    private final HealthEndpoints health;
+    /** Whether this port serves /ready and /metrics (no separate metrics port). */
+    private final boolean servesMetrics;
+    private long lagTimer = -1;
     private VendorClients clients;
     private MediaFetcher media;
     private HttpServer server;
 
     GatewayVerticle(GatewayConfig config, RoutingTable table, ConfigReload reload, Accounts accounts, SharedServices services,
-                    CircuitBreakers breakers, BodyBudget bodies, ConnectionGuard connections) {
+                    CircuitBreakers breakers, BodyBudget bodies, ConnectionGuard connections, Telemetry telemetry,
+                    HealthEndpoints health, boolean servesMetrics) {
+        this.telemetry = telemetry;
+        this.health = health;
+        this.servesMetrics = servesMetrics;
         this.bodies = bodies;
         this.connections = connections;
         this.config = config;
@@ -61,7 +71,11 @@ final class GatewayVerticle extends VerticleBase {
     public Future<?> start() {
         clients = new VendorClients(vertx);
         media = new MediaFetcher(vertx, config.media());
-        CallServices platform = new CallServices(table, new Relay(clients, breakers, config.limits().vendorAnswers()), new Metering(accounts), media);
+        health.served(clients);
+        lagTimer = telemetry.watchEventLoop(vertx, Thread.currentThread().getName());
+        // the cost metric prices a call as the ledger does: at the catalogue in force when it is recorded
+        CallServices platform = new CallServices(table, new Relay(clients, breakers, config.limits().vendorAnswers()),
+                new Metering(accounts, id -> table.current().catalogue().priceOf(id)), media);
         Authenticator authenticator = token -> accounts.authenticate(token).map(Caller::new);
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(config.host())
@@ -80,7 +94,7 @@ final class GatewayVerticle extends VerticleBase {
                 .setMaxWebSocketMessageSize(RealtimeEndpoint.MAX_FRAME_BYTES);
         if (config.tls() != null) serveTls(options, config);
         Router router = GatewayRouter.create(vertx, platform, authenticator, accounts, services, config.limits(), bodies,
-                new AdminConfigRoutes(reload, table));
+                new AdminConfigRoutes(reload, table), telemetry, servesMetrics ? health : null);
         ConnectionGuard.OnLoop guard = connections.new OnLoop(vertx);
         guard.hook(router);
         server = vertx.createHttpServer(options)
@@ -114,6 +128,8 @@ final class GatewayVerticle extends VerticleBase {
      */
     @Override
     public Future<?> stop() {
+        vertx.cancelTimer(lagTimer);
+        health.stopped(clients);
         return server.shutdown(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS).eventually(clients::close).eventually(media::close);
     }
 }

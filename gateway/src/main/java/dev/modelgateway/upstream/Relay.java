@@ -185,6 +185,8 @@ public final class Relay {
     }
 
     private Future<RelayOutcome> guarded(Exchange ex, VendorRequest req, Function<InFlight<RelayOutcome>, Future<RelayOutcome>> send) {
+        // W3C trace context upstream: the attempt's span, or the caller's traceparent when tracing is off
+        ex.trace().inject(req.headers());
         return guarded(ex.vertx(), ex.response(), req, send, outcome -> switch (outcome.status()) {
             case 499 -> CircuitBreaker.Outcome.UNKNOWN;
             case 200 -> CircuitBreaker.Outcome.HEALTHY;

@@ -68,6 +68,17 @@ public final class VendorClients {
         });
     }
 
+    /** Calls holding or waiting for a connection, by upstream ("provider base-URL"), on this event loop. */
+    public Map<String, Integer> callsByUpstream() {
+        Map<String, Integer> out = new java.util.HashMap<>();
+        // a pool's key is "provider base-URL pool-settings": the settings apart, pools of one upstream add up
+        pools.forEach((k, p) -> {
+            String[] parts = k.split(" ", 3);
+            out.merge(parts[0] + " " + parts[1], p.calls(), Integer::sum);
+        });
+        return out;
+    }
+
     /** A missing key: a 503 the official SDKs do not retry, naming the setting. */
     private static GatewayException notConfigured(VendorEndpoint endpoint) {
         Vendor v = endpoint.vendor();

@@ -35,6 +35,7 @@ final class LayoutRules {
                 .layer("routing").definedBy(root + ".routing..")
                 .layer("upstream").definedBy(root + ".upstream..")
                 .layer("http").definedBy(root + ".http..")
+                .layer("observability").definedBy(root + ".observability..")
                 .layer("wire").definedBy(root + ".wire..")
                 .whereLayer("server").mayNotBeAccessedByAnyLayer()
                 .whereLayer("endpoint").mayOnlyBeAccessedByLayers("server")
@@ -43,6 +44,7 @@ final class LayoutRules {
                 .whereLayer("upstream").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call")
                 .whereLayer("routing").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call", "upstream")
                 .whereLayer("http").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call", "upstream")
+                .whereLayer("observability").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call", "upstream", "http")
                 .whereLayer("wire").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call", "upstream", "http")
                 .allowEmptyShould(true);
     }

@@ -12,6 +12,7 @@ import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.config.VendorPool;
+import dev.modelgateway.observability.ObservabilityConfig;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.server.Gateway;
 import dev.modelgateway.sim.SimKeys;
@@ -83,9 +84,16 @@ public final class GatewayHarness implements AutoCloseable {
         private int defaultMaxConcurrent = GatewayConfig.DEFAULT_MAX_CONCURRENT;
         private boolean dropRefusedHostedTools;
         private ServerTls tls;
+        private ObservabilityConfig observability = ObservabilityConfig.DEFAULT;
         private Path configFile;
 
         private Builder() {
+        }
+
+        /** Metrics, tracing and access-log settings (the defaults: metrics on the main port, no tracing). */
+        public Builder observability(ObservabilityConfig config) {
+            this.observability = config;
+            return this;
         }
 
         /**
@@ -202,7 +210,7 @@ public final class GatewayHarness implements AutoCloseable {
                     throw new UncheckedIOException(e);
                 }
             }
-            Gateway gateway = Gateway.start(vertx, config, eventLoops, breaker).await();
+            Gateway gateway = Gateway.start(vertx, config, eventLoops, breaker, observability).await();
             return new GatewayHarness(vertx, s, gateway, db);
         }
     }
