@@ -4,6 +4,7 @@ import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.call.CallRunner;
 import dev.modelgateway.call.CallServices;
 import dev.modelgateway.config.ServerLimits;
+import dev.modelgateway.console.Console;
 import dev.modelgateway.endpoint.audio.SpeechEndpoint;
 import dev.modelgateway.endpoint.audio.TranscriptionTasksEndpoint;
 import dev.modelgateway.endpoint.audio.TranscriptionsEndpoint;
@@ -59,6 +60,7 @@ public final class GatewayRouter {
         router.route("/api/*").handler(bodies::done);
         // Accounts routes check the master key themselves (admin) or the caller's own key (usage).
         accounts.mountRoutes(router);
+        Console.mount(router, vertx, accounts);
 
         CallRunner runner = new CallRunner(platform);
         ChatCompletionsEndpoint chat = new ChatCompletionsEndpoint(platform, runner);

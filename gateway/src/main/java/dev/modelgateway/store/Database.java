@@ -97,6 +97,18 @@ public final class Database implements AutoCloseable {
         return vendor;
     }
 
+    /**
+     * Applies another subsystem's migrations to this database, on this pool (SQLite has one writer), each with
+     * its own history table, so that subsystems opened after the first still migrate independently.
+     */
+    public void migrate(Schema other) throws SQLException {
+        boolean current;
+        try (Connection c = pool.getConnection()) {
+            current = SchemaHistory.isCurrent(c, other);
+        }
+        if (!current) migrate(pool, vendor, other);
+    }
+
     public <T> T call(SqlWork<T> work) throws SQLException {
         try (Connection c = pool.getConnection()) {
             return work.apply(c);

@@ -1,0 +1,120 @@
+package dev.modelgateway.console;
+
+import dev.modelgateway.accounts.Accounts;
+import dev.modelgateway.store.Database;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The rollups against ledger rows written straight into SQLite: sums, histograms, idempotence, late rows. */
+class RollupJobTest {
+    static final long T0 = 1_795_000_000_000L / RollupJob.DAY_MS * RollupJob.DAY_MS; // a UTC midnight in 2026
+
+    @TempDir
+    Path dir;
+    Database db;
+    RollupJob job;
+    int ids;
+
+    @BeforeEach
+    void open() throws SQLException {
+        db = Database.open("jdbc:sqlite:" + dir.resolve("accounts.db"), Accounts.SCHEMA);
+        db.migrate(Console.SCHEMA);
+        job = new RollupJob(db);
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    void ledger(long atMs, String key, String model, int status, long latencyMs, Long ttftMs, long input, long output, long cost) throws SQLException {
+        db.call(c -> {
+            try (PreparedStatement st = c.prepareStatement("INSERT INTO usage_ledger (id, trace_id, key_id, public_model, answered_model,"
+                    + " vendor, input_tokens, cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens, output_tokens, reasoning_tokens,"
+                    + " attempts, status, latency_ms, ttft_ms, at_ms, cost_usd_e10) VALUES (?, 't', ?, ?, ?, 'B', ?, 10, 1, 2, ?, 3, 1, ?, ?, ?, ?, ?)")) {
+                st.setString(1, String.format("%036d", ids++));
+                st.setString(2, key);
+                st.setString(3, model);
+                st.setString(4, model);
+                st.setLong(5, input);
+                st.setLong(6, output);
+                st.setInt(7, status);
+                st.setLong(8, latencyMs);
+                if (ttftMs == null) st.setNull(9, java.sql.Types.BIGINT);
+                else st.setLong(9, ttftMs);
+                st.setLong(10, atMs);
+                st.setLong(11, cost);
+                return st.executeUpdate();
+            }
+        });
+    }
+
+    List<UsageRow> usage(UsageQuery.Grain grain, UsageQuery.Dimension dim, String key) throws SQLException {
+        return db.call(c -> ConsoleQueries.usage(c, new UsageQuery(grain, T0 - RollupJob.DAY_MS, T0 + 3 * RollupJob.DAY_MS, dim, key)));
+    }
+
+    @Test
+    void hoursAndDaysSumTheLedgerWithHistogramsAndErrors() throws SQLException {
+        ledger(T0 + 1_000, "k1", "m1", 200, 90, 40L, 100, 20, 5_000);
+        ledger(T0 + 2_000, "k1", "m1", 500, 3_000, null, 50, 0, 0);
+        ledger(T0 + RollupJob.HOUR_MS + 5, "k2", "m2", 200, 700, 300L, 7, 8, 9);
+        ledger(T0 + RollupJob.DAY_MS + 5, "k1", "m2", 200, 70_000, 80L, 1, 1, 1);
+        job.catchUp(T0 + 2 * RollupJob.DAY_MS);
+
+        List<UsageRow> hours = usage(UsageQuery.Grain.HOUR, UsageQuery.Dimension.NONE, null);
+        assertThat(hours).extracting(UsageRow::bucketMs).containsExactly(T0, T0 + RollupJob.HOUR_MS, T0 + RollupJob.DAY_MS);
+        UsageRow first = hours.getFirst();
+        assertThat(first.requests()).isEqualTo(2);
+        assertThat(first.errors()).isEqualTo(1);
+        assertThat(first.inputTokens()).isEqualTo(150);
+        assertThat(first.cacheReadTokens()).isEqualTo(20);
+        assertThat(first.cacheWriteTokens()).isEqualTo(6);
+        assertThat(first.costE10()).isEqualTo(5_000);
+        assertThat(first.latencySumMs()).isEqualTo(3_090);
+        assertThat(first.ttftCount()).isEqualTo(1);
+        assertThat(first.latency()).containsExactly(1, 0, 0, 0, 0, 1, 0, 0, 0, 0);
+        assertThat(first.ttft()).containsExactly(1, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        assertThat(hours.getLast().latency()[9]).isEqualTo(1);
+
+        List<UsageRow> days = usage(UsageQuery.Grain.DAY, UsageQuery.Dimension.MODEL, null);
+        assertThat(days).extracting(r -> r.bucketMs() + "/" + r.group() + "/" + r.requests())
+                .containsExactly(T0 + "/m1/2", T0 + "/m2/1", (T0 + RollupJob.DAY_MS) + "/m2/1");
+        assertThat(usage(UsageQuery.Grain.DAY, UsageQuery.Dimension.NONE, "k2")).extracting(UsageRow::requests).containsExactly(1L);
+        long spent = db.call(c -> ConsoleQueries.spentE10(c, "k1"));
+        assertThat(spent).isEqualTo(5_001);
+    }
+
+    @Test
+    void stepsAgainCountNothingTwiceAndLateRowsInTheOpenWindowAreCounted() throws SQLException {
+        long now = T0 + 10 * RollupJob.HOUR_MS + 30 * 60_000;
+        ledger(now - 60_000, "k1", "m1", 200, 10, 5L, 1, 1, 1);
+        job.catchUp(now);
+        job.catchUp(now + 1_000);
+        assertThat(usage(UsageQuery.Grain.HOUR, UsageQuery.Dimension.NONE, null)).extracting(UsageRow::requests).containsExactly(1L);
+
+        // written after the step, for a call that began 50 minutes ago: within LATENESS, so still counted
+        ledger(now - 50 * 60_000, "k1", "m1", 200, 10, 5L, 1, 1, 1);
+        job.catchUp(now + 5_000);
+        assertThat(usage(UsageQuery.Grain.DAY, UsageQuery.Dimension.NONE, null)).extracting(UsageRow::requests).containsExactly(2L);
+    }
+
+    @Test
+    void percentilesInterpolateWithinTheirBucket() {
+        long[] counts = new long[RollupColumns.BUCKETS];
+        counts[0] = 50; // <= 100 ms
+        counts[3] = 50; // 500..1000 ms
+        assertThat(RollupColumns.percentile(counts, 0.5)).isEqualTo(100);
+        assertThat(RollupColumns.percentile(counts, 0.9)).isEqualTo(900);
+        assertThat(RollupColumns.percentile(new long[RollupColumns.BUCKETS], 0.5)).isEqualTo(-1);
+    }
+}
