@@ -16,7 +16,7 @@ function h(tag, attrs, ...children) {
     else if (k === 'text') el.textContent = v;
     else el.setAttribute(k, v === true ? '' : v);
   }
-  for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c instanceof Node ? c : String(c));
+  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined) el.append(c instanceof Node ? c : String(c));
   return el;
 }
 
@@ -248,8 +248,9 @@ function renderUsage(out, usage) {
         usage.dimension === 'key' ? keyLabel(name) : (name || (usage.dimension === 'none' ? 'all' : '(none)')),
         fmtInt(g.requests), fmtInt(g.tokens), fmtUsd(g.usd), fmtPct(g.cacheRead / g.input), fmtPct(g.errors / g.requests)])));
   const width = () => Math.max(280, out.querySelector('figure').clientWidth - 20);
-  const axes = [{ values: (u, ticks) => ticks.map(t => usage.grain === 'hour' ? new Date(t * 1000).toISOString().slice(5, 16).replace('T', ' ')
-    : new Date(t * 1000).toISOString().slice(5, 10)) }, {}];
+  // uPlot's own time axis, in UTC like the buckets
+  const tzDate = ts => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC');
+  const yAxis = fmt => [{}, { size: 70, values: (u, ticks) => ticks.map(fmt) }];
   const palette = ['#0b5cad', '#c2410c', '#1a7f37', '#7e22ce', '#b42318', '#0e7490', '#a16207', '#be185d', '#4d7c0f', '#334155'];
   // stacked bars: each series is drawn as the cumulative sum of its class and those below it, widest first,
   // so each class shows as its own band; the legend shows the class's own value
@@ -259,22 +260,24 @@ function renderUsage(out, usage) {
   const order = classes.map((_, i) => classes.length - 1 - i);
   const bars = uPlot.paths.bars({ size: [0.7, 40] });
   plot('chart-tokens', [xs, ...order.map(i => stacked[i])], order.map(i => ({ label: classes[i][0], fill: palette[i], stroke: palette[i], paths: bars,
-    value: (u, v, s, idx) => idx === null ? '–' : fmtInt(classes[i][1][idx]) })));
+    points: { show: false }, value: (u, v, s, idx) => idx === null ? '–' : fmtInt(classes[i][1][idx]) })), null, yAxis(v => fmtInt(v)));
   const costGroups = [...groups.entries()].sort((a, b) => b[1].usd - a[1].usd).slice(0, 10);
   plot('chart-cost', [xs, ...costGroups.map(([, g]) => g.cost)], costGroups.map(([name], i) => ({
-    label: usage.dimension === 'key' ? (session.keyNames[name] || name) : (name || 'all'), stroke: palette[i], width: 2, value: (u, v) => v === null ? '–' : fmtUsd(v) })));
+    label: usage.dimension === 'key' ? (session.keyNames[name] || name) : (name || 'all'), stroke: palette[i], width: 2, value: (u, v) => v === null ? '–' : fmtUsd(v) })),
+    null, yAxis(v => '$' + Number(v.toPrecision(3))));
   plot('chart-requests', [xs, tot.requests, tot.errors], [{ label: 'Requests', stroke: palette[0], width: 2 }, { label: 'Errors', stroke: palette[4], width: 2 }]);
   plot('chart-ratios', [xs, xs.map((_, i) => { const d = tot.input[i] + tot.cacheRead[i] + tot.cacheWrite[i]; return d ? tot.cacheRead[i] / d : null; }),
     xs.map((_, i) => tot.requests[i] ? tot.errors[i] / tot.requests[i] : null)],
     [{ label: 'Cache-hit ratio', stroke: palette[2], width: 2, value: (u, v) => v === null ? '–' : fmtPct(v) },
       { label: 'Error rate', stroke: palette[4], width: 2, value: (u, v) => v === null ? '–' : fmtPct(v) }],
-    { y: { range: [0, 1] } });
+    { y: { range: [0, 1] } }, yAxis(v => Math.round(v * 100) + '%'));
   plot('chart-latency', [xs, tot.lat.map(c => percentile(c, 0.5)), tot.lat.map(c => percentile(c, 0.95)), tot.ttft.map(c => percentile(c, 0.5)), tot.ttft.map(c => percentile(c, 0.95))],
-    [['Latency p50', 0], ['Latency p95', 1], ['TTFT p50', 2], ['TTFT p95', 3]].map(([label, i]) => ({ label, stroke: palette[i + 5], width: 2, value: (u, v) => v === null ? '–' : fmtMs(v) })));
+    [['Latency p50', 0], ['Latency p95', 1], ['TTFT p50', 2], ['TTFT p95', 3]].map(([label, i]) => ({ label, stroke: palette[i + 5], width: 2, value: (u, v) => v === null ? '–' : fmtMs(v) })),
+    null, yAxis(v => fmtInt(v) + ' ms'));
 
-  function plot(id, data, series, scales) {
+  function plot(id, data, series, scales, axes) {
     const target = out.querySelector('#' + id);
-    charts.push(new uPlot({ width: width(), height: 220, axes, scales: Object.assign({ x: { time: true } }, scales || {}),
+    charts.push(new uPlot({ width: width(), height: 220, tzDate, axes: axes || [{}, { size: 60 }], scales: Object.assign({ x: { time: true } }, scales || {}),
       series: [{ label: usage.grain === 'hour' ? 'Hour (UTC)' : 'Day (UTC)', value: (u, v) => v === null ? '–' : new Date(v * 1000).toISOString().slice(0, usage.grain === 'hour' ? 16 : 10).replace('T', ' ') }, ...series] },
     data, target));
     target.setAttribute('role', 'img');
