@@ -18,13 +18,15 @@ final class ConsoleQueries {
             + " cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens, output_tokens, reasoning_tokens, attempts,"
             + " status, latency_ms, ttft_ms, at_ms, cost_usd_e10";
 
+    static final String SPENT_SQL = "SELECT COALESCE(SUM(cost_usd_e10), 0) FROM console_rollup WHERE key_id = ? AND cut = 'k' AND grain = 'd'";
+
     private ConsoleQueries() {
     }
 
     static String usageSql(UsageQuery q) {
         String group = q.dimension().column == null ? "''" : q.dimension().column;
         return "SELECT bucket_ms, " + group + " AS grp, " + RollupColumns.SUMS + " FROM console_rollup WHERE "
-                + (q.keyId() != null ? "key_id = ? AND " : "") + "grain = ? AND bucket_ms >= ? AND bucket_ms < ?"
+                + (q.keyId() != null ? "key_id = ? AND " : "") + "cut = ? AND grain = ? AND bucket_ms >= ? AND bucket_ms < ?"
                 + " GROUP BY bucket_ms" + (q.dimension().column == null ? "" : ", " + group) + " ORDER BY bucket_ms";
     }
 
@@ -32,6 +34,7 @@ final class ConsoleQueries {
         try (PreparedStatement st = c.prepareStatement(usageSql(q))) {
             int i = 1;
             if (q.keyId() != null) st.setString(i++, q.keyId());
+            st.setString(i++, q.cut());
             st.setString(i++, q.grain().code);
             st.setLong(i++, q.fromMs());
             st.setLong(i, q.toMs());
@@ -52,9 +55,9 @@ final class ConsoleQueries {
         }
     }
 
-    /** A key's spend as the rollups know it (its day rows: one per day and model). */
+    /** A key's spend as the rollups know it (its day rows of the per-key cut). */
     static long spentE10(Connection c, String keyId) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement("SELECT COALESCE(SUM(cost_usd_e10), 0) FROM console_rollup WHERE key_id = ? AND grain = 'd'")) {
+        try (PreparedStatement st = c.prepareStatement(SPENT_SQL)) {
             st.setString(1, keyId);
             try (ResultSet rs = st.executeQuery()) {
                 rs.next();
@@ -66,7 +69,8 @@ final class ConsoleQueries {
     static String requestsSql(RequestFilter f) {
         StringBuilder sql = new StringBuilder("SELECT " + LEDGER_COLUMNS + " FROM usage_ledger WHERE at_ms >= ?");
         if (f.keyId() != null) sql.append(" AND key_id = ?");
-        if (f.beforeAtMs() != null) sql.append(" AND (at_ms < ? OR (at_ms = ? AND id < ?))");
+        // at_ms <= ? bounds the index range; the OR only breaks ties within one millisecond
+        if (f.beforeAtMs() != null) sql.append(" AND at_ms <= ? AND (at_ms < ? OR id < ?)");
         if (f.model() != null) sql.append(" AND public_model = ?");
         if (f.errors() != null) sql.append(f.errors() ? " AND status >= 400" : " AND status < 400");
         return sql.append(" ORDER BY at_ms DESC, id DESC LIMIT ?").toString();

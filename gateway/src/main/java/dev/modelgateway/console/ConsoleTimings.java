@@ -143,7 +143,7 @@ public final class ConsoleTimings {
         usage(screens, "Usage, 7 days by hour, per vendor", new UsageQuery(UsageQuery.Grain.HOUR, RollupJob.hourStart(now) - 7 * RollupJob.DAY_MS, now, UsageQuery.Dimension.VENDOR, null));
         usage(screens, "Usage, 24 hours by hour, per key", new UsageQuery(UsageQuery.Grain.HOUR, RollupJob.hourStart(now) - RollupJob.DAY_MS, now, UsageQuery.Dimension.KEY, null));
         usage(screens, "A key's own usage, 30 days by day, per model", new UsageQuery(UsageQuery.Grain.DAY, RollupJob.dayStart(now) - 29 * RollupJob.DAY_MS, now, UsageQuery.Dimension.MODEL, key));
-        screens.add(new Timed("A key's own limits and spend (`me`)", "SELECT COALESCE(SUM(cost_usd_e10), 0) FROM console_rollup WHERE key_id = ? AND grain = 'd'",
+        screens.add(new Timed("A key's own limits and spend (`me`)", ConsoleQueries.SPENT_SQL,
                 List.of(key), c -> ConsoleQueries.spentE10(c, key) >= 0 ? 1 : 0));
         requests(screens, "Requests, first page", new RequestFilter(null, null, null, now - RollupJob.DAY_MS, null, null, 50));
         requests(screens, "Requests, next page (keyset)", new RequestFilter(null, null, null, now - RollupJob.DAY_MS, last.atMs(), last.id(), 50));
@@ -182,7 +182,7 @@ public final class ConsoleTimings {
     private static void usage(List<Timed> screens, String name, UsageQuery q) {
         List<Object> params = new ArrayList<>();
         if (q.keyId() != null) params.add(q.keyId());
-        params.addAll(List.of(q.grain().code, q.fromMs(), q.toMs()));
+        params.addAll(List.of(q.cut(), q.grain().code, q.fromMs(), q.toMs()));
         screens.add(new Timed(name, ConsoleQueries.usageSql(q), params, c -> {
             List<UsageRow> rows = ConsoleQueries.usage(c, q);
             rows.forEach(r -> ConsoleApi.usageJson(r).encode());

@@ -11,7 +11,7 @@ final class RollupColumns {
 
     /** The measures, in table order after the dimensions. */
     static final List<String> MEASURES = measures();
-    static final String ALL = "grain, bucket_ms, key_id, model, vendor, " + String.join(", ", MEASURES);
+    static final String ALL = "cut, grain, bucket_ms, key_id, model, vendor, " + String.join(", ", MEASURES);
     /** {@code SUM(m) AS m} for every measure. */
     static final String SUMS = String.join(", ", MEASURES.stream().map(m -> "SUM(" + m + ") AS " + m).toList());
 

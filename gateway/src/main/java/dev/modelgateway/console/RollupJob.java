@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Keeps {@code console_rollup} up to date from {@code usage_ledger} (docs/console.md, "Rollups"). An hour is
@@ -24,6 +25,10 @@ final class RollupJob {
     static final Duration LATENESS = Duration.ofHours(1);
     private static final long CATCH_UP_MS = DAY_MS;
     private static final String CURSOR = "cursor";
+    /** The cut of key x model x vendor rows, built from the ledger; the others are built from it. */
+    static final String FULL = "f";
+    /** The other cuts and the one dimension each keeps ('' for the total). */
+    private static final String[][] CUTS = {{"k", "key_id"}, {"m", "model"}, {"v", "vendor"}, {"t", ""}};
 
     private final Database db;
 
@@ -92,40 +97,45 @@ final class RollupJob {
         }
     }
 
+    /** The hours' full cut from the ledger (its at_ms index), then the other cuts from the full cut. */
     private static void rebuildHours(Connection c, long from, long to) throws SQLException {
         delete(c, "h", from, to);
-        String sql = "INSERT INTO console_rollup (" + RollupColumns.ALL + ") SELECT 'h', (at_ms / " + HOUR_MS + ") * " + HOUR_MS
+        String sql = "INSERT INTO console_rollup (" + RollupColumns.ALL + ") SELECT '" + FULL + "', 'h', (at_ms / " + HOUR_MS + ") * " + HOUR_MS
                 + ", key_id, COALESCE(public_model, ''), COALESCE(vendor, ''), COUNT(*),"
                 + " SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END), SUM(input_tokens), SUM(cache_read_tokens),"
                 + " SUM(cache_write_5m_tokens + cache_write_1h_tokens), SUM(output_tokens), SUM(reasoning_tokens),"
                 + " SUM(cost_usd_e10), SUM(latency_ms), COALESCE(SUM(ttft_ms), 0), COUNT(ttft_ms), "
                 + RollupColumns.histogram("latency_ms") + ", " + RollupColumns.histogram("ttft_ms")
-                + " FROM usage_ledger WHERE at_ms >= ? AND at_ms < ? GROUP BY 2, 3, 4, 5";
-        try (PreparedStatement st = c.prepareStatement(sql)) {
-            st.setLong(1, from);
-            st.setLong(2, to);
-            st.executeUpdate();
+                + " FROM usage_ledger WHERE at_ms >= ? AND at_ms < ? GROUP BY 3, 4, 5, 6";
+        update(c, sql, from, to);
+        for (String[] cut : CUTS) {
+            String keep = cut[1];
+            update(c, "INSERT INTO console_rollup (" + RollupColumns.ALL + ") SELECT '" + cut[0] + "', 'h', bucket_ms, "
+                    + (keep.equals("key_id") ? "key_id" : "''") + ", " + (keep.equals("model") ? "model" : "''") + ", "
+                    + (keep.equals("vendor") ? "vendor" : "''") + ", " + RollupColumns.SUMS
+                    + " FROM console_rollup WHERE cut = '" + FULL + "' AND grain = 'h' AND bucket_ms >= ? AND bucket_ms < ?"
+                    + " GROUP BY bucket_ms" + (keep.isEmpty() ? "" : ", " + keep), from, to);
         }
     }
 
-    /** A day is the sum of its hours' rows: at most 24 x keys x models rows read. */
+    /** A day is the sum of its hours, cut by cut. */
     private static void rebuildDays(Connection c, long from, long to) throws SQLException {
         delete(c, "d", from, to);
-        String sql = "INSERT INTO console_rollup (" + RollupColumns.ALL + ") SELECT 'd', (bucket_ms / " + DAY_MS + ") * " + DAY_MS
+        update(c, "INSERT INTO console_rollup (" + RollupColumns.ALL + ") SELECT cut, 'd', (bucket_ms / " + DAY_MS + ") * " + DAY_MS
                 + ", key_id, model, vendor, " + RollupColumns.SUMS
-                + " FROM console_rollup WHERE grain = 'h' AND bucket_ms >= ? AND bucket_ms < ? GROUP BY 2, 3, 4, 5";
-        try (PreparedStatement st = c.prepareStatement(sql)) {
-            st.setLong(1, from);
-            st.setLong(2, to);
-            st.executeUpdate();
-        }
+                + " FROM console_rollup WHERE grain = 'h' AND bucket_ms >= ? AND bucket_ms < ? GROUP BY 1, 3, 4, 5, 6", from, to);
     }
 
     private static void delete(Connection c, String grain, long from, long to) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement("DELETE FROM console_rollup WHERE grain = ? AND bucket_ms >= ? AND bucket_ms < ?")) {
-            st.setString(1, grain);
-            st.setLong(2, from);
-            st.setLong(3, to);
+        for (String cut : List.of(FULL, "k", "m", "v", "t")) {
+            update(c, "DELETE FROM console_rollup WHERE cut = '" + cut + "' AND grain = '" + grain + "' AND bucket_ms >= ? AND bucket_ms < ?", from, to);
+        }
+    }
+
+    private static void update(Connection c, String sql, long from, long to) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement(sql)) {
+            st.setLong(1, from);
+            st.setLong(2, to);
             st.executeUpdate();
         }
     }

@@ -22,12 +22,20 @@ record UsageQuery(Grain grain, long fromMs, long toMs, Dimension dimension, Stri
     }
 
     enum Dimension {
-        NONE(null), KEY("key_id"), MODEL("model"), VENDOR("vendor");
+        NONE(null, "t"), KEY("key_id", "k"), MODEL("model", "m"), VENDOR("vendor", "v");
 
         final String column;
+        /** The rollup cut that holds one row per bucket and group of this dimension. */
+        final String cut;
 
-        Dimension(String column) {
+        Dimension(String column, String cut) {
             this.column = column;
+            this.cut = cut;
         }
+    }
+
+    /** A key's rows are in the full cut (key x model x vendor); everyone's in the dimension's own cut. */
+    String cut() {
+        return keyId != null ? RollupJob.FULL : dimension.cut;
     }
 }

@@ -1,7 +1,10 @@
--- The console's usage rollups (docs/console.md): one row per hour or day x key x model x vendor, rebuilt from
--- usage_ledger by console/RollupJob, so that no screen aggregates the raw ledger. Portable like the accounts
--- migrations: integer and text types only; cost in units of 1e-10 USD.
+-- The console's usage rollups (docs/console.md), rebuilt from usage_ledger by console/RollupJob, so that no
+-- screen aggregates the raw ledger. Per hour and per day (UTC), in five cuts, so that a chart reads one row per
+-- bucket and group: 'f' key x model x vendor (a key's own view), 'k' per key, 'm' per model, 'v' per vendor,
+-- 't' total (the other dimensions '' in each). Portable like the accounts migrations: integer and text types
+-- only; cost in units of 1e-10 USD.
 CREATE TABLE console_rollup (
+    cut                CHAR(1)      NOT NULL,
     grain              CHAR(1)      NOT NULL,   -- 'h' hour, 'd' day (UTC)
     bucket_ms          BIGINT       NOT NULL,   -- start of the hour or day, epoch ms
     key_id             VARCHAR(32)  NOT NULL,
@@ -23,11 +26,11 @@ CREATE TABLE console_rollup (
     lat_5 BIGINT NOT NULL, lat_6 BIGINT NOT NULL, lat_7 BIGINT NOT NULL, lat_8 BIGINT NOT NULL, lat_9 BIGINT NOT NULL,
     ttft_0 BIGINT NOT NULL, ttft_1 BIGINT NOT NULL, ttft_2 BIGINT NOT NULL, ttft_3 BIGINT NOT NULL, ttft_4 BIGINT NOT NULL,
     ttft_5 BIGINT NOT NULL, ttft_6 BIGINT NOT NULL, ttft_7 BIGINT NOT NULL, ttft_8 BIGINT NOT NULL, ttft_9 BIGINT NOT NULL,
-    PRIMARY KEY (grain, bucket_ms, key_id, model, vendor)
+    PRIMARY KEY (cut, grain, bucket_ms, key_id, model, vendor)
 );
 
 -- A key's own view (read-only console) reads its rows alone.
-CREATE INDEX console_rollup_key ON console_rollup (key_id, grain, bucket_ms);
+CREATE INDEX console_rollup_key ON console_rollup (key_id, cut, grain, bucket_ms);
 
 -- The job's progress: 'cursor' = start of the first hour not yet final (rows may still arrive for it).
 CREATE TABLE console_rollup_state (
