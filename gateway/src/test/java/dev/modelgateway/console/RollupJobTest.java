@@ -25,15 +25,20 @@ class RollupJobTest {
     RollupJob job;
     int ids;
 
+    /** The accounts database to run against; PostgreSQL in {@link RollupJobPostgresTest}. */
+    String databaseUrl() throws SQLException {
+        return "jdbc:sqlite:" + dir.resolve("accounts.db");
+    }
+
     @BeforeEach
     void open() throws SQLException {
-        db = Database.open("jdbc:sqlite:" + dir.resolve("accounts.db"), Accounts.SCHEMA);
+        db = Database.open(databaseUrl(), Accounts.SCHEMA);
         db.migrate(Console.SCHEMA);
         job = new RollupJob(db);
     }
 
     @AfterEach
-    void close() {
+    void close() throws SQLException {
         db.close();
     }
 
