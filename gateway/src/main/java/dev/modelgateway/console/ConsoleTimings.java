@@ -16,7 +16,7 @@ import java.util.Locale;
 
 /**
  * {@code ./gw console-seed}: fills a database's ledger with synthetic rows (10 million by default, spread over
- * the last 30 days, 50 keys, 8 models), builds the rollups, then times each console screen's server work (its
+ * the last 30 days, 50 keys, 8 models), adds them to the rollups, then times each console screen's server work (its
  * query and its JSON) and prints the timing table and the query plans that docs/console.md shows. The rows are
  * generated inside the database by one INSERT ... SELECT per million (a recursive CTE on SQLite,
  * generate_series on PostgreSQL), so seeding is bound by the database's own insert speed.
@@ -65,7 +65,7 @@ public final class ConsoleTimings {
 
     private void seed(long rows, int days, long now) throws SQLException {
         long have = db.call(c -> {
-            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM usage_ledger WHERE id LIKE '%-seed-%'")) {
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM usage_ledger WHERE trace_id LIKE 'trace-seed-%'")) {
                 rs.next();
                 return rs.getLong(1);
             }
@@ -99,7 +99,10 @@ public final class ConsoleTimings {
         String at = "(? + s.i * ?)";
         String model = "CASE s.i % 8" + cases(MODELS) + " END";
         String vendor = "CASE s.i % 8" + cases(VENDORS) + " END";
-        String id = sqlite ? "printf('%013d-seed-%012d', at_ms, s.i)" : "lpad(at_ms::text, 13, '0') || '-seed-' || lpad(s.i::text, 12, '0')";
+        // a version-7 UUID's text, as the ledger writer makes them: the time first (here the call's), then i
+        String id = sqlite
+                ? "substr(printf('%012x', at_ms), 1, 8) || '-' || substr(printf('%012x', at_ms), 9, 4) || '-7000-8000-' || printf('%012x', s.i)"
+                : "substr(lpad(to_hex(at_ms), 12, '0'), 1, 8) || '-' || substr(lpad(to_hex(at_ms), 12, '0'), 9, 4) || '-7000-8000-' || lpad(to_hex(s.i), 12, '0')";
         String key = "'key_seed_' || ((s.i * 7) % " + KEYS + ")";
         String select = "SELECT " + id + ", 'trace-seed-' || s.i, " + key + ", " + model + ", " + model + ", " + vendor + ","
                 + " 100 + s.i % 2000, CASE WHEN s.i % 3 = 0 THEN 500 ELSE 0 END, CASE WHEN s.i % 11 = 0 THEN 300 ELSE 0 END, 0,"

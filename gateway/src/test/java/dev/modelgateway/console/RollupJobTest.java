@@ -42,26 +42,39 @@ class RollupJobTest {
         db.close();
     }
 
+    /** A row written just after its call began. */
     void ledger(long atMs, String key, String model, int status, long latencyMs, Long ttftMs, long input, long output, long cost) throws SQLException {
+        ledger(atMs + latencyMs, atMs, key, model, status, latencyMs, ttftMs, input, output, cost);
+    }
+
+    /** A row whose id was made at {@code madeMs} (a version-7 UUID's text, as the ledger writer makes them). */
+    void ledger(long madeMs, long atMs, String key, String model, int status, long latencyMs, Long ttftMs, long input, long output, long cost) throws SQLException {
         db.call(c -> {
-            try (PreparedStatement st = c.prepareStatement("INSERT INTO usage_ledger (id, trace_id, key_id, public_model, answered_model,"
-                    + " vendor, input_tokens, cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens, output_tokens, reasoning_tokens,"
-                    + " attempts, status, latency_ms, ttft_ms, at_ms, cost_usd_e10) VALUES (?, 't', ?, ?, ?, 'B', ?, 10, 1, 2, ?, 3, 1, ?, ?, ?, ?, ?)")) {
-                st.setString(1, String.format("%036d", ids++));
-                st.setString(2, key);
-                st.setString(3, model);
-                st.setString(4, model);
-                st.setLong(5, input);
-                st.setLong(6, output);
-                st.setInt(7, status);
-                st.setLong(8, latencyMs);
-                if (ttftMs == null) st.setNull(9, java.sql.Types.BIGINT);
-                else st.setLong(9, ttftMs);
-                st.setLong(10, atMs);
-                st.setLong(11, cost);
+            try (PreparedStatement st = c.prepareStatement(INSERT)) {
+                bind(st, madeMs, atMs, key, model, status, latencyMs, ttftMs, input, output, cost);
                 return st.executeUpdate();
             }
         });
+    }
+
+    static final String INSERT = "INSERT INTO usage_ledger (id, trace_id, key_id, public_model, answered_model,"
+            + " vendor, input_tokens, cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens, output_tokens, reasoning_tokens,"
+            + " attempts, status, latency_ms, ttft_ms, at_ms, cost_usd_e10) VALUES (?, 't', ?, ?, ?, 'B', ?, 10, 1, 2, ?, 3, 1, ?, ?, ?, ?, ?)";
+
+    void bind(PreparedStatement st, long madeMs, long atMs, String key, String model, int status, long latencyMs, Long ttftMs,
+              long input, long output, long cost) throws SQLException {
+        st.setString(1, String.format("%08x-%04x-7000-8000-%012x", madeMs >>> 16, madeMs & 0xffff, ids++));
+        st.setString(2, key);
+        st.setString(3, model);
+        st.setString(4, model);
+        st.setLong(5, input);
+        st.setLong(6, output);
+        st.setInt(7, status);
+        st.setLong(8, latencyMs);
+        if (ttftMs == null) st.setNull(9, java.sql.Types.BIGINT);
+        else st.setLong(9, ttftMs);
+        st.setLong(10, atMs);
+        st.setLong(11, cost);
     }
 
     List<UsageRow> usage(UsageQuery.Grain grain, UsageQuery.Dimension dim, String key) throws SQLException {
@@ -100,17 +113,45 @@ class RollupJobTest {
     }
 
     @Test
-    void stepsAgainCountNothingTwiceAndLateRowsInTheOpenWindowAreCounted() throws SQLException {
-        long now = T0 + 10 * RollupJob.HOUR_MS + 30 * 60_000;
+    void everyRowIsAddedOnceWhateverTheStepsAndInstances() throws SQLException {
+        long now = T0 + 10 * RollupJob.HOUR_MS;
         ledger(now - 60_000, "k1", "m1", 200, 10, 5L, 1, 1, 1);
         job.catchUp(now);
         job.catchUp(now + 1_000);
+        new RollupJob(db).catchUp(now + 2_000); // a second instance on the same database
         assertThat(usage(UsageQuery.Grain.HOUR, UsageQuery.Dimension.NONE, null)).extracting(UsageRow::requests).containsExactly(1L);
 
-        // written after the step, for a call that began 50 minutes ago: within LATENESS, so still counted
-        ledger(now - 50 * 60_000, "k1", "m1", 200, 10, 5L, 1, 1, 1);
+        // a call that began two hours ago and ended now: counted in its own (earlier) hour
+        ledger(now + 3_000, now - 2 * RollupJob.HOUR_MS, "k1", "m1", 200, 10, 5L, 1, 1, 1);
         job.catchUp(now + 5_000);
-        assertThat(usage(UsageQuery.Grain.DAY, UsageQuery.Dimension.NONE, null)).extracting(UsageRow::requests).containsExactly(2L);
+        assertThat(usage(UsageQuery.Grain.HOUR, UsageQuery.Dimension.NONE, null)).extracting(UsageRow::requests).as("not settled yet")
+                .containsExactly(1L);
+        job.catchUp(now + 3_000 + RollupJob.SETTLE.toMillis() + 1);
+        assertThat(usage(UsageQuery.Grain.HOUR, UsageQuery.Dimension.NONE, null)).extracting(r -> r.bucketMs() + "/" + r.requests())
+                .containsExactly((now - 2 * RollupJob.HOUR_MS) + "/1", (now - RollupJob.HOUR_MS) + "/1");
+        assertThat(usage(UsageQuery.Grain.DAY, UsageQuery.Dimension.MODEL, null)).extracting(UsageRow::requests).containsExactly(2L);
+    }
+
+    @Test
+    void catchingUpInBatchesAddsEveryRow() throws SQLException {
+        int rows = RollupJob.BATCH_ROWS + 5;
+        db.transaction(c -> {
+            try (PreparedStatement st = c.prepareStatement(INSERT)) {
+                for (int i = 0; i < rows; i++) {
+                    long at = T0 + i * 1_000L;
+                    bind(st, at, at, "k" + (i % 3), "m" + (i % 2), i % 10 == 0 ? 500 : 200, 10, null, 1, 1, 1);
+                    st.addBatch();
+                    if (i % 5_000 == 0) st.executeBatch();
+                }
+                return st.executeBatch();
+            }
+        });
+        assertThat(job.step(T0 + rows * 1_000L + RollupJob.DAY_MS)).isTrue();
+        assertThat(job.step(T0 + rows * 1_000L + RollupJob.DAY_MS)).isFalse();
+        List<UsageRow> total = db.call(c -> ConsoleQueries.usage(c, new UsageQuery(UsageQuery.Grain.DAY, T0, T0 + 3 * RollupJob.DAY_MS,
+                UsageQuery.Dimension.NONE, null)));
+        assertThat(total.stream().mapToLong(UsageRow::requests).sum()).isEqualTo(rows);
+        assertThat(total.stream().mapToLong(UsageRow::errors).sum()).isEqualTo((rows + 9) / 10);
     }
 
     @Test
