@@ -355,7 +355,8 @@ function keyForm(k, submit) {
     e.preventDefault();
     error.textContent = '';
     const f = form.elements;
-    const num = v => v.trim() === '' ? null : Number(v);
+    // not a number: sent as typed, so the admin API's 400 names the field
+    const num = v => v.trim() === '' ? null : (Number.isFinite(Number(v)) ? Number(v) : v.trim());
     const body = { name: f.name.value.trim(), models: f.models.value.split(',').map(s => s.trim()).filter(Boolean),
       rpm: num(f.rpm.value), tpm: num(f.tpm.value), max_concurrent: num(f.max_concurrent.value),
       budget_usd: f.budget_usd.value.trim() || null, expires_at: f.expires_at.value.trim() || null };

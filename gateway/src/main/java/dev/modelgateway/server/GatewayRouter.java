@@ -60,7 +60,6 @@ public final class GatewayRouter {
         router.route("/api/*").handler(bodies::done);
         // Accounts routes check the master key themselves (admin) or the caller's own key (usage).
         accounts.mountRoutes(router);
-        Console.mount(router, vertx, accounts);
 
         CallRunner runner = new CallRunner(platform);
         ChatCompletionsEndpoint chat = new ChatCompletionsEndpoint(platform, runner);
@@ -90,6 +89,8 @@ public final class GatewayRouter {
         router.delete("/api/v1/responses/:id").handler(storedResponses::delete);
         router.get("/api/v1/responses/:id/input_items").handler(storedResponses::inputItems);
         router.getWithRegex("/api/v1/models/(?<id>.+)").handler(models::get);
+        // after every endpoint, so that no call's route matching passes the console's routes
+        Console.mount(router, vertx, accounts);
 
         router.route().last().handler(ctx -> Exchange.fail(ctx, GatewayException.of(ErrorKind.NOT_FOUND, "Unknown endpoint: " + ctx.request().method() + " " + ctx.request().path())
                 .withCode("unknown_url")));
