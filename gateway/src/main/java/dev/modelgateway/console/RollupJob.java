@@ -14,7 +14,7 @@ import java.util.List;
  * Adds new ledger rows to {@code console_rollup} (docs/console.md, "Rollups"). Ledger ids are version-7 UUIDs
  * whose text starts with the time the row was made (just before the ledger writer's batch wrote it), so the rows
  * after the watermark (the last id added) are the new ones, read through the ledger's primary key. A step takes
- * the rows made up to {@link #SETTLE} ago, at most {@link #BATCH_ROWS} of them, aggregates them per hour, key,
+ * the rows made up to {@link #SETTLE} ago, a window of them sized to about {@link #BATCH_ROWS}, aggregates them per hour, key,
  * model and vendor into {@code console_rollup_batch}, and adds that to every cut of both grains (an upsert that
  * sums), all in one transaction that first moves the watermark from the value it read: a second instance on the
  * same PostgreSQL waits on that row and then finds it moved, so no row is ever added twice. Blocking: runs on a
@@ -29,14 +29,22 @@ final class RollupJob {
      * writer retry, a backlog) is in the ledger but not in the rollups.
      */
     static final Duration SETTLE = Duration.ofSeconds(10);
-    /** Rows per transaction while catching up, so the ledger writer is never held up for long. */
+    /** About how many rows a transaction takes while catching up, so the ledger writer is never held up for long. */
     static final int BATCH_ROWS = 100_000;
+    private static final long MIN_WINDOW_MS = 1_000;
+    private static final long MAX_WINDOW_MS = DAY_MS;
     /** The cut of key x model x vendor rows; the others sum it. */
     static final String FULL = "f";
     /** Every cut and the dimensions it keeps. */
     private static final String[][] CUTS = {{FULL, "key_id", "model", "vendor"}, {"k", "key_id"}, {"m", "model"}, {"v", "vendor"}, {"t"}};
 
     private final Database db;
+    /**
+     * How much ledger time (by id) a step takes: halved when a step found more than {@link #BATCH_ROWS} rows,
+     * doubled when it found fewer than a tenth of that, so a step stays near the batch size at any traffic
+     * without counting rows first.
+     */
+    private long windowMs = 60_000;
 
     RollupJob(Database db) {
         this.db = db;
@@ -52,12 +60,23 @@ final class RollupJob {
     /** One batch in one transaction; true when more rows are waiting. */
     boolean step(long nowMs) throws SQLException {
         return db.transaction(c -> {
-            String from = watermark(c);
-            String bound = idPrefix(nowMs - SETTLE.toMillis());
-            String to = string(c, "SELECT id FROM usage_ledger WHERE id > ? AND id < ? ORDER BY id LIMIT 1 OFFSET " + (BATCH_ROWS - 1), from, bound);
-            boolean more = to != null;
-            if (to == null) to = string(c, "SELECT MAX(id) FROM usage_ledger WHERE id > ? AND id < ?", from, bound);
-            if (to == null || !moveWatermark(c, from, to)) return false;
+            String stored = watermark(c);
+            String from = stored;
+            long settled = nowMs - SETTLE.toMillis();
+            if (from.isEmpty()) {
+                String first = string(c, "SELECT MIN(id) FROM usage_ledger");
+                if (first == null) return false;
+                from = idPrefix(madeAt(first));
+            }
+            long end = Math.min(settled, madeAt(from) + windowMs);
+            String to = string(c, "SELECT MAX(id) FROM usage_ledger WHERE id > ? AND id < ?", from, idPrefix(end));
+            boolean more = end < settled;
+            if (to == null) {
+                // nothing in this window: skip it (the watermark moves to its end only when rows follow)
+                if (more) windowMs = Math.min(MAX_WINDOW_MS, windowMs * 2);
+                return more && skipTo(c, stored, idPrefix(end));
+            }
+            if (!moveWatermark(c, stored, to)) return false;
             update(c, "DELETE FROM console_rollup_batch");
             update(c, "INSERT INTO console_rollup_batch SELECT (at_ms / " + HOUR_MS + ") * " + HOUR_MS
                     + ", key_id, COALESCE(public_model, ''), COALESCE(vendor, ''), COUNT(*),"
@@ -67,6 +86,9 @@ final class RollupJob {
                     + RollupColumns.histogram("latency_ms") + ", " + RollupColumns.histogram("ttft_ms")
                     + " FROM usage_ledger WHERE id > ? AND id <= ?"
                     + " GROUP BY (at_ms / " + HOUR_MS + ") * " + HOUR_MS + ", key_id, COALESCE(public_model, ''), COALESCE(vendor, '')", from, to);
+            long rows = count(c);
+            if (rows > BATCH_ROWS) windowMs = Math.max(MIN_WINDOW_MS, windowMs / 2);
+            else if (rows < BATCH_ROWS / 10) windowMs = Math.min(MAX_WINDOW_MS, windowMs * 2);
             for (String[] cut : CUTS) {
                 add(c, cut, "h", HOUR_MS);
                 add(c, cut, "d", DAY_MS);
@@ -74,6 +96,22 @@ final class RollupJob {
             update(c, "DELETE FROM console_rollup_batch");
             return more;
         });
+    }
+
+    /** An empty window: the watermark moves to its end bound, below every id made from then on. */
+    private static boolean skipTo(Connection c, String stored, String bound) throws SQLException {
+        return bound.compareTo(stored) > 0 && moveWatermark(c, stored, bound);
+    }
+
+    /** The number of requests in the batch (its rows are already grouped). */
+    private static long count(Connection c) throws SQLException {
+        String n = string(c, "SELECT CAST(COALESCE(SUM(requests), 0) AS VARCHAR(20)) FROM console_rollup_batch");
+        return Long.parseLong(n);
+    }
+
+    /** When a ledger id, or an {@link #idPrefix}, was made. */
+    static long madeAt(String id) {
+        return Long.parseLong(id.substring(0, 8) + id.substring(9, 13), 16);
     }
 
     /** The smallest id text made at {@code ms}: a version-7 UUID's first 48 bits are its Unix time in ms. */
