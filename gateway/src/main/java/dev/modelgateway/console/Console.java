@@ -25,7 +25,8 @@ public final class Console {
     /** How often the rollups catch up with the ledger: the usage charts are at most this much behind. */
     static final long ROLLUP_EVERY_MS = 5_000;
     private static final Logger LOG = LoggerFactory.getLogger(Console.class);
-    private static final Map<Database, Console> BY_DATABASE = new WeakHashMap<>();
+    /** By the gateway's accounts, weakly: a console never refers to them, so a closed gateway's console goes too. */
+    private static final Map<Accounts, Console> BY_ACCOUNTS = new WeakHashMap<>();
 
     private final Vertx vertx;
     private final Database db;
@@ -49,8 +50,8 @@ public final class Console {
     /** Mounts the console on a gateway router (called once per event loop). */
     public static void mount(Router router, Vertx vertx, Accounts accounts) {
         Console console;
-        synchronized (BY_DATABASE) {
-            console = BY_DATABASE.computeIfAbsent(accounts.database(), db -> new Console(vertx, db));
+        synchronized (BY_ACCOUNTS) {
+            console = BY_ACCOUNTS.computeIfAbsent(accounts, a -> new Console(vertx, a.database()));
         }
         new ConsoleApi(vertx, console).mount(router);
         ConsolePages.mount(router);
