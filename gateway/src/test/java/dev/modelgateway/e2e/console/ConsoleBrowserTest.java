@@ -90,6 +90,24 @@ class ConsoleBrowserTest {
         assertThat(secret).startsWith("pk-");
         assertThat(browser.findElement(By.tagName("table")).getText()).contains("browser-team");
         screenshot("keys");
+
+        // edit its limit; then a second key, disabled and deleted
+        browser.findElement(By.cssSelector("button[aria-label='Edit browser-team']")).click();
+        WebElement rpm = await("the edit form", () -> browser.findElement(By.id("edit-rpm")));
+        rpm.clear();
+        rpm.sendKeys("900");
+        browser.findElement(By.cssSelector("form[aria-label='Edit key'] button[type=submit]")).click();
+        await("the saved limit", () -> browser.findElement(By.id("keys-message")).getText().contains("saved")
+                && row("browser-team").getText().contains("900"));
+        browser.findElement(By.id("new-name")).sendKeys("short-lived");
+        browser.findElement(By.cssSelector("form[aria-label='Create a key'] button[type=submit]")).click();
+        await("the second key", () -> row("short-lived") != null);
+        browser.findElement(By.cssSelector("button[aria-label='Disable short-lived']")).click();
+        await("the second key disabled", () -> row("short-lived").getText().contains("disabled"));
+        browser.findElement(By.cssSelector("button[aria-label='Delete short-lived']")).click();
+        browser.switchTo().alert().accept();
+        await("the second key gone", () -> browser.findElement(By.tagName("table")).getText().contains("browser-team")
+                && !browser.findElement(By.tagName("table")).getText().contains("short-lived"));
         assertThat((String) js("return JSON.stringify(Object.assign({}, localStorage)) + JSON.stringify(Object.assign({}, sessionStorage)) + document.cookie"))
                 .doesNotContain(secret).doesNotContain(GatewayHarness.KEY);
 
@@ -151,7 +169,7 @@ class ConsoleBrowserTest {
         await("the key's usage screen", () -> browser.findElement(By.id("who")).getText().contains("browser-team"));
         assertThat(browser.findElement(By.cssSelector("nav a[href='#keys']")).isDisplayed()).isFalse();
         await("the key's own totals", () -> browser.findElement(By.id("usage-total-requests")).getText().equals("3"));
-        assertThat(browser.findElement(By.tagName("dl")).getText()).contains("600").contains("$25");
+        assertThat(browser.findElement(By.tagName("dl")).getText()).contains("900").contains("$25");
         screenshot("team-view");
     }
 
@@ -166,6 +184,11 @@ class ConsoleBrowserTest {
     private static void show(String screen) {
         js("location.hash = '#" + screen + "'");
         await("the " + screen + " screen", () -> screen.equals(body().getAttribute("data-screen")));
+    }
+
+    /** The keys table's row of a key, or null. */
+    private static WebElement row(String name) {
+        return rows("table tbody tr").stream().filter(r -> r.getText().startsWith(name + " ")).findFirst().orElse(null);
     }
 
     private static WebElement body() {
