@@ -32,6 +32,8 @@ final class RollupJob {
     /** About how many rows a transaction takes while catching up, so the ledger writer is never held up for long. */
     static final int BATCH_ROWS = 100_000;
     private static final long MIN_WINDOW_MS = 1_000;
+    /** The longest range a chart shows (400 days): a first run starts no earlier. */
+    static final long HISTORY_MS = 400 * DAY_MS;
     private static final long MAX_WINDOW_MS = DAY_MS;
     /** The cut of key x model x vendor rows; the others sum it. */
     static final String FULL = "f";
@@ -66,7 +68,8 @@ final class RollupJob {
             if (from.isEmpty()) {
                 String first = string(c, "SELECT MIN(id) FROM usage_ledger");
                 if (first == null) return false;
-                from = idPrefix(madeAt(first));
+                // no further back than a chart can look (a version-4 id from before time-ordered ids may sort first)
+                from = idPrefix(Math.max(madeAt(first), settled - HISTORY_MS));
             }
             long end = Math.min(settled, madeAt(from) + windowMs);
             String to = string(c, "SELECT MAX(id) FROM usage_ledger WHERE id > ? AND id < ?", from, idPrefix(end));
