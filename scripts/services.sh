@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Makes sure the services the tests use are up: PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379.
+# Makes sure the services the tests use are up: PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379, and that
+# Prometheus is installed (the metrics test runs its own server on loopback).
 # Starts them the way this machine kind installs them; installs them from Debian packages if missing.
 # Then makes sure PostgreSQL has the tests' own role and database (idempotent, safe to run again):
 #   role gateway_test (password gateway_test), database gateway_test owned by it, so that the tests can create
@@ -28,6 +29,12 @@ if ! port_open 6379; then
   mkdir -p /var/lib/redis /var/log/redis
   redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
     --dir /var/lib/redis --logfile /var/log/redis/ci.log
+fi
+# Prometheus: the metrics test (PrometheusMetricsTest) starts its own server on loopback, scraping the gateway it
+# starts; only the binary is needed here (Debian's package also enables a service, which this machine kind does not run).
+if ! command -v prometheus >/dev/null; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null \
+    || echo "warning: could not install prometheus; the metrics test will be skipped" >&2
 fi
 up=""
 for i in $(seq 1 30); do

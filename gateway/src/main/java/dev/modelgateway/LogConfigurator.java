@@ -3,11 +3,11 @@ package dev.modelgateway;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.spi.ContextAwareBase;
+import dev.modelgateway.observability.RedactingEncoder;
 import dev.modelgateway.server.AccessLogAppender;
 
 import java.util.function.UnaryOperator;
@@ -34,22 +34,16 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
     }
 
     static void configure(LoggerContext context, UnaryOperator<String> env) {
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-        encoder.setContext(context);
-        encoder.setPattern(PATTERN);
-        encoder.start();
-        ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
-        console.setContext(context);
-        console.setName("STDOUT");
-        console.setEncoder(encoder);
-        console.start();
+        ConsoleAppender<ILoggingEvent> console = console(context, "STDOUT", PATTERN);
         // The access log must never make a request wait on the console, nor wake a thread per line.
         AccessLogAppender access = new AccessLogAppender();
         access.setContext(context);
         access.setName("ACCESS");
         access.setQueueSize(ACCESS_QUEUE);
         access.setBatchMillis(ACCESS_BATCH_MILLIS);
-        access.addAppender(console);
+        // JSON lines are the message alone (its own timestamp inside): one parseable object per line
+        access.addAppender("json".equalsIgnoreCase(env.apply("GATEWAY_ACCESS_LOG_FORMAT"))
+                ? console(context, "ACCESS_JSON", "%msg%n") : console);
         access.start();
 
         Logger accessLog = context.getLogger("access");
@@ -62,5 +56,19 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
         root.setLevel(Level.INFO);
         root.addAppender(console);
+    }
+
+    private static ConsoleAppender<ILoggingEvent> console(LoggerContext context, String name, String pattern) {
+        // every line, whoever logs it, through the one redaction layer (docs/observability.md, "Redaction")
+        RedactingEncoder encoder = new RedactingEncoder();
+        encoder.setContext(context);
+        encoder.setPattern(pattern);
+        encoder.start();
+        ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
+        console.setContext(context);
+        console.setName(name);
+        console.setEncoder(encoder);
+        console.start();
+        return console;
     }
 }

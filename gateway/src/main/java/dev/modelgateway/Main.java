@@ -2,9 +2,12 @@ package dev.modelgateway;
 
 import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.accounts.KeysCommand;
+import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.console.ConsoleTimings;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.observability.ObservabilityConfig;
+import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.server.Gateway;
 import dev.modelgateway.server.StartupFailure;
 import io.vertx.core.Vertx;
@@ -60,7 +63,8 @@ public final class Main {
         Vertx vertx = Vertx.vertx(vertxOptions());
         Gateway gateway;
         try {
-            gateway = Gateway.start(vertx, config, eventLoops()).await();
+            gateway = Gateway.start(vertx, config, eventLoops(), CircuitBreaker.Thresholds.DEFAULT,
+                    ObservabilityConfig.load(configFile, System::getenv)).await();
         } catch (Throwable e) {
             // Vert.x's threads would keep the JVM alive, serving nothing: exit so that a supervisor restarts us
             System.err.println("error: the gateway could not start: " + startupMessage(e));
@@ -111,7 +115,8 @@ public final class Main {
         }
         GatewayConfig config = ConfigLoader.fromSystemEnv().load(configFile);
         int status = KeysCommand.run(rest.toArray(String[]::new),
-                new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey()), System.out);
+                new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey()),
+                Catalogue.load(config), System.out);
         System.exit(status);
     }
 

@@ -95,7 +95,7 @@ public class AdmissionBench {
     private static String createKey(AccountsConfig config) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int code = KeysCommand.run(new String[] {"keys", "create", "--name", "bench", "--rpm", "100000000", "--tpm",
-                "100000000000"}, config, new PrintStream(out, true, StandardCharsets.UTF_8));
+                "100000000000"}, config, PRICES, new PrintStream(out, true, StandardCharsets.UTF_8));
         Matcher m = Pattern.compile("key: +(pk-\\S+)").matcher(out.toString(StandardCharsets.UTF_8));
         if (code != 0 || !m.find()) throw new IllegalStateException("keys create failed: " + out);
         return m.group(1);

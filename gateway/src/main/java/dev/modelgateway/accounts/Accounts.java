@@ -11,6 +11,7 @@ import dev.modelgateway.store.Database;
 import dev.modelgateway.store.Schema;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +37,7 @@ public final class Accounts {
     /** How often other instances' spend is read back from the database. */
     static final Duration SPEND_REFRESH = Duration.ofSeconds(1);
     /** The accounts tables; the newest of the migrations under {@code db/migration/accounts} (a test checks it). */
-    public static final Schema SCHEMA = new Schema("accounts", "4");
+    public static final Schema SCHEMA = new Schema("accounts", "13");
     private static final Logger LOG = LoggerFactory.getLogger(Accounts.class);
     private static final long WARN_EVERY_NANOS = 10_000_000_000L;
 
@@ -45,11 +46,21 @@ public final class Accounts {
     private final PriceBook prices;
     private final Database db;
     private final KeyStore keys;
+    private final TeamStore teams;
+    private final AuditLog audit;
     private final Ledger ledger;
     private final SpendTracker spend;
     private final LedgerWriter writer;
+    private final LedgerJournal journal;
+    private final Alerts alerts;
+    private final AlertSender alertSender;
+    /** Models whose unknown-price alert was raised, with the day: one database call a day per model. */
+    private final Map<String, String> priceAlertsRaised = new java.util.concurrent.ConcurrentHashMap<>();
     private final RateLimiter limiter;
     private final CallHolds holds;
+    /** The price table version last stored in {@code price_tables}. */
+    private volatile String registeredPrices;
+    private final AtomicLong journalWarnedAt = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
     private final AtomicLong limiterWarnedAt = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
     /** By the caller's secret, so a cached key costs no hashing; secrets stay in memory, hashes alone are stored. */
     private final Cache<String, Optional<StoredKey>> keysBySecret = Caffeine.newBuilder()
@@ -58,18 +69,25 @@ public final class Accounts {
             .build();
 
     private Accounts(Vertx vertx, AccountsConfig config, PriceBook prices, Database db, RateLimiter limiter,
-                     CallHolds holds, SpendTracker spend) {
+                     CallHolds holds, SpendTracker spend, LedgerJournal journal) {
         this.vertx = vertx;
         this.config = config;
         this.prices = prices;
         this.db = db;
-        this.keys = new KeyStore(db);
+        this.keys = new KeyStore(Sql.pool(db));
+        this.teams = new TeamStore(Sql.pool(db));
+        this.audit = new AuditLog(Sql.pool(db));
         this.ledger = new Ledger(db);
         this.spend = spend;
-        this.writer = new LedgerWriter(ledger, spend, SPEND_REFRESH);
+        this.journal = journal;
+        this.alerts = new Alerts(Sql.pool(db));
+        this.writer = new LedgerWriter(ledger, spend, SPEND_REFRESH,
+                batch -> alerts.budgetsAfter(batch, AlertSettings.read(Sql.pool(db)).thresholds()));
         this.limiter = limiter;
         this.holds = holds;
+        this.registeredPrices = prices.version(); // stored by open
         writer.start();
+        this.alertSender = new AlertSender(vertx, db, alerts);
     }
 
     /** Opens the database (running its migrations) and, if configured, Redis. */
@@ -101,11 +119,21 @@ public final class Accounts {
         return limiter
                 .compose(l -> (config.redisUrl() == null ? Future.<CallHolds>succeededFuture(local)
                         : RedisHolds.connect(vertx, config.redisUrl(), config.redisKeyPrefix(), leaseMs, local).<CallHolds>map(h -> h))
-                        .compose(h -> vertx.executeBlocking(() -> new Ledger(db).spentByKey(), false)
-                                .map(spent -> {
-                                    spend.refreshed(spent);
-                                    return new Accounts(vertx, config, prices, db, l, h, spend);
-                                })
+                        .compose(h -> vertx.executeBlocking(() -> {
+                                    PriceTables.register(db, prices);
+                                    // rows a dead process journaled and never wrote count before any spend is read
+                                    Ledger ledger = new Ledger(db);
+                                    LedgerJournal journal = LedgerJournal.open(config.ledgerJournalDir(), config.databaseUrl(),
+                                            ledger::append);
+                                    try {
+                                        spend.refreshed(ledger.spendAt(Instant.now()));
+                                    } catch (SQLException | RuntimeException e) {
+                                        journal.close();
+                                        throw e;
+                                    }
+                                    return journal;
+                                }, false)
+                                .map(journal -> new Accounts(vertx, config, prices, db, l, h, spend, journal))
                                 .onFailure(e -> h.close()))
                         .onFailure(e -> l.close()))
                 .onFailure(e -> db.close());
@@ -140,11 +168,12 @@ public final class Accounts {
     }
 
     /**
-     * Whether {@code key} may use {@code publicModel} at all: the allow-list alone, so that a call can refuse a
-     * fallback outside it before anything is sent (otherwise platform_options.fallbacks would bypass it).
+     * Whether {@code key} may use {@code publicModel} at all: the allow-lists alone (the key's and its team's), so
+     * that a call can refuse a fallback outside them before anything is sent (otherwise platform_options.fallbacks
+     * would bypass them).
      */
     public boolean allows(ApiKey key, String publicModel) {
-        return key.master() || key.allows(publicModel);
+        return key.master() || key.allows(publicModel) && (key.team() == null || key.team().allows(publicModel));
     }
 
     /**
@@ -153,40 +182,61 @@ public final class Accounts {
      * per-model limit holds whichever model of the plan answers. A model outside the allow-list is refused.
      */
     public Future<Admission> admitFallback(ApiKey key, String publicModel, long estimatedTokens) {
+        if (prices.priceOf(publicModel) == null) return Future.failedFuture(unpriced(publicModel));
         if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
-        if (!key.allows(publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
+        if (!allows(key, publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
         return limited(key, RateScope.of(key, publicModel).stream().filter(s -> s.models() != null).toList(), estimatedTokens);
     }
 
     /**
-     * Lets a request through to the upstream or says why not: 403 for a model outside the key's allow-list,
-     * 429 {@code insufficient_quota} for a spent budget, 429 {@code concurrency_limit_exceeded} when the key has
-     * {@code max_concurrent} calls in flight, 429 {@code budget_reserved} when those calls may use the rest of the
-     * budget, 429 {@code rate_limit_exceeded} with {@code retry-after} for the per-minute limits.
-     * {@code estimatedTokens} is taken from the token bucket now and corrected by {@link Admission#settle}, which
-     * also ends the call's {@link Hold}.
+     * Lets a request through to the upstream or says why not: 403 for a model outside the key's or its team's
+     * allow-list, 429 {@code insufficient_quota} for a spent budget (the key's or its team's, in its current
+     * period), 429 {@code concurrency_limit_exceeded} when the key has {@code max_concurrent} calls in flight, 429
+     * {@code budget_reserved} when those calls may use the rest of a budget, 429 {@code rate_limit_exceeded} with
+     * {@code retry-after} for the per-minute limits (the key's, its model limit's, its team's).
+     * {@code estimatedTokens} is taken from the token buckets now and corrected by {@link Admission#settle}, which
+     * also ends the call's {@link Hold}s.
      */
     public Future<Admission> admit(ApiKey key, String publicModel, long estimatedTokens) {
+        ModelPrice price = prices.priceOf(publicModel);
+        if (price == null) return Future.failedFuture(unpriced(publicModel));
         if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
-        if (!key.allows(publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
-        long spentE10 = spend.spentE10(key.id());
-        long budgetE10 = -1;
-        long reserveE10 = 0;
-        if (key.budgetUsd() != null) {
-            if (Money.fromE10(spentE10).compareTo(key.budgetUsd()) >= 0) return Future.failedFuture(budgetSpent(key, spentE10));
-            budgetE10 = Money.toE10(key.budgetUsd());
-            // The most this call may cost: every estimated token priced as output, the dearest kind.
-            ModelPrice price = prices.priceOf(publicModel);
-            reserveE10 = price == null ? 0 : Money.toE10(price.cost(new Usage(0, 0, 0, 0, estimatedTokens, 0)));
+        if (!allows(key, publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
+        Instant now = Instant.now();
+        Budget own = Budget.of(key, now, spend);
+        Budget team = Budget.of(key.team(), now, spend);
+        for (Budget b : new Budget[]{own, team}) {
+            if (b != null && b.spent()) return Future.failedFuture(budgetSpent(key, b, b.spentE10()));
         }
+        // The most this call may cost: every estimated token priced as output, the dearest kind.
+        long reserveE10 = own == null && team == null ? 0 : Money.toE10(price.cost(new Usage(0, 0, 0, 0, estimatedTokens, 0)));
         List<RateScope> scopes = RateScope.of(key, publicModel);
         int maxConcurrent = maxConcurrent(key);
-        if (maxConcurrent == 0 && budgetE10 < 0) return limited(key, scopes, estimatedTokens);
-        return holds.take(new HoldRequest(key.id(), maxConcurrent, budgetE10, reserveE10, spentE10)).compose(taken -> {
-            if (taken.refusal() != null) return Future.failedFuture(refused(key, taken, maxConcurrent));
-            return limited(key, scopes, estimatedTokens).<Admission>map(limits -> new HeldAdmission(limits, taken.hold()))
-                    .onFailure(e -> taken.hold().release());
-        });
+        if (maxConcurrent == 0 && own == null && team == null) return limited(key, scopes, estimatedTokens);
+        long reserve = reserveE10;
+        Future<HoldDecision> keyHold = own == null && maxConcurrent == 0 ? Future.succeededFuture(HoldDecision.granted(() -> { }))
+                : holds.take(own == null ? new HoldRequest(key.id(), "", maxConcurrent, -1, 0, 0) : own.request(maxConcurrent, reserve));
+        return keyHold.compose(first -> {
+                    if (first.refusal() != null) return Future.failedFuture(refused(key, own, first, maxConcurrent));
+                    if (team == null) return Future.succeededFuture(first.hold());
+                    return holds.take(team.request(0, reserve)).compose(second -> {
+                        if (second.refusal() == null) return Future.succeededFuture(both(first.hold(), second.hold()));
+                        first.hold().release();
+                        return Future.failedFuture(refused(key, team, second, maxConcurrent));
+                    }, e -> {
+                        first.hold().release();
+                        return Future.failedFuture(e);
+                    });
+                })
+                .compose(hold -> limited(key, scopes, estimatedTokens).<Admission>map(limits -> new HeldAdmission(limits, hold))
+                        .onFailure(e -> hold.release()));
+    }
+
+    private static Hold both(Hold a, Hold b) {
+        return () -> {
+            a.release();
+            b.release();
+        };
     }
 
     /** The key's own {@code max_concurrent}, else the gateway's default; 0: no bound. */
@@ -226,29 +276,98 @@ public final class Accounts {
             ApiKey now = found.get().toApiKey();
             if (now.disabled()) return Optional.of(unauthorized("API key " + key.id() + " was disabled.", "api_key_disabled"));
             if (now.expiredAt(Instant.now())) return Optional.of(unauthorized("API key " + key.id() + " expired.", "api_key_expired"));
-            if (now.budgetUsd() != null && Money.fromE10(spend.spentE10(now.id())).compareTo(now.budgetUsd()) >= 0) {
-                return Optional.of(GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + now.name() + "' has used its budget of $"
-                        + now.budgetUsd().toPlainString() + ".").withCode("insufficient_quota"));
+            for (Budget b : new Budget[]{Budget.of(now, Instant.now(), spend), Budget.of(now.team(), Instant.now(), spend)}) {
+                if (b != null && b.spent()) return Optional.of(budgetSpent(now, b, b.spentE10()));
             }
             return Optional.empty();
         });
     }
 
-    /** Queues a usage record for the ledger; never blocks and never throws. */
+    /**
+     * Queues a usage record for the ledger, priced with the current price table; never blocks and never throws. A
+     * model whose price is the operator's {@code unknown} (or that lost its price since admission) costs 0 and its
+     * row is marked, and an alert says so once a day per model: never a silent $0.
+     */
     public void record(UsageRecord record) {
         try {
             String model = record.answeredModel() != null ? record.answeredModel() : record.publicModel();
             ModelPrice price = model == null ? null : prices.priceOf(model);
             Usage usage = record.usage() == null ? Usage.ZERO : record.usage();
-            if (price == null && usage.totalTokens() > 0) {
-                LOG.warn("no price for model {}: usage recorded at $0", model);
-            }
-            LedgerEntry entry = LedgerEntry.of(record, price == null ? 0 : Money.toE10(price.cost(usage)));
-            writer.submit(entry);
-            holds.spent(entry.keyId(), entry.costE10());
+            boolean unknown = price == null || price.unknown();
+            if (unknown && (usage.totalTokens() > 0 || usage.webSearchCalls() > 0)) priceUnknown(model);
+            String version = prices.version();
+            if (!version.equals(registeredPrices)) registerPrices(version);
+            LedgerEntry entry = LedgerEntry.of(record, unknown ? 0 : Money.toE10(price.cost(usage)), version,
+                    unknown && model != null);
+            writer.submit(journaled(entry));
+            for (String holder : entry.holders()) holds.spent(holder, entry.at(), entry.costE10());
         } catch (RuntimeException e) {
             LOG.error("usage record dropped: " + record, e);
         }
+    }
+
+    /** The row once in the journal: from here a crash of the process cannot lose it. */
+    private LedgerEntry journaled(LedgerEntry entry) {
+        try {
+            return entry.in(journal.append(entry));
+        } catch (RuntimeException e) {
+            // a full or failing disk must not stop the gateway: the row still goes to the database, as before
+            long now = System.nanoTime();
+            long last = journalWarnedAt.get();
+            if (now - last > WARN_EVERY_NANOS && journalWarnedAt.compareAndSet(last, now)) {
+                LOG.error("ledger journal unavailable, usage rows are queued without it: " + e);
+            }
+            return entry;
+        }
+    }
+
+    /** Stores a price table the ledger has not seen (the catalogue changed while running), off the event loop. */
+    private void registerPrices(String version) {
+        registeredPrices = version;
+        blocking(() -> {
+            PriceTables.register(db, prices);
+            return null;
+        }).onFailure(e -> registeredPrices = null);
+    }
+
+    /** Prices the ledger rows of {@code [from, to)} again with the current prices (see {@link Repricing}). */
+    Future<Repricing.Result> reprice(String actor, Instant from, Instant to) {
+        return blocking(() -> {
+            Repricing.Result result = Repricing.run(db, prices, from, to);
+            audit.record(actor, "reprice", "ledger", null, new JsonObject().put("from", from.toString()).put("to", to.toString()),
+                    result.json());
+            return result;
+        });
+    }
+
+    /** Raises the alert of a model used without a price, once a day (see {@link #record}). */
+    private void priceUnknown(String model) {
+        Instant now = Instant.now();
+        String day = BudgetPeriod.DAY.of(now);
+        if (model == null || day.equals(priceAlertsRaised.put(model, day))) return;
+        LOG.warn("usage of model {} recorded without a price (price: unknown); its ledger rows are marked", model);
+        blocking(() -> {
+            alerts.priceUnknown(model, now);
+            return null;
+        }).onFailure(e -> priceAlertsRaised.remove(model, day));
+    }
+
+    Future<List<Alerts.Alert>> alerts(int limit) {
+        return blocking(() -> alerts.list(limit));
+    }
+
+    Future<AlertSettings> alertSettings() {
+        return blocking(() -> AlertSettings.read(Sql.pool(db)));
+    }
+
+    Future<AlertSettings> updateAlertSettings(String actor, JsonObject body) {
+        return change(tx -> {
+            AlertSettings before = AlertSettings.read(tx.sql());
+            AlertSettings after = before.patch(body);
+            after.write(tx.sql());
+            tx.audit().record(actor, "alerts.update", "alerts", null, before.json(), after.json());
+            return after;
+        });
     }
 
     /** The accounts database, shared with other per-key records (transcription tasks); blocking, use a worker. */
@@ -268,9 +387,10 @@ public final class Accounts {
     public Future<Void> close() {
         return vertx.executeBlocking(() -> {
                     writer.closeAndFlush();
+                    journal.close();
                     return null;
                 }, false)
-                .eventually(() -> Future.join(limiter.close(), holds.close()))
+                .eventually(() -> Future.join(limiter.close(), holds.close(), alertSender.close()))
                 .eventually(() -> vertx.executeBlocking(() -> {
                     db.close();
                     return null;
@@ -284,8 +404,83 @@ public final class Accounts {
         return config.masterKey() != null;
     }
 
-    Future<KeyStore.CreatedKey> createKey(KeySettings settings) {
-        return blocking(() -> keys.create(settings));
+    // Each change commits with its audit entry, made by the actor: the admin API caller's key id, or cli:<user>.
+
+    /** The stores of one transaction: a change and its audit entry commit together or not at all. */
+    private record Tx(Sql sql, KeyStore keys, TeamStore teams, AuditLog audit) {}
+
+    @FunctionalInterface
+    private interface Change<T> {
+        T apply(Tx tx) throws SQLException;
+    }
+
+    private <T> Future<T> change(Change<T> work) {
+        return blocking(() -> db.transaction(c -> {
+            Sql sql = Sql.in(c);
+            return work.apply(new Tx(sql, new KeyStore(sql), new TeamStore(sql), new AuditLog(sql)));
+        }));
+    }
+
+    Future<KeyStore.CreatedKey> createKey(String actor, KeySettings settings) {
+        return change(tx -> {
+            requireTeam(tx, settings.teamId());
+            KeyStore.CreatedKey created = tx.keys().create(settings);
+            tx.audit().record(actor, "key.create", "key", created.key().id(), null, AuditLog.of(created.key()));
+            return created;
+        });
+    }
+
+    /** A key may join only a team that exists: a typo would otherwise leave it outside every team's limits. */
+    private static void requireTeam(Tx tx, String teamId) throws SQLException {
+        if (teamId != null && tx.teams().find(teamId).isEmpty()) {
+            throw GatewayException.invalid("team_id", "No team with id '" + teamId + "'.").withCode("team_not_found");
+        }
+    }
+
+    Future<Team> createTeam(String actor, Team settings) {
+        return change(tx -> {
+            Team team = tx.teams().create(settings);
+            tx.audit().record(actor, "team.create", "team", team.id(), null, AuditLog.of(team));
+            return team;
+        });
+    }
+
+    Future<List<Team>> listTeams() {
+        return blocking(teams::list);
+    }
+
+    Future<Optional<Team>> findTeam(String id) {
+        return blocking(() -> teams.find(id));
+    }
+
+    /** Forgets cached keys, which carry their team, before the caller hears of the change. */
+    Future<Boolean> updateTeam(String actor, Team team) {
+        return change(tx -> {
+            Optional<Team> before = tx.teams().find(team.id());
+            boolean updated = tx.teams().update(team);
+            if (updated) tx.audit().record(actor, "team.update", "team", team.id(), AuditLog.of(before.orElse(null)), AuditLog.of(team));
+            return updated;
+        }).onSuccess(x -> keysBySecret.invalidateAll());
+    }
+
+    /** A team with keys is not deleted (409): its keys would silently lose the team's limits. */
+    Future<Boolean> deleteTeam(String actor, String id) {
+        return change(tx -> {
+            Optional<Team> before = tx.teams().find(id);
+            long members = tx.teams().keyCount(id);
+            if (members > 0) {
+                throw GatewayException.invalid("id", "Team '" + id + "' still has " + members
+                        + " keys; move or delete them first.").withStatus(409).withCode("team_not_empty");
+            }
+            boolean deleted = tx.teams().delete(id);
+            if (deleted) tx.audit().record(actor, "team.delete", "team", id, AuditLog.of(before.orElse(null)), null);
+            return deleted;
+        });
+    }
+
+    /** What {@code holder} has spent in the current span of {@code period}. */
+    long spentE10(String holder, BudgetPeriod period) {
+        return spend.spentE10(holder, period.of(Instant.now()));
     }
 
     Future<List<StoredKey>> listKeys() {
@@ -297,20 +492,30 @@ public final class Accounts {
     }
 
     /** Forgets cached keys before the caller hears of the change, so its next request sees it. */
-    Future<Boolean> updateKey(String id, KeySettings settings, boolean disabled) {
-        return blocking(() -> {
-            boolean updated = keys.update(id, settings, disabled);
-            keysBySecret.invalidateAll();
+    Future<Boolean> updateKey(String actor, String id, KeySettings settings, boolean disabled) {
+        return change(tx -> {
+            requireTeam(tx, settings.teamId());
+            Optional<StoredKey> before = tx.keys().find(id);
+            boolean updated = tx.keys().update(id, settings, disabled);
+            if (updated) {
+                tx.audit().record(actor, "key.update", "key", id, AuditLog.of(before.orElse(null)),
+                        AuditLog.of(tx.keys().find(id).orElse(null)));
+            }
             return updated;
-        });
+        }).onSuccess(x -> keysBySecret.invalidateAll());
     }
 
-    Future<Boolean> deleteKey(String id) {
-        return blocking(() -> {
-            boolean deleted = keys.delete(id);
-            keysBySecret.invalidateAll();
+    Future<Boolean> deleteKey(String actor, String id) {
+        return change(tx -> {
+            Optional<StoredKey> before = tx.keys().find(id);
+            boolean deleted = tx.keys().delete(id);
+            if (deleted) tx.audit().record(actor, "key.delete", "key", id, AuditLog.of(before.orElse(null)), null);
             return deleted;
-        });
+        }).onSuccess(x -> keysBySecret.invalidateAll());
+    }
+
+    Future<List<AuditLog.Entry>> auditLog(int limit, String targetId) {
+        return blocking(() -> audit.list(limit, targetId));
     }
 
     Future<List<UsageQuery.Group>> usage(UsageQuery query) {
@@ -325,6 +530,24 @@ public final class Accounts {
         return scopes.isEmpty() ? Future.succeededFuture(List.of()) : limiter.peek(scopes);
     }
 
+    /** Usage rows queued for the ledger's writer (docs/observability.md). */
+    public int ledgerQueued() {
+        return writer.queued();
+    }
+
+    /** How long the oldest queued usage row has waited for the ledger's writer, in milliseconds. */
+    public long ledgerLagMs() {
+        return writer.lagMs();
+    }
+
+    /** Readiness: the accounts database answers (a valid connection within two seconds), on a worker thread. */
+    public Future<Void> databaseReachable() {
+        return vertx.<Void>executeBlocking(() -> {
+            if (!db.call(c -> c.isValid(2))) throw new IllegalStateException("the database connection is not valid");
+            return null;
+        }, false);
+    }
+
     private <T> Future<T> blocking(Callable<T> work) {
         return vertx.executeBlocking(() -> {
             try {
@@ -336,31 +559,47 @@ public final class Accounts {
         }, false);
     }
 
+    /**
+     * 403: the operator has priced nothing for the model. Refused rather than recorded at $0 (docs/accounts.md,
+     * "Prices"); {@code price: unknown} in the catalogue allows it explicitly.
+     */
+    private static GatewayException unpriced(String publicModel) {
+        return GatewayException.of(ErrorKind.PERMISSION, "Model '" + publicModel + "' has no price configured, and the"
+                + " gateway does not serve a model it cannot bill; the operator can set its price (or price: unknown).")
+                .withParam("model").withCode("model_not_priced");
+    }
+
     private static GatewayException unauthorized(String message, String code) {
         return GatewayException.of(ErrorKind.AUTHENTICATION, message).withCode(code);
     }
 
     private static GatewayException notAllowed(ApiKey key, String publicModel) {
-        return GatewayException.of(ErrorKind.PERMISSION, "API key '" + key.name() + "' may not use model '" + publicModel
+        String who = key.allows(publicModel) ? "API key '" + key.name() + "' (team '" + key.team().name() + "')"
+                : "API key '" + key.name() + "'";
+        return GatewayException.of(ErrorKind.PERMISSION, who + " may not use model '" + publicModel
                 + "'.").withParam("model").withCode("model_not_allowed");
     }
 
-    /** 429 is how OpenAI reports exhausted credit; x-should-retry stops the official SDKs from retrying. */
-    private static GatewayException budgetSpent(ApiKey key, long spentE10) {
-        return GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name() + "' has used its budget of $"
-                + key.budgetUsd().toPlainString() + " (spent $" + Money.fromE10(spentE10).toPlainString() + ").")
+    /**
+     * 429 is how OpenAI reports exhausted credit; x-should-retry stops the official SDKs from retrying. A periodic
+     * budget says when its period ends.
+     */
+    private static GatewayException budgetSpent(ApiKey key, Budget b, long spentE10) {
+        return GatewayException.of(ErrorKind.RATE_LIMIT, b.describe(key) + " has used its " + b.periodText() + "budget of $"
+                + b.usd().toPlainString() + " (spent $" + Money.fromE10(spentE10).toPlainString() + ")"
+                + (b.endsAt() == null ? "." : "; it renews at " + b.endsAt() + "."))
                 .withCode("insufficient_quota").withHeaders(Map.of("x-should-retry", "false"));
     }
 
     /** Retrying soon is right for a slot or a reservation: a call in flight ends and gives it back. */
-    private static GatewayException refused(ApiKey key, HoldDecision taken, int maxConcurrent) {
+    private static GatewayException refused(ApiKey key, Budget b, HoldDecision taken, int maxConcurrent) {
         return switch (taken.refusal()) {
-            case BUDGET_SPENT -> budgetSpent(key, taken.spentE10());
+            case BUDGET_SPENT -> budgetSpent(key, b, taken.spentE10());
             case CONCURRENCY -> GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name() + "' has " + maxConcurrent
                     + " calls in flight, its limit (max_concurrent " + maxConcurrent + "); retry when one has finished.")
                     .withCode("concurrency_limit_exceeded").withHeaders(Map.of("retry-after", "1"));
-            case BUDGET_RESERVED -> GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name()
-                    + "': the calls it has in flight may use the rest of its budget of $" + key.budgetUsd().toPlainString()
+            case BUDGET_RESERVED -> GatewayException.of(ErrorKind.RATE_LIMIT, b.describe(key)
+                    + ": the calls in flight may use the rest of its " + b.periodText() + "budget of $" + b.usd().toPlainString()
                     + "; retry when they have finished.").withCode("budget_reserved").withHeaders(Map.of("retry-after", "1"));
         };
     }

@@ -22,6 +22,7 @@ import java.util.function.Function;
 /** The admin and usage HTTP API under {@code /api/v1}; see docs/accounts.md. */
 final class AccountsApi {
     private static final String BASE = "/api/v1";
+    private static final String ACTOR = "accounts.actor";
     private static final Duration DEFAULT_USAGE_RANGE = Duration.ofDays(30);
     private static final Logger LOG = LoggerFactory.getLogger(AccountsApi.class);
 
@@ -35,6 +36,27 @@ final class AccountsApi {
         // In the gateway the router has read the body already (64 KB cap, after the master-key check); this reads it
         // when the admin API is mounted on its own (tests, embedding).
         router.route(BASE + "/admin/keys*").handler(BodyHandler.create(false).setBodyLimit(64 * 1024));
+        router.route(BASE + "/admin/teams*").handler(BodyHandler.create(false).setBodyLimit(64 * 1024));
+        router.post(BASE + "/admin/teams").handler(admin(ctx -> accounts.createTeam(actor(ctx), KeyRequests.createTeam(body(ctx))).map(t -> {
+            ctx.response().setStatusCode(201);
+            return teamJson(t);
+        })));
+        router.get(BASE + "/admin/teams").handler(admin(ctx -> accounts.listTeams()
+                .map(teams -> list(teams.stream().map(this::teamJson).toList()))));
+        router.get(BASE + "/admin/teams/:id").handler(admin(ctx -> existingTeam(ctx).map(this::teamJson)));
+        router.patch(BASE + "/admin/teams/:id").handler(admin(ctx -> {
+            JsonObject body = body(ctx);
+            return existingTeam(ctx).compose(team -> {
+                Team changed = KeyRequests.team(team, body, false);
+                return accounts.updateTeam(actor(ctx), changed).map(x -> teamJson(changed));
+            });
+        }));
+        router.delete(BASE + "/admin/teams/:id").handler(admin(ctx -> {
+            String id = ctx.pathParam("id");
+            return accounts.deleteTeam(actor(ctx), id).compose(deleted -> deleted
+                    ? Future.succeededFuture(new JsonObject().put("id", id).put("object", "team").put("deleted", true))
+                    : Future.failedFuture(teamNotFound(id)));
+        }));
         router.post(BASE + "/admin/keys").handler(admin(this::createKey));
         router.get(BASE + "/admin/keys").handler(admin(ctx -> accounts.listKeys()
                 .map(keys -> list(keys.stream().map(this::keyJson).toList()))));
@@ -42,11 +64,34 @@ final class AccountsApi {
         router.patch(BASE + "/admin/keys/:id").handler(admin(this::updateKey));
         router.delete(BASE + "/admin/keys/:id").handler(admin(ctx -> {
             String id = ctx.pathParam("id");
-            return accounts.deleteKey(id).compose(deleted -> deleted
+            return accounts.deleteKey(actor(ctx), id).compose(deleted -> deleted
                     ? Future.succeededFuture(new JsonObject().put("id", id).put("object", "api_key").put("deleted", true))
                     : Future.failedFuture(notFound(id)));
         }));
         router.get(BASE + "/admin/usage").handler(admin(ctx -> usage(ctx, null)));
+        router.route(BASE + "/admin/reprice").handler(BodyHandler.create(false).setBodyLimit(64 * 1024));
+        router.post(BASE + "/admin/reprice").handler(admin(ctx -> {
+            JsonObject body = body(ctx);
+            Instant from = KeyRequests.instant("from", required(body, "from"));
+            Instant to = KeyRequests.instant("to", required(body, "to"));
+            if (!from.isBefore(to)) throw GatewayException.invalid("from", "'from' must be before 'to'.");
+            return accounts.reprice(actor(ctx), from, to).map(Repricing.Result::json);
+        }));
+        router.get(BASE + "/admin/alerts").handler(admin(ctx -> {
+            Long limit = KeyRequests.limit("limit", param(ctx, "limit"));
+            if (limit != null && limit > 1000) throw GatewayException.invalid("limit", "'limit' must be at most 1000.");
+            return accounts.alertSettings().compose(settings -> accounts.alerts(limit == null ? 100 : limit.intValue())
+                    .map(alerts -> list(alerts.stream().map(Alerts.Alert::json).toList()).put("settings", settings.json())));
+        }));
+        router.route(BASE + "/admin/alerts/settings").handler(BodyHandler.create(false).setBodyLimit(64 * 1024));
+        router.patch(BASE + "/admin/alerts/settings").handler(admin(ctx ->
+                accounts.updateAlertSettings(actor(ctx), body(ctx)).map(AlertSettings::json)));
+        router.get(BASE + "/admin/audit").handler(admin(ctx -> {
+            Long limit = KeyRequests.limit("limit", param(ctx, "limit"));
+            if (limit != null && limit > 1000) throw GatewayException.invalid("limit", "'limit' must be at most 1000.");
+            return accounts.auditLog(limit == null ? 100 : limit.intValue(), param(ctx, "target_id"))
+                    .map(entries -> list(entries.stream().map(AuditLog.Entry::json).toList()));
+        }));
         router.get(BASE + "/admin/rate-limits").handler(admin(ctx -> rateLimits()));
         router.get(BASE + "/usage").handler(ctx -> respond(ctx,
                 accounts.authenticate(bearer(ctx)).compose(key -> usage(ctx, key.id()))));
@@ -54,7 +99,7 @@ final class AccountsApi {
 
     private Future<JsonObject> createKey(RoutingContext ctx) {
         KeySettings settings = KeyRequests.create(body(ctx));
-        return accounts.createKey(settings).map(created -> {
+        return accounts.createKey(actor(ctx), settings).map(created -> {
             ctx.response().setStatusCode(201);
             return keyJson(created.key()).put("key", created.secret());
         });
@@ -69,8 +114,8 @@ final class AccountsApi {
         return existing(ctx).compose(key -> {
             KeySettings settings = KeyRequests.patch(key.settings(), body, false);
             boolean off = disabled instanceof Boolean b ? b : key.disabled();
-            return accounts.updateKey(key.id(), settings, off)
-                    .map(x -> keyJson(new StoredKey(key.id(), key.prefix(), settings, off, key.createdAt())));
+            return accounts.updateKey(actor(ctx), key.id(), settings, off)
+                    .compose(x -> existing(ctx)).map(this::keyJson);
         });
     }
 
@@ -107,7 +152,18 @@ final class AccountsApi {
 
     private Future<JsonObject> rateLimits() {
         return accounts.listKeys().compose(keys -> Future.all(keys.stream().map(this::rateLimitView).toList())
-                .map(all -> list(all.<JsonObject>list())));
+                .map(all -> list(all.<JsonObject>list())))
+                .compose(view -> accounts.listTeams().compose(teams -> Future.all(teams.stream().map(this::teamRateView).toList())
+                        .map(all -> view.put("teams", new JsonArray(new ArrayList<>(all.<JsonObject>list()))))));
+    }
+
+    /** A team's shared buckets, as a key's own are shown. */
+    private Future<JsonObject> teamRateView(Team team) {
+        JsonObject item = new JsonObject().put("team_id", team.id()).put("name", team.name()).put("rpm", team.rpm())
+                .put("tpm", team.tpm());
+        RateScope scope = RateScope.team(team);
+        if (scope == null) return Future.succeededFuture(item.putNull("requests").putNull("tokens"));
+        return accounts.currentRates(List.of(scope)).map(levels -> windows(item, scope.limits(), levels.getFirst()));
     }
 
     /** A key's limits and current consumption: its own buckets, then those of each model limit. */
@@ -146,12 +202,34 @@ final class AccountsApi {
                 .put("remaining", (long) Math.floor(Math.max(0, level))).put("reset", GoDuration.format(resetMs));
     }
 
+    private JsonObject teamJson(Team t) {
+        return new JsonObject().put("id", t.id()).put("object", "team").put("name", t.name())
+                .put("models", new JsonArray(t.allowedModels())).put("rpm", t.rpm()).put("tpm", t.tpm())
+                .put("budget_usd", t.budgetUsd() == null ? null : t.budgetUsd().toPlainString())
+                .put("budget_period", t.budgetPeriod().wire)
+                .put("period_spent_usd", Money.text(accounts.spentE10(t.holder(), t.budgetPeriod())))
+                .put("spent_usd", Money.text(accounts.spentE10(t.holder(), BudgetPeriod.LIFETIME)))
+                .put("created_at", t.createdAt().toString());
+    }
+
+    private Future<Team> existingTeam(RoutingContext ctx) {
+        String id = ctx.pathParam("id");
+        return accounts.findTeam(id).compose(t -> t.map(Future::succeededFuture).orElseGet(() -> Future.failedFuture(teamNotFound(id))));
+    }
+
+    private static GatewayException teamNotFound(String id) {
+        return GatewayException.of(ErrorKind.NOT_FOUND, "No team with id '" + id + "'.").withParam("id").withCode("team_not_found");
+    }
+
     private JsonObject keyJson(StoredKey key) {
         KeySettings s = key.settings();
         return new JsonObject().put("id", key.id()).put("object", "api_key").put("name", s.name())
                 .put("prefix", key.prefix()).put("models", new JsonArray(s.allowedModels()))
                 .put("rpm", s.rpm()).put("tpm", s.tpm()).put("model_limits", ModelLimit.toJson(s.modelLimits()))
+                .put("team_id", s.teamId())
                 .put("budget_usd", s.budgetUsd() == null ? null : s.budgetUsd().toPlainString())
+                .put("budget_period", s.budgetPeriod().wire)
+                .put("period_spent_usd", Money.text(accounts.spentE10(key.id(), s.budgetPeriod())))
                 .put("spent_usd", Money.text(accounts.spentE10(key.id())))
                 .put("max_concurrent", s.maxConcurrent())
                 .put("effective_max_concurrent", effectiveMaxConcurrent(key))
@@ -184,9 +262,16 @@ final class AccountsApi {
         return accounts.findKey(id).compose(k -> k.map(Future::succeededFuture).orElseGet(() -> Future.failedFuture(notFound(id))));
     }
 
+    /** Who made an admin change, for the audit log: the key id the admin operation authenticated with. */
+    private static String actor(RoutingContext ctx) {
+        ApiKey key = ctx.get(ACTOR);
+        return key == null ? "unknown" : key.id();
+    }
+
     /** Runs an admin operation after checking that the caller holds the master key. */
     private Handler<RoutingContext> admin(Function<RoutingContext, Future<JsonObject>> operation) {
         return ctx -> respond(ctx, accounts.authenticate(bearer(ctx)).compose(key -> {
+            ctx.put(ACTOR, key);
             if (!key.master()) {
                 return Future.failedFuture(GatewayException.of(ErrorKind.AUTHENTICATION, accounts.masterKeyConfigured()
                         ? "Admin routes need the master key." : "The admin API is disabled: no master key is configured.")
@@ -243,6 +328,12 @@ final class AccountsApi {
         } catch (DecodeException | ClassCastException e) {
             throw GatewayException.invalid(null, "The request body must be a JSON object.");
         }
+    }
+
+    private static Object required(JsonObject body, String field) {
+        Object v = body.getValue(field);
+        if (v == null) throw GatewayException.invalid(field, "'" + field + "' is required.");
+        return v;
     }
 
     private static String bearer(RoutingContext ctx) {

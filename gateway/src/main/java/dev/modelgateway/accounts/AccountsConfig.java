@@ -1,5 +1,6 @@
 package dev.modelgateway.accounts;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,11 +13,14 @@ import java.util.List;
  * @param redisKeyPrefix namespace of this deployment's Redis keys, so deployments can share a Redis; when
  *                       not given, the Redis URL's {@code key_prefix} query parameter, else {@code mg:}
  * @param defaultMaxConcurrent calls in flight at once for a key that sets no {@code max_concurrent}; 0: no bound
+ * @param ledgerJournalDir where usage rows are journaled before they reach the database (docs/accounts.md); when
+ *                       not given, {@code GATEWAY_LEDGER_JOURNAL_DIR}, else {@code ./data/journal}
  */
 public record AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix,
-                             int defaultMaxConcurrent) {
+                             int defaultMaxConcurrent, Path ledgerJournalDir) {
 
     public static final String DEFAULT_DATABASE_URL = "jdbc:sqlite:./data/gateway.db";
+    static final String DEFAULT_JOURNAL_DIR = "./data/journal";
     /**
      * High enough for an agent running parallel tool loops (LiteLLM's {@code max_parallel_requests} has no default
      * at all), low enough that one key cannot hold thousands of vendor connections (docs/security.md).
@@ -41,6 +45,15 @@ public record AccountsConfig(String databaseUrl, String redisUrl, String masterK
         }
         if (redisKeyPrefix == null || redisKeyPrefix.isEmpty()) redisKeyPrefix = DEFAULT_REDIS_KEY_PREFIX;
         if (defaultMaxConcurrent < 0) throw new IllegalArgumentException("the default max_concurrent must not be negative");
+        if (ledgerJournalDir == null) {
+            String env = System.getenv("GATEWAY_LEDGER_JOURNAL_DIR");
+            ledgerJournalDir = Path.of(env == null || env.isBlank() ? DEFAULT_JOURNAL_DIR : env);
+        }
+    }
+
+    public AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix,
+                          int defaultMaxConcurrent) {
+        this(databaseUrl, redisUrl, masterKey, redisKeyPrefix, defaultMaxConcurrent, null);
     }
 
     public AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix) {

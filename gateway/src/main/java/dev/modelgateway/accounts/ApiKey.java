@@ -12,15 +12,25 @@ import java.util.List;
  * @param modelLimits   per-model limits on top of {@code rpm}/{@code tpm}; the first matching glob applies
  * @param maxConcurrent calls the key may have in flight at once; null = the gateway's default
  * @param master        the synthetic key behind the configured master key: unlimited, admin rights
+ * @param team          the key's team (its allow-list, limits and budget apply too); null: none
+ * @param budgetPeriod  the span {@code budgetUsd} counts over
  */
 public record ApiKey(String id, String name, List<String> allowedModels, Long rpm, Long tpm, List<ModelLimit> modelLimits,
-                     BigDecimal budgetUsd, Instant expiresAt, Long maxConcurrent, boolean disabled, boolean master) {
+                     BigDecimal budgetUsd, Instant expiresAt, Long maxConcurrent, boolean disabled, boolean master,
+                     Team team, BudgetPeriod budgetPeriod) {
 
     static final ApiKey MASTER = new ApiKey("master", "master", List.of(), null, null, List.of(), null, null, null, false, true);
 
     public ApiKey {
         allowedModels = allowedModels == null ? List.of() : List.copyOf(allowedModels);
         modelLimits = modelLimits == null ? List.of() : List.copyOf(modelLimits);
+        budgetPeriod = BudgetPeriod.orLifetime(budgetPeriod);
+    }
+
+    /** A key outside any team, with a lifetime budget. */
+    public ApiKey(String id, String name, List<String> allowedModels, Long rpm, Long tpm, List<ModelLimit> modelLimits,
+                  BigDecimal budgetUsd, Instant expiresAt, Long maxConcurrent, boolean disabled, boolean master) {
+        this(id, name, allowedModels, rpm, tpm, modelLimits, budgetUsd, expiresAt, maxConcurrent, disabled, master, null, null);
     }
 
     /** The first model limit whose glob matches, or null. */
@@ -29,11 +39,17 @@ public record ApiKey(String id, String name, List<String> allowedModels, Long rp
         return null;
     }
 
+    /** The key's own allow-list; its team's is {@link Team#allows}. */
     public boolean allows(String publicModel) {
         return allowedModels.isEmpty() || allowedModels.stream().anyMatch(glob -> ModelGlob.matches(glob, publicModel));
     }
 
     public boolean expiredAt(Instant now) {
         return expiresAt != null && !now.isBefore(expiresAt);
+    }
+
+    /** The team's id, for the ledger; null outside a team. */
+    public String teamId() {
+        return team == null ? null : team.id();
     }
 }

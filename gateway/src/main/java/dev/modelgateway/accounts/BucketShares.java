@@ -61,7 +61,7 @@ final class BucketShares {
         }
     }
 
-    /** One API key's buckets by {@link RateScope#bucket()}; its lock makes a multi-scope admission atomic. */
+    /** One holder's (a key's or a team's) buckets by {@link RateScope#bucket()}; its lock guards them. */
     private static final class Key {
         final Map<String, Bucket> buckets = new HashMap<>();
 
@@ -79,28 +79,42 @@ final class BucketShares {
      * spare; the decisions, or null when Redis must decide.
      */
     List<RateDecision> tryTake(List<RateScope> scopes, long estimatedTokens, long nowMs) {
-        return withKey(scopes.getFirst().keyId(), key -> {
-            List<Bucket> buckets = new ArrayList<>(scopes.size());
-            for (RateScope scope : scopes) {
-                Bucket b = key.bucket(scope);
+        return tryTake(scopes, 0, new Bucket[scopes.size()], estimatedTokens, nowMs);
+    }
+
+    /**
+     * Under the lock of every holder the scopes belong to (the key's, then its team's: always in that order, and a
+     * team is never a key, so two admissions cannot deadlock), takes from every bucket or from none.
+     */
+    private List<RateDecision> tryTake(List<RateScope> scopes, int from, Bucket[] buckets, long estimatedTokens, long nowMs) {
+        if (from == scopes.size()) return take(buckets, estimatedTokens, nowMs);
+        String holder = scopes.get(from).keyId();
+        return withKey(holder, key -> {
+            int next = from;
+            while (next < scopes.size() && scopes.get(next).keyId().equals(holder)) {
+                Bucket b = key.bucket(scopes.get(next));
                 if (!b.fresh(nowMs) || !roomToSpare(b, estimatedTokens, nowMs)) return null;
-                buckets.add(b);
+                buckets[next++] = b;
             }
-            List<RateDecision> decisions = new ArrayList<>(buckets.size());
-            for (Bucket b : buckets) {
-                RateLimits l = b.scope.limits();
-                if (l.rpm() > 0) {
-                    b.owedRequests++;
-                    b.localRequests++;
-                }
-                if (l.tpm() > 0) {
-                    b.owedTokens += estimatedTokens;
-                    b.localTokens += estimatedTokens;
-                }
-                decisions.add(new RateDecision(true, l, b.requestsNow(nowMs), b.tokensNow(nowMs), 0));
-            }
-            return decisions;
+            return tryTake(scopes, next, buckets, estimatedTokens, nowMs);
         });
+    }
+
+    private static List<RateDecision> take(Bucket[] buckets, long estimatedTokens, long nowMs) {
+        List<RateDecision> decisions = new ArrayList<>(buckets.length);
+        for (Bucket b : buckets) {
+            RateLimits l = b.scope.limits();
+            if (l.rpm() > 0) {
+                b.owedRequests++;
+                b.localRequests++;
+            }
+            if (l.tpm() > 0) {
+                b.owedTokens += estimatedTokens;
+                b.localTokens += estimatedTokens;
+            }
+            decisions.add(new RateDecision(true, l, b.requestsNow(nowMs), b.tokensNow(nowMs), 0));
+        }
+        return decisions;
     }
 
     /** Tokens to write later (positive: taken, negative: given back). */

@@ -2,6 +2,8 @@ package dev.modelgateway.accounts;
 
 import io.vertx.core.Future;
 
+import java.time.Instant;
+
 /**
  * The calls each key has in flight: their concurrency slots and budget reservations, counted in this process
  * or, with Redis, across every instance (docs/accounts.md, "Concurrency").
@@ -15,7 +17,7 @@ sealed interface CallHolds permits LocalHolds, RedisHolds {
      * A recorded call's cost, for budget checks where holds are shared: other instances learn of it before the
      * ledger has it. Never fails; locally there is nothing to do ({@link SpendTracker} has it already).
      */
-    void spent(String keyId, long costE10);
+    void spent(String holder, Instant at, long costE10);
 
     Future<Void> close();
 }

@@ -23,13 +23,19 @@ final class KeyRequests {
 
     /** The fields a key's settings are made of; {@code disabled} is taken by PATCH only. */
     private static final Set<String> FIELDS = Set.of("name", "models", "rpm", "tpm", "budget_usd", "expires_at",
-            "model_limits", "max_concurrent", "disabled");
+            "model_limits", "max_concurrent", "disabled", "team_id", "budget_period");
+    private static final Set<String> TEAM_FIELDS = Set.of("name", "models", "rpm", "tpm", "budget_usd", "budget_period");
     /** Far above any sane setting; keeps the count an int and a typo such as 1e12 out. */
     static final long MAX_CONCURRENT_CEILING = 1_000_000;
 
     /** Settings for a new key; {@code name} is required. */
     static KeySettings create(JsonObject body) {
         return patch(new KeySettings(null, List.of(), null, null, null, null), body, true);
+    }
+
+    /** Settings for a new team; {@code name} is required. */
+    static Team createTeam(JsonObject body) {
+        return team(new Team(null, null, List.of(), null, null, null, null, null), body, true);
     }
 
     /**
@@ -53,7 +59,46 @@ final class KeyRequests {
                 body.containsKey("budget_usd") ? budget(body.getValue("budget_usd")) : current.budgetUsd(),
                 body.containsKey("expires_at") ? instant("expires_at", body.getValue("expires_at")) : current.expiresAt(),
                 body.containsKey("model_limits") ? modelLimits(body.getValue("model_limits")) : current.modelLimits(),
-                body.containsKey("max_concurrent") ? maxConcurrent(body.getValue("max_concurrent")) : current.maxConcurrent());
+                body.containsKey("max_concurrent") ? maxConcurrent(body.getValue("max_concurrent")) : current.maxConcurrent(),
+                body.containsKey("team_id") ? teamId(body.getValue("team_id")) : current.teamId(),
+                body.containsKey("budget_period") ? period(body.getValue("budget_period")) : current.budgetPeriod());
+    }
+
+    /** A team's settings with the body's fields applied, as {@link #patch} does for a key. */
+    static Team team(Team current, JsonObject body, boolean nameRequired) {
+        for (String field : body.fieldNames()) {
+            if (!TEAM_FIELDS.contains(field)) {
+                throw GatewayException.invalid(field, "Unknown field '" + field + "'; a team takes " + String.join(", ",
+                        TEAM_FIELDS.stream().sorted().toList()) + ".");
+            }
+        }
+        String name = body.containsKey("name") ? name(body.getValue("name")) : current.name();
+        if (nameRequired && name == null) throw GatewayException.invalid("name", "'name' is required.");
+        return new Team(current.id(), name,
+                body.containsKey("models") ? models(body.getValue("models")) : current.allowedModels(),
+                body.containsKey("rpm") ? limit("rpm", body.getValue("rpm")) : current.rpm(),
+                body.containsKey("tpm") ? limit("tpm", body.getValue("tpm")) : current.tpm(),
+                body.containsKey("budget_usd") ? budget(body.getValue("budget_usd")) : current.budgetUsd(),
+                body.containsKey("budget_period") ? period(body.getValue("budget_period")) : current.budgetPeriod(),
+                current.createdAt());
+    }
+
+    static String teamId(Object v) {
+        if (v == null) return null;
+        if (!(v instanceof String s) || s.isBlank() || s.length() > 32) {
+            throw GatewayException.invalid("team_id", "'team_id' must be a team id such as \"team_0123456789abcdef\", or null.");
+        }
+        return s.strip();
+    }
+
+    /** {@code day}, {@code week}, {@code month} (calendar spans in UTC) or {@code lifetime}; null is lifetime. */
+    static BudgetPeriod period(Object v) {
+        if (v == null) return BudgetPeriod.LIFETIME;
+        BudgetPeriod p = BudgetPeriod.parse(v.toString().strip());
+        if (p == null) {
+            throw GatewayException.invalid("budget_period", "'budget_period' must be day, week, month or lifetime.");
+        }
+        return p;
     }
 
     static String name(Object v) {

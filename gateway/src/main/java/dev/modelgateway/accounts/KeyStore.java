@@ -1,6 +1,5 @@
 package dev.modelgateway.accounts;
 
-import dev.modelgateway.store.Database;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
@@ -17,12 +16,16 @@ import java.util.Optional;
 
 /** The {@code api_keys} table. Blocking: call it from a worker thread or the CLI. */
 final class KeyStore {
-    private static final String SETTINGS = "name, allowed_models, rpm, tpm, budget_usd, expires_at_ms, model_limits, max_concurrent";
-    private static final String COLUMNS = "id, key_prefix, disabled, created_at_ms, " + SETTINGS;
+    private static final String SETTINGS = "name, allowed_models, rpm, tpm, budget_usd, expires_at_ms, model_limits,"
+            + " max_concurrent, team_id, budget_period";
+    /** A key with its team's row (columns {@code t_*}), if it has one. */
+    private static final String SELECT = "SELECT k.id, k.key_prefix, k.disabled, k.created_at_ms, k.name, k.allowed_models,"
+            + " k.rpm, k.tpm, k.budget_usd, k.expires_at_ms, k.model_limits, k.max_concurrent, k.team_id, k.budget_period, "
+            + TeamStore.columns("t") + " FROM api_keys k LEFT JOIN teams t ON t.id = k.team_id";
 
-    private final Database db;
+    private final Sql db;
 
-    KeyStore(Database db) {
+    KeyStore(Sql db) {
         this.db = db;
     }
 
@@ -33,7 +36,7 @@ final class KeyStore {
                 Instant.ofEpochMilli(System.currentTimeMillis()));
         db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO api_keys (id, key_hash, key_prefix, disabled,"
-                    + " created_at_ms, " + SETTINGS + ") VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + " created_at_ms, " + SETTINGS + ") VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 ps.setString(1, key.id());
                 ps.setString(2, KeyToken.hash(secret));
                 ps.setString(3, key.prefix());
@@ -42,20 +45,20 @@ final class KeyStore {
                 return ps.executeUpdate();
             }
         });
-        return new CreatedKey(key, secret);
+        return new CreatedKey(find(key.id()).orElse(key), secret); // with its team's row
     }
 
     Optional<StoredKey> findByHash(String hash) throws SQLException {
-        return db.call(c -> one(c, "SELECT " + COLUMNS + " FROM api_keys WHERE key_hash = ?", hash));
+        return db.call(c -> one(c, SELECT + " WHERE k.key_hash = ?", hash));
     }
 
     Optional<StoredKey> find(String id) throws SQLException {
-        return db.call(c -> one(c, "SELECT " + COLUMNS + " FROM api_keys WHERE id = ?", id));
+        return db.call(c -> one(c, SELECT + " WHERE k.id = ?", id));
     }
 
     List<StoredKey> list() throws SQLException {
         return db.call(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM api_keys ORDER BY created_at_ms, id");
+            try (PreparedStatement ps = c.prepareStatement(SELECT + " ORDER BY k.created_at_ms, k.id");
                  ResultSet rs = ps.executeQuery()) {
                 List<StoredKey> keys = new ArrayList<>();
                 while (rs.next()) keys.add(read(rs));
@@ -68,10 +71,11 @@ final class KeyStore {
     boolean update(String id, KeySettings settings, boolean disabled) throws SQLException {
         return db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE api_keys SET name = ?, allowed_models = ?, rpm = ?,"
-                    + " tpm = ?, budget_usd = ?, expires_at_ms = ?, model_limits = ?, max_concurrent = ?, disabled = ? WHERE id = ?")) {
+                    + " tpm = ?, budget_usd = ?, expires_at_ms = ?, model_limits = ?, max_concurrent = ?, team_id = ?,"
+                    + " budget_period = ?, disabled = ? WHERE id = ?")) {
                 bindSettings(ps, 1, settings);
-                ps.setInt(9, disabled ? 1 : 0);
-                ps.setString(10, id);
+                ps.setInt(11, disabled ? 1 : 0);
+                ps.setString(12, id);
                 return ps.executeUpdate() > 0;
             }
         });
@@ -96,6 +100,8 @@ final class KeyStore {
         setNullableLong(ps, first + 5, s.expiresAt() == null ? null : s.expiresAt().toEpochMilli());
         ps.setString(first + 6, s.modelLimits().isEmpty() ? null : ModelLimit.toJson(s.modelLimits()).encode());
         setNullableLong(ps, first + 7, s.maxConcurrent());
+        ps.setString(first + 8, s.teamId());
+        ps.setString(first + 9, s.budgetPeriod().wire);
     }
 
     private static Optional<StoredKey> one(Connection c, String sql, String arg) throws SQLException {
@@ -118,17 +124,17 @@ final class KeyStore {
                 nullableLong(rs, "rpm"), nullableLong(rs, "tpm"),
                 budget == null ? null : new BigDecimal(budget), expiresAt,
                 modelLimits == null ? List.of() : ModelLimit.fromJson(new JsonObject(modelLimits)),
-                nullableLong(rs, "max_concurrent"));
+                nullableLong(rs, "max_concurrent"), rs.getString("team_id"), BudgetPeriod.parse(rs.getString("budget_period")));
         return new StoredKey(rs.getString("id"), rs.getString("key_prefix"), settings, rs.getInt("disabled") != 0,
-                Instant.ofEpochMilli(rs.getLong("created_at_ms")));
+                Instant.ofEpochMilli(rs.getLong("created_at_ms")), TeamStore.read(rs, "t_"));
     }
 
-    private static Long nullableLong(ResultSet rs, String column) throws SQLException {
+    static Long nullableLong(ResultSet rs, String column) throws SQLException {
         long v = rs.getLong(column);
         return rs.wasNull() ? null : v;
     }
 
-    private static void setNullableLong(PreparedStatement ps, int i, Long v) throws SQLException {
+    static void setNullableLong(PreparedStatement ps, int i, Long v) throws SQLException {
         if (v == null) ps.setNull(i, Types.BIGINT);
         else ps.setLong(i, v);
     }

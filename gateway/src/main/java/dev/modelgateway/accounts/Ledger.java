@@ -2,10 +2,12 @@ package dev.modelgateway.accounts;
 
 import dev.modelgateway.store.Database;
 
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,15 +23,19 @@ class Ledger {
         this.db = db;
     }
 
-    /** Writes a batch and adds its cost to each key's running spend, all in one transaction. */
+    /**
+     * Writes a batch and adds the cost of its new rows to each key's and team's running spend, all in one
+     * transaction. A row whose id is in the table already (a journal replayed after a crash that came after the
+     * write) is skipped, and its cost is not counted twice.
+     */
     void append(List<LedgerEntry> batch) throws SQLException {
-        Map<String, Long> spend = new TreeMap<>(); // sorted: instances updating the same keys lock them in one order
-        batch.forEach(e -> spend.merge(e.keyId(), e.costE10(), Long::sum));
         db.transaction(c -> {
+            int[] inserted;
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO usage_ledger (id, trace_id, key_id,"
                     + " public_model, answered_model, vendor, input_tokens, cache_read_tokens, cache_write_5m_tokens,"
                     + " cache_write_1h_tokens, output_tokens, reasoning_tokens, attempts, status, latency_ms, ttft_ms,"
-                    + " at_ms, cost_usd_e10) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + " at_ms, cost_usd_e10, team_id, web_search_calls, price_version, price_unknown)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")) {
                 for (LedgerEntry e : batch) {
                     UsageRecord r = e.record();
                     ps.setString(1, e.id());
@@ -51,9 +57,23 @@ class Ledger {
                     else ps.setLong(16, r.timeToFirstTokenMs());
                     ps.setLong(17, e.at().toEpochMilli());
                     ps.setLong(18, e.costE10());
+                    ps.setString(19, e.teamId());
+                    ps.setLong(20, e.usage().webSearchCalls());
+                    ps.setString(21, e.priceVersion());
+                    ps.setInt(22, e.priceUnknown() ? 1 : 0);
                     ps.addBatch();
                 }
-                ps.executeBatch();
+                inserted = ps.executeBatch();
+            }
+            Map<String, Long> spend = new TreeMap<>(); // sorted: instances updating the same keys lock them in one order
+            Map<String, Long> spans = new TreeMap<>();
+            for (int i = 0; i < batch.size(); i++) {
+                if (inserted[i] == 0) continue; // there already; SUCCESS_NO_INFO (-2) counts as new
+                LedgerEntry e = batch.get(i);
+                spend.merge(e.keyId(), e.costE10(), Long::sum);
+                for (String holder : e.holders()) {
+                    for (String period : BudgetPeriod.all(e.at())) spans.merge(SpendTracker.slot(holder, period), e.costE10(), Long::sum);
+                }
             }
             try (PreparedStatement ps = c.prepareStatement(
                     "UPDATE api_keys SET spent_usd_e10 = spent_usd_e10 + ? WHERE id = ?")) {
@@ -64,17 +84,40 @@ class Ledger {
                 }
                 ps.executeBatch();
             }
+            addSpend(c, spans);
             return null;
         });
     }
 
-    Map<String, Long> spentByKey() throws SQLException {
+    /** Adds to {@code budget_spend} by {@link SpendTracker#slot}; an upsert both databases take. */
+    static void addSpend(Connection c, Map<String, Long> spans) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO budget_spend (holder, period, spent_usd_e10)"
+                + " VALUES (?, ?, ?) ON CONFLICT (holder, period) DO UPDATE"
+                + " SET spent_usd_e10 = budget_spend.spent_usd_e10 + excluded.spent_usd_e10")) {
+            for (Map.Entry<String, Long> s : spans.entrySet()) {
+                if (s.getValue() == 0) continue;
+                int bar = s.getKey().lastIndexOf('|');
+                ps.setString(1, s.getKey().substring(0, bar));
+                ps.setString(2, s.getKey().substring(bar + 1));
+                ps.setLong(3, s.getValue());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    /** Every holder's spend in the spans current at {@code now}, by {@link SpendTracker#slot}. */
+    Map<String, Long> spendAt(Instant now) throws SQLException {
+        List<String> periods = BudgetPeriod.all(now);
         return db.call(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT id, spent_usd_e10 FROM api_keys");
-                 ResultSet rs = ps.executeQuery()) {
-                Map<String, Long> spent = new HashMap<>();
-                while (rs.next()) spent.put(rs.getString(1), rs.getLong(2));
-                return spent;
+            try (PreparedStatement ps = c.prepareStatement("SELECT holder, period, spent_usd_e10 FROM budget_spend"
+                    + " WHERE period IN (?, ?, ?, ?)")) {
+                for (int i = 0; i < periods.size(); i++) ps.setString(i + 1, periods.get(i));
+                try (ResultSet rs = ps.executeQuery()) {
+                    Map<String, Long> spent = new HashMap<>();
+                    while (rs.next()) spent.put(SpendTracker.slot(rs.getString(1), rs.getString(2)), rs.getLong(3));
+                    return spent;
+                }
             }
         });
     }

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * entries or {@value #BATCH_WINDOW_MS} ms worth and writes them in one transaction, retrying while the
  * database is down. Between writes it refreshes the spend cache. An {@link Error} (an OutOfMemoryError under
  * load) does not end the thread: the batch in hand is kept and tried again, or usage would silently stop being
- * saved. A crash of the process loses what is still queued.
+ * saved. What is still queued when the process dies is in the {@link LedgerJournal}, replayed at the next start;
+ * rows given up on at shutdown stay there too.
  */
 final class LedgerWriter {
     static final int BATCH_ROWS = 500;
@@ -30,6 +31,12 @@ final class LedgerWriter {
 
     private final BlockingQueue<LedgerEntry> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
     private final Ledger ledger;
+    private final AfterWrite afterWrite;
+
+    @FunctionalInterface
+    interface AfterWrite {
+        void written(List<LedgerEntry> batch) throws SQLException;
+    }
     private final SpendTracker spend;
     private final long refreshEveryMs;
     private final Thread thread;
@@ -37,6 +44,12 @@ final class LedgerWriter {
     private long lastRefresh;
 
     LedgerWriter(Ledger ledger, SpendTracker spend, Duration refreshEvery) {
+        this(ledger, spend, refreshEvery, batch -> { });
+    }
+
+    /** {@code afterWrite}: what follows each batch in the database (alerts of the budgets it reached). */
+    LedgerWriter(Ledger ledger, SpendTracker spend, Duration refreshEvery, AfterWrite afterWrite) {
+        this.afterWrite = afterWrite;
         this.ledger = ledger;
         this.spend = spend;
         this.refreshEveryMs = refreshEvery.toMillis();
@@ -59,6 +72,17 @@ final class LedgerWriter {
             LOG.error("ledger queue full ({} rows): usage record dropped, trace {}", QUEUE_CAPACITY,
                     e.record().traceId());
         }
+    }
+
+    /** Rows waiting to be written (a metric: docs/observability.md). */
+    int queued() {
+        return queue.size();
+    }
+
+    /** Milliseconds the oldest waiting row has waited, 0 when none waits (a metric: docs/observability.md). */
+    long lagMs() {
+        LedgerEntry oldest = queue.peek();
+        return oldest == null ? 0 : Math.max(0, System.currentTimeMillis() - oldest.record().at().toEpochMilli());
     }
 
     /** Stops taking records and blocks until every queued one is written (or given up on). */
@@ -126,6 +150,12 @@ final class LedgerWriter {
             try {
                 ledger.append(batch);
                 spend.written(batch);
+                batch.forEach(LedgerEntry::written);
+                try {
+                    afterWrite.written(batch);
+                } catch (SQLException | RuntimeException e) {
+                    LOG.warn("after-write step failed (the next batch of the same holders retries it): " + e);
+                }
                 return;
             } catch (SQLException | RuntimeException e) {
                 if (closing && attempt >= ATTEMPTS_WHEN_CLOSING) {
@@ -142,7 +172,7 @@ final class LedgerWriter {
     private void refreshSpend() {
         lastRefresh = System.currentTimeMillis();
         try {
-            spend.refreshed(ledger.spentByKey());
+            spend.refreshed(ledger.spendAt(java.time.Instant.now()));
         } catch (SQLException | RuntimeException e) {
             LOG.warn("spend refresh failed; budgets use the last known spend", e);
         }

@@ -2,6 +2,7 @@ package dev.modelgateway.accounts;
 
 import io.vertx.core.Future;
 
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -25,21 +26,21 @@ final class LocalHolds implements CallHolds {
 
     /** The decision at once, also for {@link RedisHolds} when Redis does not answer. */
     HoldDecision takeNow(HoldRequest r) {
-        if (!enter(r.keyId(), r.maxConcurrent())) return HoldDecision.refused(HoldDecision.Refusal.CONCURRENCY);
-        if (r.budgeted() && !spend.tryReserve(r.keyId(), r.reserveE10(), r.budgetE10())) {
-            leave(r.keyId());
+        if (!enter(r.holder(), r.maxConcurrent())) return HoldDecision.refused(HoldDecision.Refusal.CONCURRENCY);
+        if (r.budgeted() && !spend.tryReserve(r.holder(), r.period(), r.reserveE10(), r.budgetE10())) {
+            leave(r.holder());
             return HoldDecision.refused(HoldDecision.Refusal.BUDGET_RESERVED);
         }
         AtomicBoolean released = new AtomicBoolean();
         return HoldDecision.granted(() -> {
             if (!released.compareAndSet(false, true)) return;
-            if (r.budgeted()) spend.release(r.keyId(), r.reserveE10());
-            leave(r.keyId());
+            if (r.budgeted()) spend.release(r.holder(), r.reserveE10());
+            leave(r.holder());
         });
     }
 
     @Override
-    public void spent(String keyId, long costE10) {
+    public void spent(String holder, Instant at, long costE10) {
     }
 
     @Override

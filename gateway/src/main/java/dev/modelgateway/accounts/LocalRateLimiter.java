@@ -10,12 +10,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /** Buckets in this process, for a single instance without Redis. */
 final class LocalRateLimiter implements RateLimiter {
 
-    /** A key's buckets untouched for a while are full again, so forgetting them changes nothing. */
-    private final Cache<String, KeyBuckets> keys = Caffeine.newBuilder()
+    /** A holder's buckets untouched for a while are full again, so forgetting them changes nothing. */
+    private final Cache<String, HolderBuckets> keys = Caffeine.newBuilder()
             .expireAfterAccess(Duration.ofMinutes(10))
             .build();
     private final InstantSource clock;
@@ -26,18 +27,39 @@ final class LocalRateLimiter implements RateLimiter {
 
     @Override
     public Future<List<RateDecision>> acquire(List<RateScope> scopes, long estimatedTokens) {
-        return Future.succeededFuture(bucketsOf(scopes).acquire(scopes, estimatedTokens, clock.millis()));
+        long now = clock.millis();
+        return Future.succeededFuture(locked(scopes, 0, new Buckets[scopes.size()], now, buckets -> {
+            long[] waits = new long[scopes.size()];
+            boolean allowed = true;
+            for (int i = 0; i < scopes.size(); i++) {
+                waits[i] = buckets[i].wait(scopes.get(i).limits(), estimatedTokens);
+                allowed &= waits[i] == 0;
+            }
+            List<RateDecision> decisions = new ArrayList<>(scopes.size());
+            for (int i = 0; i < scopes.size(); i++) {
+                if (allowed) buckets[i].take(scopes.get(i).limits(), estimatedTokens);
+                decisions.add(buckets[i].decision(allowed, scopes.get(i).limits(), waits[i]));
+            }
+            return decisions;
+        }));
     }
 
     @Override
     public Future<Void> adjust(List<RateScope> scopes, long tokenDelta) {
-        bucketsOf(scopes).adjust(scopes, tokenDelta, clock.millis());
+        locked(scopes, 0, new Buckets[scopes.size()], clock.millis(), buckets -> {
+            for (int i = 0; i < scopes.size(); i++) buckets[i].adjust(scopes.get(i).limits(), tokenDelta);
+            return null;
+        });
         return Future.succeededFuture();
     }
 
     @Override
     public Future<List<RateDecision>> peek(List<RateScope> scopes) {
-        return Future.succeededFuture(bucketsOf(scopes).peek(scopes, clock.millis()));
+        return Future.succeededFuture(locked(scopes, 0, new Buckets[scopes.size()], clock.millis(), buckets -> {
+            List<RateDecision> decisions = new ArrayList<>(scopes.size());
+            for (int i = 0; i < scopes.size(); i++) decisions.add(buckets[i].decision(true, scopes.get(i).limits(), 0));
+            return decisions;
+        }));
     }
 
     @Override
@@ -45,41 +67,30 @@ final class LocalRateLimiter implements RateLimiter {
         return Future.succeededFuture();
     }
 
-    /** Every scope of one request belongs to the same API key. */
-    private KeyBuckets bucketsOf(List<RateScope> scopes) {
-        return keys.get(scopes.getFirst().keyId(), id -> new KeyBuckets());
+    /**
+     * Runs {@code work} on the scopes' buckets (refilled up to {@code now}) under the locks of every holder they
+     * belong to (a key, and its team), taken in one order (the scopes' own: the key's first, the team's last, and
+     * a team is never a key) so that a multi-scope acquire is atomic and two acquires cannot deadlock.
+     */
+    private <T> T locked(List<RateScope> scopes, int from, Buckets[] buckets, long now, Function<Buckets[], T> work) {
+        if (from == scopes.size()) return work.apply(buckets);
+        HolderBuckets holder = keys.get(scopes.get(from).keyId(), id -> new HolderBuckets());
+        synchronized (holder) {
+            int next = from;
+            while (next < scopes.size() && scopes.get(next).keyId().equals(scopes.get(from).keyId())) {
+                buckets[next] = holder.buckets(scopes.get(next), now);
+                next++;
+            }
+            return locked(scopes, next, buckets, now, work);
+        }
     }
 
-    /** One API key's bucket pairs by scope; its lock makes a multi-scope acquire atomic. */
-    private static final class KeyBuckets {
+    /** One holder's bucket pairs by scope. */
+    private static final class HolderBuckets {
         private final Map<String, Buckets> byScope = new HashMap<>();
 
-        synchronized List<RateDecision> acquire(List<RateScope> scopes, long estimatedTokens, long now) {
-            long[] waits = new long[scopes.size()];
-            boolean allowed = true;
-            for (int i = 0; i < scopes.size(); i++) {
-                waits[i] = buckets(scopes.get(i), now).wait(scopes.get(i).limits(), estimatedTokens);
-                allowed &= waits[i] == 0;
-            }
-            List<RateDecision> decisions = new ArrayList<>(scopes.size());
-            for (int i = 0; i < scopes.size(); i++) {
-                Buckets b = byScope.get(scopes.get(i).bucket());
-                if (allowed) b.take(scopes.get(i).limits(), estimatedTokens);
-                decisions.add(b.decision(allowed, scopes.get(i).limits(), waits[i]));
-            }
-            return decisions;
-        }
-
-        synchronized void adjust(List<RateScope> scopes, long tokenDelta, long now) {
-            for (RateScope s : scopes) buckets(s, now).adjust(s.limits(), tokenDelta);
-        }
-
-        synchronized List<RateDecision> peek(List<RateScope> scopes, long now) {
-            return scopes.stream().map(s -> buckets(s, now).decision(true, s.limits(), 0)).toList();
-        }
-
         /** The scope's buckets, refilled up to {@code now}. */
-        private Buckets buckets(RateScope scope, long now) {
+        Buckets buckets(RateScope scope, long now) {
             Buckets b = byScope.computeIfAbsent(scope.bucket(), k -> new Buckets(scope.limits(), now));
             b.refill(scope.limits(), now);
             return b;

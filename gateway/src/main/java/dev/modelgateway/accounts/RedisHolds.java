@@ -8,6 +8,7 @@ import io.vertx.redis.client.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -20,8 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Holds shared by every instance through Redis, as leases that expire: a crashed instance's slots and
  * reservations vanish within {@link #LEASE_MS}, while a live instance renews its own every third of that.
- * Per key, one sorted set of leases (member {@code <lease id>:<reserved e10>}, score its expiry on Redis's clock)
- * and one spend counter; one Lua script checks and takes atomically, so N instances cannot together exceed
+ * Per holder (a key, or a team), one sorted set of leases (member {@code <lease id>:<reserved e10>}, score its expiry
+ * on Redis's clock) and one spend counter per budget span ({@link BudgetPeriod#of}: a new span starts a new counter); one Lua script checks and takes atomically, so N instances cannot together exceed
  * {@code max_concurrent} or overshoot a budget by more than one call's maximum. When Redis does not answer, the
  * call is held in this process alone ({@link LocalHolds}), as the rate limiter admits without Redis.
  */
@@ -37,7 +38,7 @@ final class RedisHolds implements CallHolds {
     private static final long WARN_EVERY_NANOS = 10_000_000_000L;
 
     /**
-     * KEYS: the key's leases, its spend counter. ARGV: op, lease ms, then per op:
+     * KEYS: the holder's leases, then spend counters (take: the budget's span; spend: every span of the call). ARGV: op, lease ms, then per op:
      * take: lease member, max in flight (0: none), budget e10 (-1: none), the caller's spend e10 (raises the
      * counter when it knows more, e.g. after Redis lost it); returns {0} (taken), {1} (concurrency), {2} (budget
      * reserved) or {3, spent} (budget spent).
@@ -49,7 +50,9 @@ final class RedisHolds implements CallHolds {
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
             local op, ttl = ARGV[1], tonumber(ARGV[2])
             if op == 'spend' then
-              if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('INCRBY', KEYS[2], ARGV[3]) end
+              for i = 2, #KEYS do
+                if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('INCRBY', KEYS[i], ARGV[3]) end
+              end
               return 0
             end
             if op == 'release' then
@@ -118,11 +121,11 @@ final class RedisHolds implements CallHolds {
     public Future<HoldDecision> take(HoldRequest r) {
         long reserve = r.budgeted() ? Math.max(r.reserveE10(), 0) : 0;
         String member = instance + "." + leaseCount.incrementAndGet() + ":" + reserve;
-        return run(r.keyId(), "take", List.of(member, Integer.toString(r.maxConcurrent()), Long.toString(r.budgetE10()),
+        return run(r.holder(), List.of(r.period()), "take", List.of(member, Integer.toString(r.maxConcurrent()), Long.toString(r.budgetE10()),
                 Long.toString(r.spentE10())))
                 .map(answer -> switch (answer.get(0).toInteger()) {
                     case 0 -> {
-                        leases.put(member, r.keyId());
+                        leases.put(member, r.holder());
                         yield HoldDecision.granted(() -> release(member));
                     }
                     case 1 -> HoldDecision.refused(HoldDecision.Refusal.CONCURRENCY);
@@ -140,9 +143,9 @@ final class RedisHolds implements CallHolds {
      * Redis counts the cost before it frees the reservation.
      */
     @Override
-    public void spent(String keyId, long costE10) {
+    public void spent(String holder, Instant at, long costE10) {
         if (costE10 <= 0) return;
-        run(keyId, "spend", List.of(Long.toString(costE10)))
+        run(holder, BudgetPeriod.all(at), "spend", List.of(Long.toString(costE10)))
                 .onFailure(e -> warn("spend not shared, Redis unavailable (the database will have it): " + e));
     }
 
@@ -155,28 +158,29 @@ final class RedisHolds implements CallHolds {
 
     private void release(String member) {
         String keyId = leases.remove(member);
-        if (keyId != null) run(keyId, "release", List.of(member)).onFailure(e -> warn("lease left to expire: " + e));
+        if (keyId != null) run(keyId, List.of(), "release", List.of(member)).onFailure(e -> warn("lease left to expire: " + e));
     }
 
     private void renew() {
         Map<String, List<String>> byKey = new HashMap<>();
         leases.forEach((member, keyId) -> byKey.computeIfAbsent(keyId, k -> new ArrayList<>()).add(member));
-        byKey.forEach((keyId, members) -> run(keyId, "renew", members)
+        byKey.forEach((keyId, members) -> run(keyId, List.of(), "renew", members)
                 .onFailure(e -> warn("leases not renewed: " + e)));
     }
 
-    private Future<Response> run(String keyId, String op, List<String> args) {
-        return redis.send(script(Command.EVALSHA, sha, keyId, op, args))
+    private Future<Response> run(String holder, List<String> periods, String op, List<String> args) {
+        return redis.send(script(Command.EVALSHA, sha, holder, periods, op, args))
                 .recover(e -> e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT")
                         // Redis restarted or was flushed since the script was loaded.
-                        ? redis.send(script(Command.EVAL, SCRIPT, keyId, op, args))
+                        ? redis.send(script(Command.EVAL, SCRIPT, holder, periods, op, args))
                         : Future.failedFuture(e));
     }
 
-    private Request script(Command command, String script, String keyId, String op, List<String> args) {
-        // The braces are a cluster hash tag: both keys of an API key live on one shard, as the script needs.
-        Request r = Request.cmd(command).arg(script).arg(2).arg(prefix + "hold:{" + keyId + "}")
-                .arg(prefix + "spent:{" + keyId + "}").arg(op).arg(leaseMs);
+    private Request script(Command command, String script, String holder, List<String> periods, String op, List<String> args) {
+        // The braces are a cluster hash tag: all keys of a holder live on one shard, as the script needs.
+        Request r = Request.cmd(command).arg(script).arg(1 + periods.size()).arg(prefix + "hold:{" + holder + "}");
+        for (String period : periods) r.arg(prefix + "spent:{" + holder + "}:" + period);
+        r.arg(op).arg(leaseMs);
         for (String a : args) r.arg(a);
         return r;
     }

@@ -11,7 +11,15 @@ import java.time.Instant;
  * @param answeredModel public id of the model that produced the answer; null if none did
  * @param attempts      upstream attempts, retries and fallbacks included
  * @param status        the HTTP status the caller got (a cut-off stream keeps its 200)
+ * @param teamId        the key's team at the time of the call; null outside a team
  */
 public record UsageRecord(String traceId, String keyId, String publicModel, String answeredModel, String vendor,
-                          Usage usage, int attempts, int status, long latencyMs, Long timeToFirstTokenMs, Instant at) {
+                          Usage usage, int attempts, int status, long latencyMs, Long timeToFirstTokenMs, Instant at,
+                          String teamId) {
+
+    /** A record of a key outside any team. */
+    public UsageRecord(String traceId, String keyId, String publicModel, String answeredModel, String vendor,
+                       Usage usage, int attempts, int status, long latencyMs, Long timeToFirstTokenMs, Instant at) {
+        this(traceId, keyId, publicModel, answeredModel, vendor, usage, attempts, status, latencyMs, timeToFirstTokenMs, at, null);
+    }
 }

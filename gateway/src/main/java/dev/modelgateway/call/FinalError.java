@@ -4,6 +4,7 @@ import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.error.VendorError;
 import dev.modelgateway.http.Exchange;
+import dev.modelgateway.observability.ErrorBodies;
 import dev.modelgateway.routing.AttemptPlan.Verdict;
 import dev.modelgateway.upstream.TransportFailures;
 import io.vertx.core.http.HttpServerResponse;
@@ -90,7 +91,7 @@ public final class FinalError {
                 String v = e.headers().get(h);
                 if (v != null) out.putHeader(h, v);
             }
-            out.setStatusCode(e.status()).putHeader("content-type", "application/json").end(e.body());
+            out.setStatusCode(e.status()).putHeader("content-type", "application/json").end(ErrorBodies.sent(e.status(), e.body()));
             return e.status();
         }
         GatewayException g = TransportFailures.classify(failure, vendor);

@@ -5,8 +5,11 @@ import dev.modelgateway.accounts.Admission;
 import dev.modelgateway.accounts.UsageRecord;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.catalogue.ModelPrice;
+import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
+import dev.modelgateway.observability.CallFacts;
 import dev.modelgateway.upstream.RelayOutcome;
 import io.vertx.core.Future;
 
@@ -23,9 +26,22 @@ public final class Metering {
     static final long DEFAULT_OUTPUT_ESTIMATE = 1024;
 
     private final Accounts accounts;
+    /** The catalogue's prices, for the cost metric (the ledger prices the row itself); null: no cost metric. */
+    private final PriceBook prices;
 
     public Metering(Accounts accounts) {
+        this(accounts, null);
+    }
+
+    public Metering(Accounts accounts, PriceBook prices) {
         this.accounts = accounts;
+        this.prices = prices;
+    }
+
+    /** A refusal's reason for the refusals metric: its error code (a fixed vocabulary), else its kind. */
+    private static void refused(Exchange ex, Throwable cause) {
+        ex.trace().refused(cause instanceof GatewayException g
+                ? (g.code() != null ? g.code() : g.kind().name().toLowerCase(java.util.Locale.ROOT)) : "accounts_unavailable");
     }
 
     /**
@@ -33,7 +49,10 @@ public final class Metering {
      * request's size in bytes / 4 (a common rule of thumb for English text and JSON) plus its output cap.
      */
     public Future<Admission> admit(Exchange ex, ModelEntry model, long requestBytes, long maxOutputTokens) {
-        return accounts.admit(ex.caller().key(), model.id(), estimate(requestBytes, maxOutputTokens)).onSuccess(admission ->
+        // the request's trace waits for this call's record before it ends (access log, span, metrics)
+        ex.trace().callStarted();
+        return accounts.admit(ex.caller().key(), model.id(), estimate(requestBytes, maxOutputTokens))
+                .onFailure(e -> refused(ex, e)).onSuccess(admission ->
                 admission.headers().forEach((k, v) -> {
                     if (!ex.response().headWritten()) ex.response().putHeader(k, v);
                 }));
@@ -58,7 +77,8 @@ public final class Metering {
      * buckets and budget were taken on its primary).
      */
     public Future<Admission> admitFallback(Exchange ex, ModelEntry model, long requestBytes, long maxOutputTokens) {
-        return accounts.admitFallback(ex.caller().key(), model.id(), estimate(requestBytes, maxOutputTokens));
+        return accounts.admitFallback(ex.caller().key(), model.id(), estimate(requestBytes, maxOutputTokens))
+                .onFailure(e -> refused(ex, e));
     }
 
     /**
@@ -80,6 +100,7 @@ public final class Metering {
         private int status;
         private Long ttftMs;
         private Map<String, Admission> fallbackAdmissions = Map.of();
+        private boolean written;
 
         private Record(Exchange ex, Admission admission, ModelEntry requested) {
             this.ex = ex;
@@ -114,12 +135,34 @@ public final class Metering {
             return this;
         }
 
-        /** Writes the row and corrects the token counters with what was really used. */
+        /**
+         * Writes the row when the relay is about to end the answer ({@link Exchange#beforeAnswerEnds}); the call's
+         * own {@link #write()} afterwards then does nothing.
+         */
+        public void answerEnding(int status, Usage usage, Long ttftMs) {
+            this.status = status;
+            this.usage = usage == null ? Usage.ZERO : usage;
+            this.ttftMs = ttftMs;
+            write();
+        }
+
+        private double cost() {
+            ModelPrice price = prices == null ? null : prices.priceOf((answered == null ? requested : answered).id());
+            return price == null ? 0 : price.cost(usage).doubleValue();
+        }
+
+        /** Writes the row (once) and corrects the token counters with what was really used. */
         public void write() {
+            if (written) return;
+            written = true;
             // the record first: its cost is queued as spend before the budget reservation is released
+            String vendor = (answered == null ? requested : answered).vendor().id();
+            long latencyMs = ex.elapsedMs();
             accounts.record(new UsageRecord(ex.traceId(), ex.caller().keyId(), requested.id(),
-                    answered == null ? null : answered.id(), (answered == null ? requested : answered).vendor().id(),
-                    usage, attempts, status, ex.elapsedMs(), ttftMs, Instant.now()));
+                    answered == null ? null : answered.id(), vendor, usage, attempts, status, latencyMs, ttftMs, Instant.now(),
+                    ex.caller().key().teamId()));
+            ex.trace().recorded(new CallFacts(requested.id(), answered == null ? null : answered.id(), vendor, status, usage,
+                    attempts, latencyMs, ttftMs, cost()), ex.caller().keyId());
             if (admission != null) admission.settle(usage.totalTokens());
             fallbackAdmissions.forEach((model, a) ->
                     a.settle(answered != null && answered.id().equals(model) ? usage.totalTokens() : 0));

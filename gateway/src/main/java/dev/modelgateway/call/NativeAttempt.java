@@ -3,6 +3,7 @@ package dev.modelgateway.call;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
@@ -36,7 +37,8 @@ final class NativeAttempt {
     private record Upstream(Buffer bytes, StreamTap tap, List<String> warnings) {
     }
 
-    static Future<RelayOutcome> run(CallServices services, Call call, ModelEntry model, Deadline deadline) {
+    static Future<RelayOutcome> run(CallServices services, Call call, ModelEntry model, VendorEndpoint endpoint,
+                                    Deadline deadline) {
         NativeFormat format = call.protocol().nativeFormat();
         // copying and serializing the whole body: beside the event loop when it is large
         return Attempts.bodyWork(call, () -> {
@@ -46,15 +48,15 @@ final class NativeAttempt {
             List<String> warnings = format.adaptToDialect(body, model);
             StreamTap tap = call.stream() ? format.streamTap(body, call.exchange().traceId(), call.answerIds()) : null;
             return new Upstream(Json.toBuffer(body), tap, warnings);
-        }).compose(upstream -> send(services, call, model, format, upstream, deadline));
+        }).compose(upstream -> send(services, call, model, format, upstream, endpoint, deadline));
     }
 
     private static Future<RelayOutcome> send(CallServices services, Call call, ModelEntry model, NativeFormat format,
-                                             Upstream upstream, Deadline deadline) {
+                                             Upstream upstream, VendorEndpoint endpoint, Deadline deadline) {
         call.exchange().warn(upstream.warnings());
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
         call.forwardedHeaders().forEach(headers::set);
-        VendorRequest request = new VendorRequest(services.config().vendor(model.vendor()), format.path(), headers,
+        VendorRequest request = new VendorRequest(endpoint, format.path(), headers,
                 upstream.bytes(), deadline);
         if (call.stream()) return services.relay().stream(call.exchange(), request, upstream.tap(), VendorErrorMapper.NATIVE);
         // The vendor's bytes go back untouched; of the body only what usage (and the answer's ids) need is built.

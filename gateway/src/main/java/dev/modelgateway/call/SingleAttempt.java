@@ -3,7 +3,10 @@ package dev.modelgateway.call;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.error.VendorError;
+import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.http.Exchange;
+import dev.modelgateway.observability.AttemptSpan;
+import dev.modelgateway.observability.FailureType;
 import dev.modelgateway.upstream.RelayOutcome;
 import dev.modelgateway.upstream.TransportFailures;
 import io.vertx.core.Future;
@@ -35,6 +38,8 @@ public final class SingleAttempt {
                 return;
             }
             Metering.Record record = metering.record(ex, admitted.result(), model).attempted(model, 1);
+            ex.beforeAnswerEnds(record::answerEnding);
+            AttemptSpan span = ex.trace().attempt(model.vendor().id(), model.vendor().id(), model.id(), model.upstreamId(), 1, 0, 0);
             Future<RelayOutcome> outcome;
             try {
                 outcome = attempt.get();
@@ -45,8 +50,11 @@ public final class SingleAttempt {
             }
             outcome.onComplete(done -> {
                 if (done.succeeded()) {
+                    span.succeeded(done.result().status(), model.upstreamId(), done.result().usage());
                     record.outcome(done.result()).write();
                 } else {
+                    AttemptFailure why = AttemptFailure.of(done.cause());
+                    span.failed(FailureType.status(why), FailureType.of(why), String.valueOf(done.cause().getMessage()));
                     record.status(FinalError.renderNative(ex, done.cause(), model.vendor().id())).write();
                 }
             });

@@ -5,6 +5,7 @@ import dev.modelgateway.canonical.CanonicalRequest;
 import dev.modelgateway.canonical.CanonicalResponse;
 import dev.modelgateway.canonical.ContentBlock;
 import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.error.VendorError;
@@ -37,7 +38,8 @@ final class TranslatedAttempt {
     private TranslatedAttempt() {
     }
 
-    static Future<RelayOutcome> run(CallServices services, Call call, ModelEntry model, Deadline deadline) {
+    static Future<RelayOutcome> run(CallServices services, Call call, ModelEntry model, VendorEndpoint endpoint,
+                                    Deadline deadline) {
         VendorCodec vendor = Codecs.of(model.vendor());
         // decoding, looking for media and encoding walk the whole body: beside the event loop when it is large
         return Attempts.bodyWork(call, () -> {
@@ -46,9 +48,9 @@ final class TranslatedAttempt {
         }).compose(decoded -> {
             ThinkingRules.Adapted adapted = decoded.adapted();
             CanonicalRequest request = adapted.request();
-            if (decoded.needed().isEmpty()) return send(services, call, model, vendor, adapted.warnings(), request, deadline);
+            if (decoded.needed().isEmpty()) return send(services, call, model, vendor, adapted.warnings(), request, endpoint, deadline);
             return MediaInlining.inline(call, request, decoded.needed(), services.media())
-                    .compose(inlined -> send(services, call, model, vendor, adapted.warnings(), inlined, deadline));
+                    .compose(inlined -> send(services, call, model, vendor, adapted.warnings(), inlined, endpoint, deadline));
         });
     }
 
@@ -61,16 +63,16 @@ final class TranslatedAttempt {
     }
 
     private static Future<RelayOutcome> send(CallServices services, Call call, ModelEntry model, VendorCodec vendor,
-                                             List<String> ruleWarnings, CanonicalRequest request, Deadline deadline) {
+                                             List<String> ruleWarnings, CanonicalRequest request, VendorEndpoint endpoint, Deadline deadline) {
         return Attempts.bodyWork(call, () -> {
             EncodedRequest encoded = vendor.encodeRequest(request, model.upstreamId(), call.stream());
             return new Encoded(encoded, Json.toBuffer(encoded.body()));
-        }).compose(encoded -> send(services, call, model, vendor, ruleWarnings, request, encoded, deadline));
+        }).compose(encoded -> send(services, call, model, vendor, ruleWarnings, request, encoded, endpoint, deadline));
     }
 
     private static Future<RelayOutcome> send(CallServices services, Call call, ModelEntry model, VendorCodec vendor,
                                              List<String> ruleWarnings, CanonicalRequest request, Encoded encoded,
-                                             Deadline deadline) {
+                                             VendorEndpoint endpoint, Deadline deadline) {
         InboundCodec inbound = call.codec();
         EncodedRequest upstream = encoded.request();
         List<String> warnings = new ArrayList<>(ruleWarnings);
@@ -78,7 +80,7 @@ final class TranslatedAttempt {
         call.exchange().warn(warnings);
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
         upstream.headers().forEach(headers::set);
-        VendorRequest req = new VendorRequest(services.config().vendor(model.vendor()), upstream.path(), headers,
+        VendorRequest req = new VendorRequest(endpoint, upstream.path(), headers,
                 encoded.bytes(), deadline);
         VendorErrorMapper errors = e -> vendorError(vendor, e, model);
         if (call.stream()) {

@@ -11,11 +11,18 @@ package dev.modelgateway.canonical;
  * @param cacheWrite1hTokens input tokens written to a 1-hour cache
  * @param outputTokens     all generated tokens, reasoning included
  * @param reasoningTokens  the part of {@code outputTokens} spent on reasoning
+ * @param webSearchCalls   server-side web searches the vendor ran (and bills per call)
  */
 public record Usage(long inputTokens, long cacheReadTokens, long cacheWrite5mTokens, long cacheWrite1hTokens,
-                    long outputTokens, long reasoningTokens) {
+                    long outputTokens, long reasoningTokens, long webSearchCalls) {
 
     public static final Usage ZERO = new Usage(0, 0, 0, 0, 0, 0);
+
+    /** Token counts without server-tool calls. */
+    public Usage(long inputTokens, long cacheReadTokens, long cacheWrite5mTokens, long cacheWrite1hTokens,
+                 long outputTokens, long reasoningTokens) {
+        this(inputTokens, cacheReadTokens, cacheWrite5mTokens, cacheWrite1hTokens, outputTokens, reasoningTokens, 0);
+    }
 
     public long cacheWriteTokens() {
         return cacheWrite5mTokens + cacheWrite1hTokens;
@@ -33,6 +40,6 @@ public record Usage(long inputTokens, long cacheReadTokens, long cacheWrite5mTok
     public Usage plus(Usage o) {
         return new Usage(inputTokens + o.inputTokens, cacheReadTokens + o.cacheReadTokens,
                 cacheWrite5mTokens + o.cacheWrite5mTokens, cacheWrite1hTokens + o.cacheWrite1hTokens,
-                outputTokens + o.outputTokens, reasoningTokens + o.reasoningTokens);
+                outputTokens + o.outputTokens, reasoningTokens + o.reasoningTokens, webSearchCalls + o.webSearchCalls);
     }
 }

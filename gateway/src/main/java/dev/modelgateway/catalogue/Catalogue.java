@@ -2,21 +2,32 @@ package dev.modelgateway.catalogue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.config.Provider;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.error.GatewayException;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,6 +44,8 @@ public final class Catalogue implements PriceBook {
     private final Map<String, ModelEntry> models;
     private final Map<String, String> aliases;
     private final Map<String, String> unavailable;
+    /** Computed on first use. */
+    private volatile String priceVersion;
 
     private Catalogue(Map<String, ModelEntry> models, Map<String, String> aliases, Map<String, String> unavailable) {
         this.models = models;
@@ -42,8 +55,57 @@ public final class Catalogue implements PriceBook {
 
     /** Loads the catalogue shipped in the jar, applying the operator's upstream-id overrides. */
     public static Catalogue loadDefault(Map<String, String> upstreamOverrides) {
+        return parse(shipped(), upstreamOverrides);
+    }
+
+    /**
+     * The shipped catalogue with the operator's own entries on top (docs/configuration.md, "The catalogue"): a
+     * configuration entry for a shipped id overrides the fields it names, one for a new id adds a model (its vendor
+     * is its first deployment's provider's wire format unless it names one), {@code status: retired} retires one;
+     * aliases are added. Both go through the same parser, so a configured price reads as a shipped one.
+     */
+    public static Catalogue load(GatewayConfig config) {
+        ObjectNode root = shipped();
+        ArrayNode models = (ArrayNode) root.withArray("models");
+        Map<String, ObjectNode> byId = new HashMap<>();
+        models.forEach(m -> byId.put(m.path("id").asText(), (ObjectNode) m));
+        ObjectNode aliases = root.withObject("aliases");
+        JsonNode own = config.routing().catalogue();
+        own.path("models").properties().forEach(e -> {
+            String id = e.getKey();
+            ObjectNode fields = ((ObjectNode) e.getValue()).deepCopy();
+            JsonNode modelAliases = fields.remove("aliases");
+            ObjectNode entry = byId.get(id);
+            if (entry == null) {
+                entry = models.addObject().put("id", id);
+                byId.put(id, entry);
+                if (!fields.has("vendor")) {
+                    var deployments = config.routing().deployments().get(id);
+                    if (deployments == null) {
+                        throw new IllegalArgumentException("models." + id + ": a model the catalogue does not ship needs deployments"
+                                + " (or a vendor)");
+                    }
+                    Provider p = config.providers().get(deployments.getFirst().provider());
+                    entry.put("vendor", p.type().wire().id());
+                }
+            }
+            for (var f : fields.properties()) {
+                // an object field (price, thinking) is overridden field by field: re-pricing input keeps output
+                if (f.getValue().isObject() && entry.get(f.getKey()) instanceof ObjectNode shipped) shipped.setAll((ObjectNode) f.getValue());
+                else entry.set(f.getKey(), f.getValue());
+            }
+            if (modelAliases != null) {
+                if (!modelAliases.isArray()) throw new IllegalArgumentException("models." + id + ".aliases must be a list of names");
+                modelAliases.forEach(a -> aliases.put(a.asText(), id));
+            }
+        });
+        own.path("aliases").properties().forEach(e -> aliases.put(e.getKey(), e.getValue().asText()));
+        return parse(root, config.upstreamOverrides());
+    }
+
+    private static ObjectNode shipped() {
         try (InputStream in = Catalogue.class.getResourceAsStream("/catalogue.yaml")) {
-            return parse(new ObjectMapper(new YAMLFactory()).readTree(in), upstreamOverrides);
+            return (ObjectNode) new ObjectMapper(new YAMLFactory()).readTree(in);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read catalogue.yaml", e);
         }
@@ -53,31 +115,19 @@ public final class Catalogue implements PriceBook {
         Map<String, ModelEntry> models = new LinkedHashMap<>();
         for (JsonNode m : root.path("models")) {
             String id = m.path("id").asText();
-            String defaultUpstream = id.startsWith("platform/") ? id.substring("platform/".length()) : id;
-            Set<String> caps = new LinkedHashSet<>();
-            m.path("capabilities").forEach(c -> caps.add(c.asText()));
-            JsonNode p = m.path("price");
-            BigDecimal input = decimal(p, "input");
-            ModelPrice price = new ModelPrice(input, decimal(p, "output"),
-                    p.has("cache_read") ? decimal(p, "cache_read") : input,
-                    p.has("cache_write_5m") ? decimal(p, "cache_write_5m") : input,
-                    p.has("cache_write_1h") ? decimal(p, "cache_write_1h") : input);
-            JsonNode t = m.path("thinking");
-            ThinkingPolicy thinking = t.isMissingNode() ? ThinkingPolicy.VENDOR_DEFAULT
-                    : new ThinkingPolicy(!"refused".equals(t.path("budget").asText()), "on".equals(t.path("default").asText()));
-            ModelEntry entry = new ModelEntry(id, Vendor.fromId(m.path("vendor").asText()),
-                    upstreamOverrides.getOrDefault(id, defaultUpstream),
-                    ModelKind.valueOf(m.path("kind").asText("chat").toUpperCase()), Set.copyOf(caps),
-                    m.path("context_window").asLong(), m.path("max_output_tokens").asLong(), price, thinking,
-                    m.path("sampling_params").asBoolean(true),
-                    ModelStatus.valueOf(m.path("status").asText("active").toUpperCase()),
-                    m.path("replacement").asText(null));
-            if (models.put(id, entry) != null) throw new IllegalStateException("duplicate model id " + id);
+            ModelEntry entry;
+            try {
+                entry = entry(m, id, upstreamOverrides);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("models." + id + ": " + e.getMessage(), e);
+            }
+            if (models.put(id, entry) != null) throw new IllegalArgumentException("duplicate model id " + id);
         }
         Map<String, String> aliases = new HashMap<>();
         root.path("aliases").properties().forEach(e -> aliases.put(e.getKey(), e.getValue().asText()));
-        aliases.values().forEach(target -> {
-            if (!models.containsKey(target)) throw new IllegalStateException("alias to unknown model " + target);
+        aliases.forEach((alias, target) -> {
+            if (!models.containsKey(target)) throw new IllegalArgumentException("aliases." + alias + ": no model '" + target + "'");
+            if (models.containsKey(alias)) throw new IllegalArgumentException("aliases." + alias + ": a model already has this id");
         });
         Map<String, String> unavailable = new HashMap<>();
         root.path("unavailable").properties().forEach(e -> unavailable.put(e.getKey(), e.getValue().asText()));
@@ -85,8 +135,37 @@ public final class Catalogue implements PriceBook {
         return new Catalogue(Collections.unmodifiableMap(models), Map.copyOf(aliases), Map.copyOf(unavailable));
     }
 
-    private static BigDecimal decimal(JsonNode node, String field) {
-        return node.has(field) ? new BigDecimal(node.get(field).asText()) : BigDecimal.ZERO;
+    /** One model's entry; a wrong field fails naming it. */
+    private static ModelEntry entry(JsonNode m, String id, Map<String, String> upstreamOverrides) {
+        String defaultUpstream = id.startsWith("platform/") ? id.substring("platform/".length()) : id;
+        Set<String> caps = new LinkedHashSet<>();
+        m.path("capabilities").forEach(c -> caps.add(c.asText()));
+        ModelPrice price = ModelPrice.parse(m.path("price"));
+        JsonNode t = m.path("thinking");
+        ThinkingPolicy thinking = t.isMissingNode() ? ThinkingPolicy.VENDOR_DEFAULT
+                : new ThinkingPolicy(!"refused".equals(t.path("budget").asText()), "on".equals(t.path("default").asText()));
+        return new ModelEntry(id, Vendor.fromId(m.path("vendor").asText()),
+                upstreamOverrides.getOrDefault(id, defaultUpstream),
+                named(ModelKind.class, m, "kind", "chat"), Set.copyOf(caps),
+                m.path("context_window").asLong(), m.path("max_output_tokens").asLong(), price, thinking,
+                m.path("sampling_params").asBoolean(true),
+                named(ModelStatus.class, m, "status", "active"),
+                m.path("replacement").asText(null));
+    }
+
+    private static <E extends Enum<E>> E named(Class<E> type, JsonNode m, String field, String dflt) {
+        String value = m.path(field).asText(dflt);
+        try {
+            return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(field + " must be one of " + Arrays.stream(type.getEnumConstants())
+                    .map(c -> c.name().toLowerCase(Locale.ROOT)).toList() + ", got '" + value + "'");
+        }
+    }
+
+    /** Alias → public model id. */
+    public Map<String, String> aliases() {
+        return aliases;
     }
 
     /** All models in catalogue order, retired ones included. */
@@ -148,11 +227,37 @@ public final class Catalogue implements PriceBook {
         return alias;
     }
 
-    /** Prices by public id; unknown ids (never produced by the gateway itself) are free. */
+    /** Prices by public id; null for a model without a price and for an unknown id, never a silent $0. */
     @Override
     public ModelPrice priceOf(String publicModelId) {
         ModelEntry entry = find(publicModelId);
-        return entry == null ? ModelPrice.FREE : entry.price();
+        return entry == null ? null : entry.price();
+    }
+
+    @Override
+    public SortedMap<String, ModelPrice> table() {
+        SortedMap<String, ModelPrice> table = new TreeMap<>();
+        models.forEach((id, m) -> table.put(id, m.price()));
+        return Collections.unmodifiableSortedMap(table);
+    }
+
+    /** {@code pt-} and 12 hex digits of a SHA-256 of every model's prices, in id order. */
+    @Override
+    public String version() {
+        String v = priceVersion;
+        if (v == null) {
+            StringBuilder table = new StringBuilder();
+            table().forEach((id, price) -> table.append(id).append('=')
+                    .append(price == null ? "none" : price.fingerprint()).append('\n'));
+            try {
+                byte[] digest = MessageDigest.getInstance("SHA-256").digest(table.toString().getBytes(StandardCharsets.UTF_8));
+                v = "pt-" + HexFormat.of().formatHex(digest, 0, 6);
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("every JDK has SHA-256", e);
+            }
+            priceVersion = v;
+        }
+        return v;
     }
 
     /**

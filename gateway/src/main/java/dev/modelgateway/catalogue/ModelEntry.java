@@ -23,4 +23,10 @@ public record ModelEntry(String id, Vendor vendor, String upstreamId, ModelKind 
     public boolean retired() {
         return status == ModelStatus.RETIRED;
     }
+
+    /** The same model as one deployment serves it: under that deployment's id for it. */
+    public ModelEntry withUpstream(String id) {
+        return id.equals(upstreamId) ? this : new ModelEntry(this.id, vendor, id, kind, capabilities, contextWindow, maxOutputTokens,
+                price, thinking, samplingParams, status, replacement);
+    }
 }

@@ -1,5 +1,7 @@
 package dev.modelgateway.config;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -29,7 +31,8 @@ import java.util.regex.Pattern;
  * {@code GATEWAY_MAX_CONNECTIONS}, {@code GATEWAY_MAX_BUFFERED_BODY_BYTES}, {@code GATEWAY_MAX_VENDOR_ANSWER_BYTES},
  * {@code GATEWAY_MAX_VENDOR_STREAM_SECONDS}, {@code GATEWAY_MAX_VENDOR_EVENT_BYTES}), TLS
  * ({@code GATEWAY_TLS_CERT_FILE}, {@code GATEWAY_TLS_KEY_FILE}), {@code GATEWAY_DEFAULT_MAX_CONCURRENT} and
- * {@code GATEWAY_DROP_REFUSED_HOSTED_TOOLS}. See docs/configuration.md.
+ * {@code GATEWAY_DROP_REFUSED_HOSTED_TOOLS}. The operator-owned sections ({@code providers}, {@code models},
+ * {@code aliases}, {@code routing}) are read by {@link RoutingSection}. See docs/configuration.md.
  */
 public final class ConfigLoader {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
@@ -47,8 +50,16 @@ public final class ConfigLoader {
 
     public GatewayConfig load(Path file) throws IOException {
         String text = file == null ? "" : substitute(Files.readString(file));
-        JsonNode root = text.isBlank() ? YAML.createObjectNode() : YAML.readTree(text);
+        JsonNode root;
+        try {
+            root = text.isBlank() ? YAML.createObjectNode() : YAML.readTree(text);
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            throw new IllegalArgumentException(file + (at == null ? "" : ", line " + at.getLineNr() + ", column " + at.getColumnNr())
+                    + ": not valid YAML: " + e.getOriginalMessage());
+        }
         if (root == null || root.isMissingNode() || root.isNull()) root = YAML.createObjectNode();
+        if (!root.isObject()) throw new IllegalArgumentException(file + ": the configuration must be a YAML mapping");
 
         JsonNode server = root.path("server");
         String host = override("GATEWAY_HOST", server.path("host").asText("0.0.0.0"));
@@ -84,8 +95,14 @@ public final class ConfigLoader {
                 override("GATEWAY_DROP_REFUSED_HOSTED_TOOLS", root.path("responses").path("drop_refused_hosted_tools").asText("false")));
         ServerTls tls = ServerTls.of(blankToNull(override("GATEWAY_TLS_CERT_FILE", server.path("tls_cert_file").asText(null))),
                 blankToNull(override("GATEWAY_TLS_KEY_FILE", server.path("tls_key_file").asText(null))));
+        RoutingConfig routing = new RoutingSection(vendors).parse(root).withFile(file);
+        // a provider named after a built-in vendor replaces it for the endpoints that are not routed too (token counting…)
+        for (Vendor v : Vendor.values()) {
+            Provider replaced = routing.providers().get(v.id());
+            if (replaced != null) vendors.put(v, replaced.builtIn(v));
+        }
         return new GatewayConfig(host, port, masterKey, vendors, overrides, databaseUrl, redisUrl, media(root.path("media")),
-                limits(server), tls, (int) maxConcurrent, dropHostedTools);
+                limits(server), tls, (int) maxConcurrent, dropHostedTools, routing);
     }
 
     private MediaPolicy media(JsonNode node) {
@@ -113,12 +130,16 @@ public final class ConfigLoader {
      * connection pool per event loop.
      */
     private static VendorPool pool(Vendor v, JsonNode node) {
-        VendorPool d = VendorPool.DEFAULT;
-        String prefix = "vendors." + v.id() + ".";
+        return pool("vendors." + v.id() + ".", node, VendorPool.DEFAULT);
+    }
+
+    /** A pool's settings under {@code prefix}, each defaulting to {@code d}'s. */
+    static VendorPool pool(String prefix, JsonNode node, VendorPool d) {
         long connections = parseLong(prefix + "max_connections", node.path("max_connections").asText(Integer.toString(d.maxConnections())));
         long queued = parseLong(prefix + "max_queued", node.path("max_queued").asText(Integer.toString(d.maxQueued())));
-        VendorHttp http = VendorHttp.parse(prefix + "http_version", node.path("http_version").asText("auto"));
-        String caFile = node.hasNonNull("ca_file") ? node.get("ca_file").asText() : null;
+        VendorHttp http = node.hasNonNull("http_version") ? VendorHttp.parse(prefix + "http_version", node.path("http_version").asText())
+                : d.http();
+        String caFile = node.hasNonNull("ca_file") ? node.get("ca_file").asText() : d.caFile();
         if (caFile != null && !Files.isReadable(Path.of(caFile))) {
             throw new IllegalArgumentException(prefix + "ca_file: cannot read '" + caFile + "'");
         }
@@ -167,7 +188,7 @@ public final class ConfigLoader {
         };
     }
 
-    private static long parseLong(String name, String value) {
+    static long parseLong(String name, String value) {
         try {
             return Long.parseLong(value.trim());
         } catch (NumberFormatException e) {
@@ -194,18 +215,23 @@ public final class ConfigLoader {
 
     /** An absolute http(s) URL with a host: caught here rather than on the vendor's first request. */
     private static String checkedBaseUrl(Vendor v, String value) {
+        if (validUrl(value)) return value;
+        throw new IllegalArgumentException(v.baseUrlEnv() + " / vendors." + v.id()
+                + ".base_url must be an http(s) URL such as https://api.example.com/v1, got '" + value + "'");
+    }
+
+    static boolean validUrl(String value) {
         try {
             URI uri = new URI(value);
             String scheme = uri.getScheme();
             if (("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme)) && uri.getHost() != null
                     && uri.getRawQuery() == null && uri.getRawFragment() == null) {
-                return value;
+                return true;
             }
         } catch (URISyntaxException e) {
-            // reported below
+            // not valid
         }
-        throw new IllegalArgumentException(v.baseUrlEnv() + " / vendors." + v.id()
-                + ".base_url must be an http(s) URL such as https://api.example.com/v1, got '" + value + "'");
+        return false;
     }
 
     private static int parsePort(String value) {

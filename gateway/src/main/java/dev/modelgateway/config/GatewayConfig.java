@@ -1,6 +1,7 @@
 package dev.modelgateway.config;
 
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -14,11 +15,12 @@ import java.util.Map;
  * @param tls the certificate and key to serve TLS with; null serves cleartext HTTP
  * @param defaultMaxConcurrent calls in flight at once for an API key that sets no {@code max_concurrent}; 0: no bound
  * @param dropRefusedHostedTools Responses API: drop a hosted tool the model refuses (with a warning) instead of a 400
+ * @param routing providers, deployments, the catalogue's overrides and cooldowns: what a reload applies again
  */
 public record GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
                             Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl,
                             MediaPolicy media, ServerLimits limits, ServerTls tls, int defaultMaxConcurrent,
-                            boolean dropRefusedHostedTools) {
+                            boolean dropRefusedHostedTools, RoutingConfig routing) {
 
     /** Keys' default concurrency bound; the same as {@code AccountsConfig.DEFAULT_MAX_CONCURRENT} (docs/security.md). */
     public static final int DEFAULT_MAX_CONCURRENT = 64;
@@ -28,6 +30,15 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
         upstreamOverrides = Map.copyOf(upstreamOverrides);
         if (limits == null) limits = ServerLimits.DEFAULT;
         if (defaultMaxConcurrent < 0) throw new IllegalArgumentException("accounts.default_max_concurrent must not be negative");
+        if (routing == null) routing = RoutingConfig.NONE;
+    }
+
+    /** Without providers, deployments or catalogue entries of the operator's own. */
+    public GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
+                         Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl, MediaPolicy media,
+                         ServerLimits limits, ServerTls tls, int defaultMaxConcurrent, boolean dropRefusedHostedTools) {
+        this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, tls, defaultMaxConcurrent,
+                dropRefusedHostedTools, RoutingConfig.NONE);
     }
 
     /** Cleartext, the default concurrency bound per key, refusing hosted tools a model does not take. */
@@ -48,6 +59,35 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
         return vendors.get(v);
     }
 
+    /**
+     * Every provider by name: the four built-in vendors (named by their ids), then the operator's, which may replace
+     * a built-in one.
+     */
+    public Map<String, Provider> providers() {
+        Map<String, Provider> all = new LinkedHashMap<>();
+        for (Vendor v : Vendor.values()) {
+            VendorEndpoint e = vendors.get(v);
+            if (e != null) all.put(v.id(), Provider.of(e));
+        }
+        all.putAll(routing.providers());
+        return all;
+    }
+
+    /**
+     * This configuration with the operator-owned settings of {@code reloaded} (docs/configuration.md, "Hot reload"):
+     * the built-in vendors' endpoints, the upstream ids, providers, deployments, catalogue entries and cooldowns. The
+     * rest (port, stores, limits, TLS) takes a restart.
+     */
+    public GatewayConfig withReloadable(GatewayConfig reloaded) {
+        return new GatewayConfig(host, port, masterKey, reloaded.vendors, reloaded.upstreamOverrides, databaseUrl, redisUrl, media,
+                limits, tls, defaultMaxConcurrent, dropRefusedHostedTools, reloaded.routing);
+    }
+
+    public GatewayConfig withRouting(RoutingConfig r) {
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, r);
+    }
+
     /** The scheme callers use: https when the gateway serves TLS. */
     public String scheme() {
         return tls != null ? "https" : "http";
@@ -55,38 +95,38 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
 
     public GatewayConfig withPort(int newPort) {
         return new GatewayConfig(host, newPort, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools);
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing);
     }
 
     public GatewayConfig withMedia(MediaPolicy newMedia) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, newMedia, limits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools);
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing);
     }
 
     public GatewayConfig withLimits(ServerLimits newLimits) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, newLimits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools);
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing);
     }
 
     public GatewayConfig withTls(ServerTls newTls) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                newTls, defaultMaxConcurrent, dropRefusedHostedTools);
+                newTls, defaultMaxConcurrent, dropRefusedHostedTools, routing);
     }
 
     public GatewayConfig withDefaultMaxConcurrent(int n) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, n, dropRefusedHostedTools);
+                tls, n, dropRefusedHostedTools, routing);
     }
 
     public GatewayConfig withDropRefusedHostedTools(boolean drop) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, defaultMaxConcurrent, drop);
+                tls, defaultMaxConcurrent, drop, routing);
     }
 
     public GatewayConfig withVendor(VendorEndpoint endpoint) {
         Map<Vendor, VendorEndpoint> copy = new EnumMap<>(vendors);
         copy.put(endpoint.vendor(), endpoint);
         return new GatewayConfig(host, port, masterKey, copy, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools);
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing);
     }
 }

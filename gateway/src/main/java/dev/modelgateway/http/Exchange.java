@@ -2,9 +2,14 @@ package dev.modelgateway.http;
 
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.observability.ErrorBodies;
+import dev.modelgateway.observability.RequestTrace;
+import dev.modelgateway.observability.Telemetry;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
+
+import dev.modelgateway.canonical.Usage;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -24,11 +29,21 @@ public final class Exchange {
     private final long startNanos;
     private final Vertx vertx;
     private final HttpServerResponse response;
+    private final RequestTrace trace;
     private Caller caller;
     private String model;
     private final List<String> callWarnings = new ArrayList<>();
+    private AnswerEnd answerEnd;
 
-    private Exchange(String traceId, ErrorShape shape, long startNanos, Vertx vertx, HttpServerResponse response) {
+    /** What runs just before a relayed answer's last bytes are sent. */
+    @FunctionalInterface
+    public interface AnswerEnd {
+        void ending(int status, Usage usage, Long ttftMs);
+    }
+
+    private Exchange(String traceId, ErrorShape shape, long startNanos, Vertx vertx, HttpServerResponse response,
+                     RequestTrace trace) {
+        this.trace = trace;
         this.traceId = traceId;
         this.shape = shape;
         this.startNanos = startNanos;
@@ -38,14 +53,23 @@ public final class Exchange {
 
     /** Opens the exchange of a routed request and keeps it on the routing context. */
     public static Exchange begin(RoutingContext ctx, ErrorShape shape) {
-        Exchange ex = open(ctx.vertx(), ctx.response(), shape);
+        return begin(ctx, shape, Telemetry.OFF.begin(ctx.request(), shape.name()));
+    }
+
+    /**
+     * Opens the exchange of a routed request under its trace: the trace id is the trace's (the caller's
+     * {@code traceparent} or the server span's), a new one when it has none.
+     */
+    public static Exchange begin(RoutingContext ctx, ErrorShape shape, RequestTrace trace) {
+        String id = trace.traceId() != null ? trace.traceId() : TraceId.next();
+        Exchange ex = new Exchange(id, shape, System.nanoTime(), ctx.vertx(), ctx.response(), trace);
         ctx.put(KEY, ex);
         return ex;
     }
 
     /** An exchange for a response that did not come through the router (tests, internal calls). */
     public static Exchange open(Vertx vertx, HttpServerResponse response, ErrorShape shape) {
-        return new Exchange(TraceId.next(), shape, System.nanoTime(), vertx, response);
+        return new Exchange(TraceId.next(), shape, System.nanoTime(), vertx, response, RequestTrace.detached());
     }
 
     public static Exchange of(RoutingContext ctx) {
@@ -58,11 +82,28 @@ public final class Exchange {
     public Vertx vertx() { return vertx; }
     public HttpServerResponse response() { return response; }
     public Caller caller() { return caller; }
+    /** The request's observability: trace context, attempt spans, the call's facts for metrics and the access log. */
+    public RequestTrace trace() { return trace; }
     public void caller(Caller caller) { this.caller = caller; }
     public String model() { return model; }
     public void model(String model) { this.model = model; }
 
     /** Milliseconds since the request arrived. */
+    /**
+     * Sets what runs just before a successful relayed answer ends: the call's ledger row, journaled first, so that a
+     * caller never holds a whole answer whose usage a killed process could lose (docs/accounts.md).
+     */
+    public void beforeAnswerEnds(AnswerEnd hook) {
+        this.answerEnd = hook;
+    }
+
+    /** Called by the relay right before it ends a successful answer; runs the hook set, at most once. */
+    public void answerEnding(int status, Usage usage, Long ttftMs) {
+        AnswerEnd hook = answerEnd;
+        answerEnd = null;
+        if (hook != null) hook.ending(status, usage, ttftMs);
+    }
+
     public long elapsedMs() {
         return (System.nanoTime() - startNanos) / 1_000_000;
     }
@@ -88,7 +129,7 @@ public final class Exchange {
         e.headers().forEach(response::putHeader);
         response.setStatusCode(e.status())
                 .putHeader("content-type", "application/json")
-                .end(Json.toBuffer(shape.errorBody(e, traceId)));
+                .end(ErrorBodies.sent(e.status(), Json.toBuffer(shape.errorBody(e, traceId))));
     }
 
     /** {@link #fail(GatewayException)} for a routed request, also before its exchange was opened. */

@@ -44,6 +44,11 @@ public final class AttemptPlan {
         return attempts;
     }
 
+    /** True on the plan's last model: nothing to fall back to. */
+    public boolean lastModel() {
+        return model == models.size() - 1;
+    }
+
     /** 0 while on the primary model; n when on {@code fallbacks[n - 1]}. */
     public int fallback() {
         return model;
@@ -57,7 +62,26 @@ public final class AttemptPlan {
      * @return how long to wait before the next attempt, or -1 when the plan is over
      */
     public long afterFailure(Verdict verdict, long hintMs, long remainingMs) {
+        return afterFailure(verdict, hintMs, remainingMs, false);
+    }
+
+    /**
+     * As above, when the model may have another deployment ready that the call has not tried: then a retry goes
+     * there at once (no backoff: the wait was for the deployment that failed), counted against max_retries as any
+     * retry, and a deployment that cannot serve (credentials refused, cooling down, its pool full) hands over to
+     * another deployment of the same model before the plan moves to a fallback.
+     */
+    public long afterFailure(Verdict verdict, long hintMs, long remainingMs, boolean otherDeployment) {
         if (verdict == Verdict.STOP || remainingMs <= 0) return -1;
+        if (otherDeployment && verdict == Verdict.NEXT_MODEL) {
+            attempts++;
+            return 0;
+        }
+        if (otherDeployment && verdict == Verdict.RETRY && tryOfModel < triesPerModel) {
+            tryOfModel++;
+            attempts++;
+            return 0;
+        }
         if (verdict == Verdict.RETRY && tryOfModel < triesPerModel) {
             long wait = Backoff.delayMs(tryOfModel, hintMs);
             if (wait < remainingMs) {

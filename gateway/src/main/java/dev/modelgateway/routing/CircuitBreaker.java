@@ -3,16 +3,33 @@ package dev.modelgateway.routing;
 import java.time.Duration;
 
 /**
- * Stops calling one vendor deployment that fails every request (docs/platform-options.md, "Circuit
- * breaker"). Closed: calls go through; {@code consecutiveFailures} failures in a row open it. Open:
- * calls are refused at once for {@code openFor}. Then half-open: one probe call goes through while
- * others are refused; its success closes the breaker, its failure opens it again. Shared by all event
- * loops, hence synchronized; each method is a few field updates.
+ * The health of one deployment (docs/platform-options.md, "Circuit breaker"; docs/configuration.md, "Cooldowns").
+ * Closed: calls go through; {@code consecutiveFailures} failures in a row open it. Open (cooling down): calls are
+ * refused at once, for {@code openFor} the first time and twice as long each time it opens again without a success in
+ * between, up to {@code maxOpenFor}, and never shorter than the vendor's {@code retry-after}. Then half-open: one
+ * probe call goes through while others wait; its success closes the breaker, its failure opens it again. Shared by
+ * all event loops, hence synchronized; each method is a few field updates.
  */
 public final class CircuitBreaker {
-    /** @param consecutiveFailures failures in a row (5xx, connection failures) that open the breaker */
-    public record Thresholds(int consecutiveFailures, Duration openFor) {
-        public static final Thresholds DEFAULT = new Thresholds(10, Duration.ofSeconds(30));
+    /** While a probe is out, how long a call waiting for the deployment looks again. */
+    static final long PROBE_WAIT_MS = 100;
+
+    /**
+     * @param consecutiveFailures failures in a row (5xx, connection failures) that open the breaker
+     * @param openFor             the first cooldown
+     * @param maxOpenFor          the longest cooldown, however often it opens and whatever retry-after says
+     */
+    public record Thresholds(int consecutiveFailures, Duration openFor, Duration maxOpenFor) {
+        public static final Thresholds DEFAULT = new Thresholds(10, Duration.ofSeconds(30), Duration.ofMinutes(10));
+
+        public Thresholds {
+            if (maxOpenFor.compareTo(openFor) < 0) maxOpenFor = openFor;
+        }
+
+        /** Growing up to twenty times the first cooldown. */
+        public Thresholds(int consecutiveFailures, Duration openFor) {
+            this(consecutiveFailures, openFor, openFor.multipliedBy(20));
+        }
     }
 
     /** What {@link #acquire()} granted. */
@@ -31,6 +48,8 @@ public final class CircuitBreaker {
     private final Thresholds thresholds;
     private State state = State.CLOSED;
     private int failures;
+    /** Times opened since the last success: the next cooldown is {@code openFor × 2^opens}. */
+    private int opens;
     private long openUntilNanos;
     private boolean probing;
 
@@ -57,29 +76,94 @@ public final class CircuitBreaker {
         }
     }
 
-    public synchronized void record(Permit permit, Outcome outcome) {
+    public void record(Permit permit, Outcome outcome) {
+        record(permit, outcome, -1);
+    }
+
+    /** @param retryAfterMs the vendor's retry hint on a failure, -1 when none: a cooldown is never shorter */
+    public synchronized void record(Permit permit, Outcome outcome, long retryAfterMs) {
         if (permit == Permit.REFUSED) return;
         if (permit == Permit.PROBE) probing = false;
         switch (outcome) {
             case HEALTHY -> {
                 failures = 0;
+                opens = 0;
                 state = State.CLOSED;
             }
             case FAILED -> {
-                if (permit == Permit.PROBE || (state == State.CLOSED && ++failures >= thresholds.consecutiveFailures())) open();
+                if (permit == Permit.PROBE || (state == State.CLOSED && ++failures >= thresholds.consecutiveFailures())) {
+                    open(retryAfterMs);
+                }
             }
             case UNKNOWN -> { } // a probe without verdict just lets the next call probe
         }
     }
 
+    /**
+     * Takes the deployment out of rotation at once for at least {@code retryAfterMs} (-1: the next cooldown's length):
+     * a rate limit on a deployment whose model has others to take its traffic.
+     */
+    public synchronized void coolDown(long retryAfterMs) {
+        if (state == State.OPEN && retryAfterMs >= 0 && System.nanoTime() + retryAfterMs * 1_000_000 - openUntilNanos <= 0) return;
+        probing = false;
+        open(retryAfterMs);
+    }
+
+    /**
+     * Takes the deployment out of rotation until {@code untilNanos} as another instance decided (shared cooldowns), unless
+     * it already is for longer.
+     */
+    public synchronized void coolUntil(long untilNanos) {
+        if (state == State.OPEN && untilNanos - openUntilNanos <= 0) return;
+        if (state == State.CLOSED) opens++;
+        state = State.OPEN;
+        failures = 0;
+        openUntilNanos = untilNanos;
+    }
+
     /** Milliseconds until the breaker lets a probe through; 0 when it is not open. */
+    /** 0 closed, 1 half-open (probing), 2 open: the breaker-state metric's value. */
+    public synchronized int stateCode() {
+        return switch (state) {
+            case CLOSED -> 0;
+            case HALF_OPEN -> 1;
+            case OPEN -> 2;
+        };
+    }
+
     public synchronized long retryAfterMs() {
         return state == State.CLOSED ? 0 : Math.max(0, (openUntilNanos - System.nanoTime()) / 1_000_000);
     }
 
-    private void open() {
+    /**
+     * Milliseconds until a call may be sent: 0 when closed, or open past its cooldown (a probe may go), the rest of the
+     * cooldown while open, a short wait while another call probes.
+     */
+    public synchronized long readyInMs() {
+        return switch (state) {
+            case CLOSED -> 0;
+            case OPEN -> Math.max(0, (openUntilNanos - System.nanoTime() + 999_999) / 1_000_000);
+            case HALF_OPEN -> probing ? PROBE_WAIT_MS : 0;
+        };
+    }
+
+    /** {@link System#nanoTime()} when the current cooldown ends; meaningful while open. */
+    public synchronized long openUntilNanos() {
+        return state == State.OPEN ? openUntilNanos : 0;
+    }
+
+    public synchronized boolean open() {
+        return state == State.OPEN;
+    }
+
+    private void open(long retryAfterMs) {
+        long first = thresholds.openFor().toMillis();
+        long max = thresholds.maxOpenFor().toMillis();
+        long ms = Math.min(max, first << Math.min(opens, 20));
+        if (retryAfterMs > ms) ms = Math.min(max, retryAfterMs);
         state = State.OPEN;
         failures = 0;
-        openUntilNanos = System.nanoTime() + thresholds.openFor().toNanos();
+        opens++;
+        openUntilNanos = System.nanoTime() + ms * 1_000_000;
     }
 }

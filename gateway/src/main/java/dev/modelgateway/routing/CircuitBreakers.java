@@ -4,18 +4,54 @@ import dev.modelgateway.config.VendorEndpoint;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 
-/** One {@link CircuitBreaker} per vendor deployment (vendor + base URL), shared by the gateway's event loops. */
+/**
+ * One {@link CircuitBreaker} per deployment ({@link VendorEndpoint#id()}), shared by the gateway's event loops. A
+ * deployment that shares its model with others opens sooner ({@link #shared}): the others take its traffic.
+ */
 public final class CircuitBreakers {
     private final CircuitBreaker.Thresholds thresholds;
+    private final CircuitBreaker.Thresholds shared;
     private final Map<String, CircuitBreaker> byDeployment = new ConcurrentHashMap<>();
+    /** Told when a breaker opens: the shared cooldowns publish it to the other instances. */
+    private volatile BiConsumer<String, Long> onOpen = (id, until) -> { };
 
     public CircuitBreakers(CircuitBreaker.Thresholds thresholds) {
+        this(thresholds, thresholds);
+    }
+
+    /** @param shared the thresholds of a deployment whose model has other deployments */
+    public CircuitBreakers(CircuitBreaker.Thresholds thresholds, CircuitBreaker.Thresholds shared) {
         this.thresholds = thresholds;
+        this.shared = shared;
     }
 
     public CircuitBreaker of(VendorEndpoint endpoint) {
-        return byDeployment.computeIfAbsent(endpoint.vendor().id() + " " + endpoint.baseUrl(),
-                k -> new CircuitBreaker(thresholds));
+        return byDeployment.computeIfAbsent(endpoint.id(), k -> new CircuitBreaker(thresholds));
+    }
+
+    /** The breaker of a deployment, made with the thresholds its model's number of deployments calls for. */
+    CircuitBreaker of(String deploymentId, boolean withSiblings) {
+        return byDeployment.computeIfAbsent(deploymentId, k -> new CircuitBreaker(withSiblings ? shared : thresholds));
+    }
+
+    /** The breaker of a deployment if it has one. */
+    public CircuitBreaker find(String deploymentId) {
+        return byDeployment.get(deploymentId);
+    }
+
+    public Map<String, CircuitBreaker> all() {
+        return Map.copyOf(byDeployment);
+    }
+
+    public void onOpen(BiConsumer<String, Long> listener) {
+        this.onOpen = listener;
+    }
+
+    /** After a call: if the breaker is now open, tells the listener when its cooldown ends. */
+    public void opened(String deploymentId, CircuitBreaker breaker) {
+        long until = breaker.openUntilNanos();
+        if (until != 0) onOpen.accept(deploymentId, until);
     }
 }

@@ -3,18 +3,27 @@ package dev.modelgateway.server;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.catalogue.Catalogue;
+import dev.modelgateway.catalogue.PriceBook;
+import dev.modelgateway.config.ConfigLoader;
+import dev.modelgateway.config.Cooldown;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.routing.Routes;
+import dev.modelgateway.routing.RoutingTable;
+import dev.modelgateway.upstream.SharedCooldowns;
 import dev.modelgateway.config.ServerTls;
+import dev.modelgateway.observability.ObservabilityConfig;
+import dev.modelgateway.observability.Redaction;
+import dev.modelgateway.observability.Telemetry;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
-import dev.modelgateway.services.ResponseOwners;
-import dev.modelgateway.services.ResponseStore;
 import dev.modelgateway.services.SharedServices;
 import dev.modelgateway.services.TranscriptionTasks;
 import dev.modelgateway.store.Database;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.ext.web.Router;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisOptions;
@@ -34,8 +43,19 @@ public final class Gateway {
     private final int port;
     private final Accounts accounts;
     private final SharedServices services;
+    private final ConfigReload reload;
+    /** Null without Redis. */
+    private final SharedCooldowns cooldowns;
+    private final Telemetry telemetry;
+    /** The server of {@code observability.metrics_port}, null when the main port serves the metrics. */
+    private final HttpServer metricsServer;
 
-    private Gateway(Vertx vertx, String deploymentId, int port, Accounts accounts, SharedServices services) {
+    private Gateway(Vertx vertx, String deploymentId, int port, Accounts accounts, SharedServices services, ConfigReload reload,
+                    SharedCooldowns cooldowns, Telemetry telemetry, HttpServer metricsServer) {
+        this.reload = reload;
+        this.cooldowns = cooldowns;
+        this.telemetry = telemetry;
+        this.metricsServer = metricsServer;
         this.vertx = vertx;
         this.deploymentId = deploymentId;
         this.port = port;
@@ -48,7 +68,7 @@ public final class Gateway {
      *                  instances share it
      */
     public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances) {
-        return start(vertx, config, instances, CircuitBreaker.Thresholds.DEFAULT);
+        return start(vertx, config, instances, null);
     }
 
     /**
@@ -57,24 +77,41 @@ public final class Gateway {
      * probe. Then the accounts' Redis connections, the transcription tasks, and last the verticles, so that the
      * gateway listens only once everything a request may need is ready.
      *
-     * @param breaker when the circuit breaker of a vendor deployment opens, and for how long
+     * @param breaker when the circuit breaker of a deployment opens, and for how long; null for the configuration's
+     *                {@code routing.cooldown}
      */
     public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, CircuitBreaker.Thresholds breaker) {
+        return start(vertx, config, instances, breaker, ObservabilityConfig.load(null, System::getenv));
+    }
+
+    /** As above, with the metrics, tracing and access-log settings (docs/observability.md). */
+    public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, CircuitBreaker.Thresholds breaker,
+                                        ObservabilityConfig observability) {
+        // the secrets the gateway holds never reach a log line or an error body, whatever quotes them
+        Redaction.register(config.masterKey());
+        config.vendors().values().forEach(v -> Redaction.register(v.apiKey()));
+        config.providers().values().forEach(p -> p.keys().forEach(k -> Redaction.register(k.value())));
+        Telemetry telemetry = Telemetry.start(observability, System::getenv);
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey(), null,
                 config.defaultMaxConcurrent());
         Future<Database> database = Accounts.openDatabase(vertx, accountsConfig);
         Future<Void> tls = tlsUsable(vertx, config);
         Future<Void> redis = redisReachable(vertx, config.redisUrl());
+        int port = config.port() == 0 ? FreePort.pick() : config.port();
+        GatewayConfig bound = config.withPort(port);
+        CircuitBreakers breakers = breakers(config.routing().cooldown(), breaker);
         Catalogue catalogue;
+        RoutingTable table;
         try {
-            catalogue = Catalogue.loadDefault(config.upstreamOverrides());
+            catalogue = Catalogue.load(config);
+            table = new RoutingTable(Routes.build(bound, catalogue, breakers));
         } catch (RuntimeException e) {
             database.onSuccess(Database::close);
             throw e;
         }
-        int port = config.port() == 0 ? FreePort.pick() : config.port();
-        GatewayConfig bound = config.withPort(port);
-        CircuitBreakers breakers = new CircuitBreakers(breaker);
+        ConfigReload reload = new ConfigReload(vertx, ConfigLoader.fromSystemEnv(), table, breakers);
+        // billed at the price in force when the call is recorded: a reload re-prices the next calls
+        PriceBook prices = PriceBook.current(() -> table.current().catalogue());
         BodyBudget bodies = new BodyBudget(config.limits().bufferedBodyBudget());
         ConnectionGuard connections = new ConnectionGuard(config.limits());
         Future<Database> ready = Future.join(tls, redis, database).transform(all -> {
@@ -87,19 +124,44 @@ public final class Gateway {
             return Future.failedFuture(failure);
         });
         Future<Gateway> started = ready
-                .compose(db -> Accounts.open(vertx, accountsConfig, catalogue, db)
+                .compose(db -> Accounts.open(vertx, accountsConfig, prices, db)
                         .recover(e -> Future.failedFuture(accountsFailure(config, e))))
-                .compose(accounts -> TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers).compose(tasks -> {
-                    SharedServices services = new SharedServices(new ResponseStore(),
-                            ResponseOwners.create(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix()), tasks);
-                    return vertx.deployVerticle(() -> new GatewayVerticle(bound, catalogue, accounts, services, breakers, bodies, connections),
+                .compose(accounts -> TranscriptionTasks.start(vertx, bound, catalogue, accounts, breakers)
+                        .compose(tasks -> SharedServices.open(vertx, accounts.database(), accountsConfig.redisUrl(),
+                                accountsConfig.redisKeyPrefix(), tasks)).compose(services -> {
+                    HealthEndpoints health = new HealthEndpoints(vertx, bound, accounts, breakers, table, telemetry);
+                    boolean ownPort = observability.metricsPort() > 0;
+                    Future<HttpServer> metricsServer = ownPort ? metricsServer(vertx, bound.host(), observability.metricsPort(), health)
+                            : Future.succeededFuture(null);
+                    return metricsServer.compose(ms -> vertx.deployVerticle(() -> new GatewayVerticle(bound, table, reload, accounts,
+                                            services, breakers, bodies, connections, telemetry, health, !ownPort),
                                     new DeploymentOptions().setInstances(instances))
-                            .map(id -> new Gateway(vertx, id, port, accounts, services));
-                }).onFailure(e -> accounts.close()));
+                            .map(id -> {
+                                reload.watch();
+                                SharedCooldowns cooldowns = accountsConfig.redisUrl() == null ? null
+                                        : SharedCooldowns.start(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix(), breakers);
+                                return new Gateway(vertx, id, port, accounts, services, reload, cooldowns, telemetry, ms);
+                            })
+                            .onFailure(e -> {
+                                if (ms != null) ms.close();
+                            }));
+                }).onFailure(e -> accounts.close()))
+                .onFailure(e -> telemetry.close());
         return started.timeout(STARTUP_TIMEOUT_SECONDS, TimeUnit.SECONDS).recover(e -> Future.failedFuture(
                 e instanceof TimeoutException ? new StartupFailure("The gateway did not start within " + STARTUP_TIMEOUT_SECONDS
                         + " s (database " + StartupFailure.redact(config.databaseUrl()) + ", Redis "
                         + StartupFailure.redact(config.redisUrl()) + ").", e) : e));
+    }
+
+    /**
+     * The breakers' thresholds: the configuration's cooldowns, or the given thresholds (tests), a deployment that shares
+     * its model with others opening after {@code shared_failures}.
+     */
+    private static CircuitBreakers breakers(Cooldown cooldown, CircuitBreaker.Thresholds given) {
+        CircuitBreaker.Thresholds alone = given != null ? given
+                : new CircuitBreaker.Thresholds(cooldown.failures(), cooldown.first(), cooldown.max());
+        int shared = given != null ? Math.min(given.consecutiveFailures(), Cooldown.DEFAULT.sharedFailures()) : cooldown.sharedFailures();
+        return new CircuitBreakers(alone, new CircuitBreaker.Thresholds(shared, alone.openFor(), alone.maxOpenFor()));
     }
 
     private static Throwable accountsFailure(GatewayConfig config, Throwable e) {
@@ -139,8 +201,23 @@ public final class Gateway {
                 .eventually(probe::close);
     }
 
+    /** {@code /health}, {@code /ready} and {@code /metrics} alone on the loopback or public port of the operator's choice. */
+    private static Future<HttpServer> metricsServer(Vertx vertx, String host, int port, HealthEndpoints health) {
+        Router router = Router.router(vertx);
+        router.get("/health").handler(HealthEndpoints::live);
+        health.mount(router);
+        return vertx.createHttpServer().requestHandler(router).listen(port, host)
+                .recover(e -> Future.failedFuture(new StartupFailure("The metrics port " + port
+                        + " (observability.metrics_port / GATEWAY_METRICS_PORT) could not be opened: " + StartupFailure.reason(e), e)));
+    }
+
     public int port() {
         return port;
+    }
+
+    /** The gateway's metrics and tracer. */
+    public Telemetry telemetry() {
+        return telemetry;
     }
 
     public Accounts accounts() {
@@ -151,12 +228,21 @@ public final class Gateway {
      * Stops in an order that loses no usage record, and in bounded time even when Redis has stopped answering
      * (docs/configuration.md, "Shutdown"): stop accepting connections and let the calls in flight finish (up to
      * {@link GatewayVerticle#SHUTDOWN_GRACE_SECONDS}); stop the transcription tasks, which record usage too;
-     * write the ledger, then release Redis (each close bounded) and the database; last, the owners' Redis client.
+     * wait for the responses and owners being stored and close the owners' client (each bounded); write the ledger,
+     * then release Redis (each close bounded) and the database.
      */
     public Future<Void> stop() {
+        reload.stop();
+        if (cooldowns != null) cooldowns.close();
         return vertx.undeploy(deploymentId)
+                .eventually(() -> metricsServer == null ? Future.succeededFuture() : metricsServer.close())
                 .eventually(services.transcriptions()::close)
+                .eventually(services::close)
                 .eventually(accounts::close)
-                .eventually(services.owners()::close);
+                // the spans still buffered are exported (bounded) on a worker thread
+                .eventually(() -> vertx.executeBlocking(() -> {
+                    telemetry.close();
+                    return null;
+                }));
     }
 }

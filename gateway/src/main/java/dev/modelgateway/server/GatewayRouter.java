@@ -25,12 +25,19 @@ import dev.modelgateway.http.ErrorShape;
 import dev.modelgateway.http.BadInput;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.http.TraceId;
+import dev.modelgateway.observability.RequestTrace;
+import dev.modelgateway.observability.Telemetry;
 import dev.modelgateway.services.SharedServices;
 import io.vertx.core.Vertx;
+import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** The gateway's routes under {@code /api/v1}, plus trace ids, auth and error rendering for all of them. */
 public final class GatewayRouter {
@@ -41,12 +48,21 @@ public final class GatewayRouter {
     private GatewayRouter() {
     }
 
+    /** The label of a request no route took (bounded: never the caller's path). */
+    static final String UNMATCHED = "unmatched";
+
+    /**
+     * @param health {@code /health}, {@code /ready} and {@code /metrics} on this router; null when they are served on
+     *               a port of their own ({@code observability.metrics_port})
+     */
     public static Router create(Vertx vertx, CallServices platform, Authenticator authenticator, Accounts accounts,
-                                SharedServices services, ServerLimits limits, BodyBudget budget) {
+                                SharedServices services, ServerLimits limits, BodyBudget budget, AdminConfigRoutes admin,
+                                Telemetry telemetry, HealthEndpoints health) {
         Router router = Router.router(vertx);
-        router.route().handler(GatewayRouter::begin);
-        router.get("/health").handler(ctx -> ctx.response().putHeader("content-type", "application/json")
-                .end("{\"status\":\"ok\"}"));
+        Set<String> routes = new java.util.concurrent.CopyOnWriteArraySet<>();
+        router.route().handler(ctx -> begin(ctx, telemetry, routes));
+        router.get("/health").handler(HealthEndpoints::live);
+        if (health != null) health.mount(router);
         // The key is checked before a byte of the body is read: the request stays paused through the (async)
         // authentication, so a caller without a key cannot make the gateway buffer anything. An upgrade has no
         // body, but once its end is read it can no longer be upgraded: it stays paused until its handler accepts it.
@@ -60,11 +76,12 @@ public final class GatewayRouter {
         router.route("/api/*").handler(bodies::done);
         // Accounts routes check the master key themselves (admin) or the caller's own key (usage).
         accounts.mountRoutes(router);
+        admin.mount(router);
 
         CallRunner runner = new CallRunner(platform);
         ChatCompletionsEndpoint chat = new ChatCompletionsEndpoint(platform, runner);
         MessagesEndpoint messages = new MessagesEndpoint(platform, runner);
-        ModelsEndpoint models = new ModelsEndpoint(platform.catalogue());
+        ModelsEndpoint models = new ModelsEndpoint(platform);
         router.post("/api/v1/chat/completions").handler(chat::handle);
         router.post("/api/v1/messages").handler(messages::handle);
         router.get("/api/v1/models").handler(models::list);
@@ -88,9 +105,12 @@ public final class GatewayRouter {
         router.get("/api/v1/responses/:id").handler(storedResponses::retrieve);
         router.delete("/api/v1/responses/:id").handler(storedResponses::delete);
         router.get("/api/v1/responses/:id/input_items").handler(storedResponses::inputItems);
-        router.getWithRegex("/api/v1/models/(?<id>.+)").handler(models::get);
+        router.getWithRegex("/api/v1/models/(?<id>.+)").setName("/api/v1/models/{id}").handler(models::get);
         // after every endpoint, so that no call's route matching passes the console's routes
         Console.mount(router, vertx, accounts);
+        // the routes' own patterns are the only values of the http.route label (bounded cardinality)
+        routes.addAll(router.getRoutes().stream().filter(r -> r.getPath() != null && r.isExactPath() && !r.getPath().contains(":"))
+                .map(Route::getPath).collect(Collectors.toSet()));
 
         router.route().last().handler(ctx -> Exchange.fail(ctx, GatewayException.of(ErrorKind.NOT_FOUND, "Unknown endpoint: " + ctx.request().method() + " " + ctx.request().path())
                 .withCode("unknown_url")));
@@ -98,13 +118,28 @@ public final class GatewayRouter {
         return router;
     }
 
-    private static void begin(RoutingContext ctx) {
+    private static void begin(RoutingContext ctx, Telemetry telemetry, Set<String> routes) {
         String path = ctx.request().path();
         ErrorShape protocol = path.startsWith("/api/v1/messages") || path.equals(COUNT_MESSAGE_TOKENS) ? ErrorShape.ANTHROPIC : ErrorShape.OPENAI;
-        Exchange ex = Exchange.begin(ctx, protocol);
+        RequestTrace trace = telemetry.begin(ctx.request(), protocol.name().toLowerCase(Locale.ROOT));
+        Exchange ex = Exchange.begin(ctx, protocol, trace);
         ctx.response().putHeader(TraceId.HEADER, ex.traceId());
-        ctx.addEndHandler(v -> AccessLog.write(ctx, ex));
+        // the access line waits for the call's record, so that it carries the tokens, TTFT and cost
+        boolean json = telemetry.config().accessLogJson();
+        trace.onFinish(() -> AccessLog.write(ctx, ex, json));
+        ctx.addEndHandler(v -> trace.responseEnded(ctx.response().getStatusCode(), route(ctx, routes)));
         ctx.next();
+    }
+
+    /** The {@code http.route} of a request: its route's pattern, or {@value #UNMATCHED}. */
+    static String route(RoutingContext ctx, Set<String> routes) {
+        String path = ctx.request().path();
+        if (routes.contains(path)) return path;
+        Route r = ctx.currentRoute();
+        if (r == null) return UNMATCHED;
+        if (r.getName() != null && r.getName().startsWith("/")) return r.getName();
+        if (r.getPath() != null && r.isExactPath() && r.getPath().contains(":")) return r.getPath();
+        return UNMATCHED;
     }
 
     private static void failure(RoutingContext ctx) {

@@ -3,12 +3,13 @@ package dev.modelgateway.server;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.call.CallServices;
 import dev.modelgateway.call.Metering;
-import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.endpoint.realtime.RealtimeEndpoint;
 import dev.modelgateway.http.Caller;
+import dev.modelgateway.observability.Telemetry;
 import dev.modelgateway.routing.CircuitBreakers;
+import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.services.SharedServices;
 import dev.modelgateway.upstream.MediaFetcher;
 import dev.modelgateway.upstream.Relay;
@@ -26,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One event loop's share of the gateway: its own HTTP server (the port is shared across instances by
- * Vert.x) and its own upstream connection pools. Catalogue, accounts and circuit breakers are shared.
+ * Vert.x) and its own upstream connection pools. The routes in force, accounts and circuit breakers are shared.
  */
 final class GatewayVerticle extends VerticleBase {
     static final long SHUTDOWN_GRACE_SECONDS = 5;
@@ -34,22 +35,33 @@ final class GatewayVerticle extends VerticleBase {
     static final long TLS_HANDSHAKE_SECONDS = 10;
 
     private final GatewayConfig config;
-    private final Catalogue catalogue;
+    private final RoutingTable table;
+    private final ConfigReload reload;
     private final Accounts accounts;
     private final SharedServices services;
     private final CircuitBreakers breakers;
     private final BodyBudget bodies;
     private final ConnectionGuard connections;
+    private final Telemetry telemetry;
+    private final HealthEndpoints health;
+    /** Whether this port serves /ready and /metrics (no separate metrics port). */
+    private final boolean servesMetrics;
+    private long lagTimer = -1;
     private VendorClients clients;
     private MediaFetcher media;
     private HttpServer server;
 
-    GatewayVerticle(GatewayConfig config, Catalogue catalogue, Accounts accounts, SharedServices services,
-                    CircuitBreakers breakers, BodyBudget bodies, ConnectionGuard connections) {
+    GatewayVerticle(GatewayConfig config, RoutingTable table, ConfigReload reload, Accounts accounts, SharedServices services,
+                    CircuitBreakers breakers, BodyBudget bodies, ConnectionGuard connections, Telemetry telemetry,
+                    HealthEndpoints health, boolean servesMetrics) {
+        this.telemetry = telemetry;
+        this.health = health;
+        this.servesMetrics = servesMetrics;
         this.bodies = bodies;
         this.connections = connections;
         this.config = config;
-        this.catalogue = catalogue;
+        this.table = table;
+        this.reload = reload;
         this.accounts = accounts;
         this.services = services;
         this.breakers = breakers;
@@ -59,7 +71,11 @@ final class GatewayVerticle extends VerticleBase {
     public Future<?> start() {
         clients = new VendorClients(vertx);
         media = new MediaFetcher(vertx, config.media());
-        CallServices platform = new CallServices(catalogue, config, new Relay(clients, breakers, config.limits().vendorAnswers()), new Metering(accounts), media);
+        health.served(clients);
+        lagTimer = telemetry.watchEventLoop(vertx, Thread.currentThread().getName());
+        // the cost metric prices a call as the ledger does: at the catalogue in force when it is recorded
+        CallServices platform = new CallServices(table, new Relay(clients, breakers, config.limits().vendorAnswers()),
+                new Metering(accounts, id -> table.current().catalogue().priceOf(id)), media);
         Authenticator authenticator = token -> accounts.authenticate(token).map(Caller::new);
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(config.host())
@@ -77,7 +93,8 @@ final class GatewayVerticle extends VerticleBase {
                 .setMaxWebSocketFrameSize(RealtimeEndpoint.MAX_FRAME_BYTES)
                 .setMaxWebSocketMessageSize(RealtimeEndpoint.MAX_FRAME_BYTES);
         if (config.tls() != null) serveTls(options, config);
-        Router router = GatewayRouter.create(vertx, platform, authenticator, accounts, services, config.limits(), bodies);
+        Router router = GatewayRouter.create(vertx, platform, authenticator, accounts, services, config.limits(), bodies,
+                new AdminConfigRoutes(reload, table), telemetry, servesMetrics ? health : null);
         ConnectionGuard.OnLoop guard = connections.new OnLoop(vertx);
         guard.hook(router);
         server = vertx.createHttpServer(options)
@@ -111,6 +128,8 @@ final class GatewayVerticle extends VerticleBase {
      */
     @Override
     public Future<?> stop() {
+        vertx.cancelTimer(lagTimer);
+        health.stopped(clients);
         return server.shutdown(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS).eventually(clients::close).eventually(media::close);
     }
 }

@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * command), so it works on a Redis cluster too. The client's own waits are unbounded on a hung server, so
  * every command is cut at {@link #TIMEOUT_MS}.
  */
-final class RedisOwners {
+final class RedisOwners implements SharedOwners {
     /** A Responses call waits on this before it is sent: past it, the caller gets a 503 rather than a hang. */
     static final long TIMEOUT_MS = 1000;
     /** A hung Redis must not hold up the gateway's shutdown (docs/configuration.md, "Shutdown"). */
@@ -41,17 +41,24 @@ final class RedisOwners {
         return new RedisOwners(Redis.createClient(vertx, options), prefix);
     }
 
-    /** First writer wins ({@code NX}): an id once owned is never handed to another key. */
-    Future<Void> put(String id, String keyId, long ttlMs) {
+    @Override
+    public String name() {
+        return "Redis";
+    }
+
+    /** First writer wins ({@code NX}). */
+    @Override
+    public Future<Void> put(String id, String keyId, long ttlMs) {
         return send(Request.cmd(Command.SET).arg(prefix + id).arg(keyId).arg("PX").arg(ttlMs).arg("NX")).mapEmpty();
     }
 
-    /** The key id that owns {@code id}, or null when Redis has none. */
-    Future<String> get(String id) {
+    @Override
+    public Future<String> get(String id) {
         return send(Request.cmd(Command.GET).arg(prefix + id)).map(r -> r == null ? null : r.toString());
     }
 
-    Future<Void> delete(String id) {
+    @Override
+    public Future<Void> delete(String id) {
         return send(Request.cmd(Command.DEL).arg(prefix + id)).mapEmpty();
     }
 
@@ -59,7 +66,8 @@ final class RedisOwners {
      * Bounded: a pooled connection still opening or waiting on a hung Redis would otherwise hold up the
      * gateway's shutdown; past {@link #CLOSE_TIMEOUT_MS} the client is left closing and the stop goes on.
      */
-    Future<Void> close() {
+    @Override
+    public Future<Void> close() {
         return redis.close().timeout(CLOSE_TIMEOUT_MS, TimeUnit.MILLISECONDS).otherwiseEmpty();
     }
 

@@ -3,32 +3,30 @@ package dev.modelgateway.services;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.modelgateway.json.Json;
+import io.vertx.core.Future;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The responses the gateway itself produced (translated models) with the input they answered, so that
- * {@code previous_response_id}, {@code item_reference} and {@code GET /responses/{id}} work although those
- * vendors are stateless. Bounded in memory and local to
- * this process (docs/endpoints.md): entries are kept as their serialized JSON, so the bound counts the bytes
- * really held (a Jackson tree takes about 20 times its JSON size), and expire when unused.
+ * {@code previous_response_id}, {@code item_reference} and {@code GET/DELETE /responses/{id}} work although those
+ * vendors are stateless (docs/endpoints.md, "Stored responses"). In this process ({@link LocalResponses}) with the
+ * embedded database; in PostgreSQL ({@link SqlResponses}) when the gateway has one, so that a conversation
+ * continues through any instance. Either way bounded ({@link ResponseBounds}: per response, in total, idle expiry)
+ * and scoped to the API key that made each response: another key's id is answered as an unknown one.
  */
-public final class ResponseStore {
-    static final long MAX_BYTES = 256L * 1024 * 1024;
-    /** What an entry costs beyond its JSON: the key, the record, the cache node. */
-    private static final int ENTRY_OVERHEAD = 128;
-    public static final Duration IDLE_EXPIRY = Duration.ofHours(6);
+public sealed interface ResponseStore permits LocalResponses, SqlResponses {
 
     /**
      * @param keyId        the API key that created the response; other keys can neither see it nor chain onto it
      * @param inputJson    the input items ({@link Input})
      * @param responseJson the response object
      */
-    public record Stored(String keyId, byte[] inputJson, byte[] responseJson) {
+    record Stored(String keyId, byte[] inputJson, byte[] responseJson) {
         /** The items the response was generated from (the expanded input), parsed anew for each use. */
         public ArrayNode input() {
             return (ArrayNode) parse(inputJson);
@@ -46,6 +44,10 @@ public final class ResponseStore {
             return items;
         }
 
+        long bytes() {
+            return (long) inputJson.length + responseJson.length;
+        }
+
         private static JsonNode parse(byte[] json) {
             return Json.parseOrNull(new String(json, StandardCharsets.UTF_8));
         }
@@ -56,49 +58,41 @@ public final class ResponseStore {
      * nor copies them when it completes: the input may be megabytes, serialized beside the event loop then
      * (docs/security.md), while the response is stored before the caller sees it.
      */
-    public record Input(byte[] json) {
+    record Input(byte[] json) {
         public static Input of(ArrayNode items) {
             return new Input(Json.toBuffer(items).getBytes());
         }
     }
 
-    private final Cache<String, Stored> cache;
-
-    public ResponseStore() {
-        this(MAX_BYTES);
+    /** Responses kept in this process only. */
+    static ResponseStore inProcess() {
+        return new LocalResponses(ResponseBounds.LOCAL);
     }
 
-    ResponseStore(long maxBytes) {
-        this.cache = Caffeine.newBuilder()
-                .maximumWeight(maxBytes)
-                .weigher((String id, Stored s) -> s.inputJson().length + s.responseJson().length + id.length() + ENTRY_OVERHEAD)
-                .expireAfterAccess(IDLE_EXPIRY)
-                .build();
+    ResponseBounds bounds();
+
+    /**
+     * Keeps a response the caller is about to receive. Not kept (and the future says why) when it is larger
+     * than {@link ResponseBounds#maxResponseBytes()}.
+     *
+     * @param response the response object with its output, as the caller receives it
+     */
+    Future<Void> put(String responseId, String keyId, Input input, ObjectNode response);
+
+    /**
+     * The stored responses among {@code responseIds} that {@code keyId} made, by id; an unknown, expired or other
+     * key's id is absent. Each one found counts as a use (its idle expiry starts again).
+     */
+    Future<Map<String, Stored>> find(Collection<String> responseIds, String keyId);
+
+    /** One stored response, or null when unknown, expired or made by another key. */
+    default Future<Stored> find(String responseId, String keyId) {
+        return find(List.of(responseId), keyId).map(found -> found.get(responseId));
     }
 
-    /** @param response the response object with its output, as the caller receives it */
-    public void put(String responseId, String keyId, Input input, ObjectNode response) {
-        cache.put(responseId, new Stored(keyId, input.json(), Json.toBuffer(response).getBytes()));
-    }
+    /** Forgets a stored response; false when unknown, expired or made by another key (then nothing changes). */
+    Future<Boolean> remove(String responseId, String keyId);
 
-    /** The stored conversation, or null when unknown, expired or created by another key. */
-    public Stored find(String responseId, String keyId) {
-        Stored s = cache.getIfPresent(responseId);
-        return s != null && s.keyId().equals(keyId) ? s : null;
-    }
-
-    /** Forgets a stored response; false when unknown, expired or created by another key (then nothing changes). */
-    public boolean remove(String responseId, String keyId) {
-        boolean[] removed = {false};
-        cache.asMap().computeIfPresent(responseId, (id, s) -> {
-            if (!s.keyId().equals(keyId)) return s;
-            removed[0] = true;
-            return null;
-        });
-        return removed[0];
-    }
-
-    void cleanUp() {
-        cache.cleanUp();
-    }
+    /** Waits for the responses being written, then stops the sweep. */
+    Future<Void> close();
 }

@@ -69,15 +69,42 @@ final class TranscriptionTaskStore {
         update("UPDATE transcription_tasks SET state = 'queued', updated_at_ms = ? WHERE id = ? AND state = 'running'", now, id);
     }
 
-    /** After a restart: running tasks were interrupted and go back to the queue; returns every queued id. */
-    List<String> requeueInterrupted(long now) throws SQLException {
-        update("UPDATE transcription_tasks SET state = 'queued', updated_at_ms = ? WHERE state = 'running'", now);
+    /**
+     * Tasks whose process stopped: running ones started before {@code startedBefore} go back to the queue.
+     *
+     * @return the ids of the queued tasks last changed before {@code updatedBefore}, oldest first
+     */
+    List<String> requeueAbandoned(long startedBefore, long updatedBefore, long now) throws SQLException {
+        update("UPDATE transcription_tasks SET state = 'queued', updated_at_ms = ? WHERE state = 'running' AND started_at_ms < ?",
+                now, startedBefore);
         return db.call(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM transcription_tasks WHERE state = 'queued' ORDER BY created_at_ms");
-                 ResultSet rs = ps.executeQuery()) {
-                List<String> ids = new ArrayList<>();
-                while (rs.next()) ids.add(rs.getString(1));
-                return ids;
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM transcription_tasks WHERE state = 'queued' "
+                    + "AND updated_at_ms < ? ORDER BY created_at_ms")) {
+                ps.setLong(1, updatedBefore);
+                try (ResultSet rs = ps.executeQuery()) {
+                    List<String> ids = new ArrayList<>();
+                    while (rs.next()) ids.add(rs.getString(1));
+                    return ids;
+                }
+            }
+        });
+    }
+
+    /** @return how many tasks ended before {@code finishedBefore} were deleted */
+    int deleteFinished(long finishedBefore) throws SQLException {
+        return update("DELETE FROM transcription_tasks WHERE state IN ('succeeded', 'failed') AND finished_at_ms < ?", finishedBefore);
+    }
+
+    /** The key's tasks not ended yet (each holds its audio). */
+    int unfinished(String keyId) throws SQLException {
+        return db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM transcription_tasks WHERE key_id = ? "
+                    + "AND state IN ('queued', 'running')")) {
+                ps.setString(1, keyId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
             }
         });
     }

@@ -8,6 +8,8 @@ import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.error.VendorError;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.CircuitBreakers;
@@ -30,21 +32,37 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 
 /**
  * Runs transcription tasks: each accepted task is stored first (so it survives a restart), then claimed,
- * sent to the vendor through the relay (behind the deployment's circuit breaker, like every call), and finished with its transcript or error. At start, tasks a previous process left
- * running are queued again and resumed; a task interrupted {@link #MAX_ATTEMPTS} times fails. JDBC runs on
- * Vert.x worker threads, never on an event loop.
+ * sent to the vendor through the relay (behind the deployment's circuit breaker, like every call), and finished
+ * with its transcript or error. Tasks are in the accounts database, so on PostgreSQL every instance answers for
+ * every task, and any instance claims the ones another left: a claim is one conditional update, so a task runs in
+ * one place at a time. A task left running by a process that stopped is queued again and resumed: with the embedded
+ * database at the next start (the process owns the file), on PostgreSQL once it has been running longer than a
+ * vendor call may last ({@link #ABANDONED_AFTER}; another instance may still be running it until then), by the start
+ * or the sweep every {@link #SWEEP_EVERY} of any instance. A task interrupted {@link #MAX_ATTEMPTS} times fails.
+ * Bounded: a key has at most {@link #MAX_UNFINISHED_PER_KEY} tasks not ended (each holds its audio), and an ended
+ * task is deleted {@link #EXPIRY} after it ended. JDBC runs on Vert.x worker threads, never on an event loop.
  */
 public final class TranscriptionTasks {
     static final int MAX_ATTEMPTS = 3;
     static final Duration RETRY_DELAY = Duration.ofSeconds(2);
     /** Deadline of one vendor call for a transcription, synchronous or task (long audio takes minutes). */
     public static final long UPSTREAM_TIMEOUT_MS = 300_000;
+    /** Tasks not ended per key: each keeps its audio (up to the upload limit) until it ends. */
+    public static final int MAX_UNFINISHED_PER_KEY = 16;
+    /** An ended task's transcript or error stays readable this long. */
+    public static final Duration EXPIRY = Duration.ofDays(7);
+    static final Duration SWEEP_EVERY = Duration.ofMinutes(1);
+    /** Past the deadline of its vendor call and a margin, a running task's process has stopped. */
+    static final Duration ABANDONED_AFTER = Duration.ofMillis(UPSTREAM_TIMEOUT_MS).plusMinutes(1);
+    /** A task queued this long ago and not claimed was left by a process that stopped before claiming it. */
+    static final Duration ORPHANED_AFTER = Duration.ofMinutes(1);
     private static final Logger LOG = LoggerFactory.getLogger(TranscriptionTasks.class);
 
     private final Vertx vertx;
@@ -55,6 +73,7 @@ public final class TranscriptionTasks {
     private final Catalogue catalogue;
     private final Accounts accounts;
     private volatile boolean closed;
+    private long sweepTimer = -1;
 
     private TranscriptionTasks(Vertx vertx, Database db, GatewayConfig config, Catalogue catalogue, Accounts accounts,
                                CircuitBreakers breakers) {
@@ -71,22 +90,50 @@ public final class TranscriptionTasks {
     public static Future<TranscriptionTasks> start(Vertx vertx, GatewayConfig config, Catalogue catalogue, Accounts accounts,
                                                    CircuitBreakers breakers) {
         TranscriptionTasks tasks = new TranscriptionTasks(vertx, accounts.database(), config, catalogue, accounts, breakers);
-        return tasks.blocking(() -> tasks.store.requeueInterrupted(System.currentTimeMillis())).map(ids -> {
+        long now = System.currentTimeMillis();
+        // the embedded database is this process's alone: what it left running was interrupted
+        long startedBefore = accounts.database().vendor() == Database.Vendor.SQLITE ? Long.MAX_VALUE : now - ABANDONED_AFTER.toMillis();
+        return tasks.blocking(() -> tasks.store.requeueAbandoned(startedBefore, Long.MAX_VALUE, now)).map(ids -> {
             if (!ids.isEmpty()) LOG.info("resuming {} transcription task(s)", ids.size());
             ids.forEach(tasks::process);
+            tasks.sweepTimer = vertx.setPeriodic(SWEEP_EVERY.toMillis(), t -> tasks.sweep(System.currentTimeMillis()));
             return tasks;
         });
     }
 
-    /** Stores a new queued task and starts it; completes once it is stored. */
+    /** Resumes the tasks other processes left, and deletes the expired ones. */
+    Future<Void> sweep(long now) {
+        if (closed) return Future.succeededFuture();
+        return blocking(() -> {
+            int expired = store.deleteFinished(now - EXPIRY.toMillis());
+            if (expired > 0) LOG.debug("{} expired transcription task(s) deleted", expired);
+            return store.requeueAbandoned(now - ABANDONED_AFTER.toMillis(), now - ORPHANED_AFTER.toMillis(), now);
+        }).<Void>map(ids -> {
+            if (!ids.isEmpty()) LOG.info("resuming {} transcription task(s) left by another process", ids.size());
+            ids.forEach(this::process);
+            return null;
+        }).onFailure(e -> LOG.warn("transcription tasks not swept: {}", e.toString()));
+    }
+
+    /**
+     * Stores a new queued task and starts it; completes once it is stored, or fails with a 429 when the key has
+     * {@link #MAX_UNFINISHED_PER_KEY} tasks not ended.
+     */
     public Future<TranscriptionTask> submit(String keyId, ModelEntry model, ObjectNode form, MultipartForm.Part file) {
         TranscriptionTask task = new TranscriptionTask("trtask_" + UUID.randomUUID().toString().replace("-", ""), keyId,
                 model.id(), TranscriptionTask.QUEUED, form, file.filename() == null ? "audio" : file.filename(),
                 file.contentType(), file.data(), null, null, 0, System.currentTimeMillis(), null, null);
         return blocking(() -> {
+            if (store.unfinished(keyId) >= MAX_UNFINISHED_PER_KEY) throw tooMany();
             store.insert(task);
             return task;
         }).onSuccess(t -> process(t.id()));
+    }
+
+    private static GatewayException tooMany() {
+        return GatewayException.of(ErrorKind.RATE_LIMIT, "This API key has " + MAX_UNFINISHED_PER_KEY + " transcription tasks "
+                + "not finished yet, the most the gateway keeps per key; submit more once some have finished.")
+                .withCode("too_many_tasks").withHeaders(Map.of("retry-after", "10"));
     }
 
     /** The task if it exists and belongs to the key. */
@@ -188,6 +235,7 @@ public final class TranscriptionTasks {
     /** Stops starting work; tasks in flight stay running in the database and are resumed by the next start. */
     public Future<Void> close() {
         closed = true;
+        if (sweepTimer >= 0) vertx.cancelTimer(sweepTimer);
         return clients.close();
     }
 

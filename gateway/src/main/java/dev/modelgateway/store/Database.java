@@ -50,18 +50,30 @@ public final class Database implements AutoCloseable {
         } else {
             config.setMaximumPoolSize(8);
         }
-        HikariDataSource pool = new HikariDataSource(config);
+        Database db = new Database(new HikariDataSource(config), vendor);
+        try {
+            db.migrate(schema);
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+        return db;
+    }
+
+    /**
+     * Applies another subsystem's migrations to this database, with their own history, on the same pool (the
+     * services' tables live beside the accounts' without a second pool). Blocking, like {@link #open}.
+     */
+    public void migrate(Schema schema) {
         try {
             boolean current;
             try (Connection c = pool.getConnection()) {
                 current = SchemaHistory.isCurrent(c, schema);
             }
             if (!current) migrate(pool, vendor, schema);
-        } catch (RuntimeException | SQLException e) {
-            pool.close();
-            throw e instanceof RuntimeException r ? r : new IllegalStateException("migration failed", e);
+        } catch (SQLException e) {
+            throw new IllegalStateException("migration of " + schema.module() + " failed", e);
         }
-        return new Database(pool, vendor);
     }
 
     /**
@@ -95,18 +107,6 @@ public final class Database implements AutoCloseable {
 
     public Vendor vendor() {
         return vendor;
-    }
-
-    /**
-     * Applies another subsystem's migrations to this database, on this pool (SQLite has one writer), each with
-     * its own history table, so that subsystems opened after the first still migrate independently.
-     */
-    public void migrate(Schema other) throws SQLException {
-        boolean current;
-        try (Connection c = pool.getConnection()) {
-            current = SchemaHistory.isCurrent(c, other);
-        }
-        if (!current) migrate(pool, vendor, other);
     }
 
     public <T> T call(SqlWork<T> work) throws SQLException {

@@ -2,6 +2,7 @@ package dev.modelgateway.upstream;
 
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.config.VendorAnswerLimits;
+import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
@@ -90,6 +91,11 @@ public final class Relay {
         }
     }
 
+    /** The deployments' breakers this relay consults. */
+    public CircuitBreakers breakers() {
+        return breakers;
+    }
+
     public Future<RelayOutcome> json(Exchange ex, VendorRequest req, JsonAnswer answer, VendorErrorMapper errors) {
         String vendor = req.endpoint().vendor().id();
         return guarded(ex, req, call -> call.send(clients).compose(resp -> body(resp, vendor)
@@ -102,6 +108,7 @@ public final class Relay {
                     HttpServerResponse out = ex.response();
                     if (call.expired()) return Future.failedFuture(call.timeout());
                     if (out.closed()) return Future.succeededFuture(new RelayOutcome(499, a.usage(), null, false));
+                    ex.answerEnding(200, a.usage(), ex.elapsedMs());
                     out.setStatusCode(200).putHeader("content-type", "application/json").end(a.body());
                     return Future.succeededFuture(new RelayOutcome(200, a.usage(), ex.elapsedMs(), false));
                 })));
@@ -178,6 +185,8 @@ public final class Relay {
     }
 
     private Future<RelayOutcome> guarded(Exchange ex, VendorRequest req, Function<InFlight<RelayOutcome>, Future<RelayOutcome>> send) {
+        // W3C trace context upstream: the attempt's span, or the caller's traceparent when tracing is off
+        ex.trace().inject(req.headers());
         return guarded(ex.vertx(), ex.response(), req, send, outcome -> switch (outcome.status()) {
             case 499 -> CircuitBreaker.Outcome.UNKNOWN;
             case 200 -> CircuitBreaker.Outcome.HEALTHY;
@@ -204,15 +213,22 @@ public final class Relay {
         call.complete(sent);
         // A caller who left says nothing about the vendor, whatever its leaving did to the upstream call (the reset
         // can end a stream as if the vendor had cut it): checked first, so no ordering of handlers can count it.
-        return call.result().andThen(ar -> breaker.record(permit, call.callerLeft() ? CircuitBreaker.Outcome.UNKNOWN
-                : ar.succeeded() ? health.apply(ar.result())
-                : RetryRule.health(AttemptFailure.of(ar.cause()))));
+        return call.result().andThen(ar -> {
+            boolean wasOpen = breaker.open();
+            AttemptFailure failure = ar.failed() ? AttemptFailure.of(ar.cause()) : null;
+            breaker.record(permit, call.callerLeft() ? CircuitBreaker.Outcome.UNKNOWN
+                    : failure == null ? health.apply(ar.result()) : RetryRule.health(failure),
+                    failure == null ? -1 : RetryRule.retryAfterMs(failure));
+            if (!wasOpen) breakers.opened(req.endpoint().id(), breaker);
+        });
     }
 
     private static GatewayException circuitOpen(VendorRequest req, CircuitBreaker breaker) {
         long seconds = Math.max(1, (breaker.retryAfterMs() + 999) / 1000);
-        return GatewayException.of(ErrorKind.UNAVAILABLE, "Vendor '" + req.endpoint().vendor().id()
-                + "' failed every recent request; the gateway stops calling it for " + seconds + " s (circuit open).")
+        VendorEndpoint e = req.endpoint();
+        String who = e.provider().equals(e.vendor().id()) ? "Vendor '" + e.vendor().id() + "'" : "Deployment '" + e.id() + "'";
+        return GatewayException.of(ErrorKind.UNAVAILABLE, who
+                + " failed every recent request; the gateway stops calling it for " + seconds + " s (circuit open).")
                         .withCode(AttemptFailure.CIRCUIT_OPEN).withHeaders(Map.of("retry-after", Long.toString(seconds)));
     }
 }

@@ -183,8 +183,11 @@ final class StreamPump {
 
     private void finish() {
         flush();
-        if (!out.closed()) out.end();
         int status = tap.failed() ? 502 : 200;
+        if (!out.closed()) {
+            ex.answerEnding(status, tap.usage(), ttftMs);
+            out.end();
+        }
         done.tryComplete(new RelayOutcome(status, tap.usage(), ttftMs, tap.failed()));
     }
 }

@@ -46,6 +46,11 @@ final class UpstreamPool {
         this.vendor = vendor;
     }
 
+    /** Calls holding or waiting for one of this pool's connections (the pool-usage metric). */
+    int calls() {
+        return calls.get();
+    }
+
     /**
      * A request on one of the pool's connections, once one is free; the call counts against the pool until
      * {@code over} completes (the attempt's end, when its connection has been released or reset).

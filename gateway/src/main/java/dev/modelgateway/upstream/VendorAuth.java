@@ -3,7 +3,10 @@ package dev.modelgateway.upstream;
 import dev.modelgateway.config.VendorEndpoint;
 import io.vertx.core.MultiMap;
 
-/** Each vendor's own credential header, as its official SDK sends it. */
+/**
+ * Each provider type's own credential header, as its official SDK sends it, then the operator's extra headers
+ * (docs/configuration.md, "Providers").
+ */
 final class VendorAuth {
     static final String ANTHROPIC_VERSION = "2023-06-01";
 
@@ -12,13 +15,20 @@ final class VendorAuth {
 
     static void apply(VendorEndpoint endpoint, MultiMap headers) {
         String key = endpoint.apiKey();
-        switch (endpoint.vendor()) {
+        switch (endpoint.type()) {
             case ANTHROPIC -> {
                 headers.set("x-api-key", key);
                 headers.set("anthropic-version", ANTHROPIC_VERSION);
             }
             case OPENAI, DASHSCOPE -> headers.set("authorization", "Bearer " + key);
+            // Azure OpenAI's key header, on the dated and the v1 API alike (learn.microsoft.com, "Azure OpenAI REST API reference")
+            case AZURE_OPENAI -> headers.set("api-key", key);
+            // a local server may run without a key (vLLM without --api-key, Ollama)
+            case OPENAI_COMPATIBLE -> {
+                if (key != null) headers.set("authorization", "Bearer " + key);
+            }
             case GEMINI -> headers.set("x-goog-api-key", key);
         }
+        endpoint.headers().forEach(headers::set);
     }
 }

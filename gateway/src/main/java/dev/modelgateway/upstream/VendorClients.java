@@ -4,6 +4,7 @@ import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.config.VendorHttp;
 import dev.modelgateway.config.VendorPool;
+import dev.modelgateway.config.ProviderType;
 import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
@@ -28,9 +29,6 @@ import java.util.function.Consumer;
  * connections its {@code vendors.<id>.max_connections} and {@code max_queued} allow.
  */
 public final class VendorClients {
-    /** The longest wait for a connection (pool queue and TCP connect together), unless the deadline is sooner. */
-    private static final int CONNECT_TIMEOUT_MS = 10_000;
-
     private final Vertx vertx;
     /** Base URLs parsed once: setAbsoluteURI would parse a java.net.URL on every request. */
     private final Map<String, Origin> origins = new ConcurrentHashMap<>();
@@ -47,38 +45,63 @@ public final class VendorClients {
      * saturated ({@link UpstreamPool}).
      */
     public Future<HttpClientResponse> send(VendorRequest r, Consumer<HttpClientRequest> onRequest, Future<?> over) {
-        if (r.endpoint().apiKey() == null) {
-            Vendor v = r.endpoint().vendor();
-            return Future.failedFuture(GatewayException.of(ErrorKind.UNAVAILABLE, "Vendor '" + v.id() + "' is not configured on this gateway: set " + v.keyEnv()
-                            + " (or vendors." + v.id() + ".api_key in the configuration file).")
-                                    .withCode(AttemptFailure.NOT_CONFIGURED).withHeaders(Map.of("x-should-retry", "false")));
-        }
-        Origin origin = origins.computeIfAbsent(r.endpoint().baseUrl(), Origin::of);
+        VendorEndpoint endpoint = r.endpoint();
+        if (!endpoint.configured()) return Future.failedFuture(notConfigured(endpoint));
+        Origin origin = origins.computeIfAbsent(endpoint.baseUrl(), Origin::of);
+        String query = endpoint.query();
+        String uri = origin.basePath() + endpoint.pathPrefix() + r.path();
+        if (!query.isEmpty()) uri += (r.path().indexOf('?') >= 0 ? "&" : "?") + query;
         RequestOptions options = new RequestOptions()
                 .setMethod(r.method())
                 .setHost(origin.host())
                 .setPort(origin.port())
                 .setSsl(origin.ssl())
-                .setURI(origin.basePath() + r.path())
-                .setConnectTimeout(Math.max(1, Math.min(CONNECT_TIMEOUT_MS, r.deadline().remainingMs())))
+                .setURI(uri)
+                .setConnectTimeout(Math.max(1, Math.min(endpoint.connectTimeoutMs(), r.deadline().remainingMs())))
                 .setIdleTimeout(r.deadline().idleMs());
-        return pool(r.endpoint()).request(options, over).compose(req -> {
+        return pool(endpoint).request(options, over).compose(req -> {
             req.headers().addAll(r.headers());
-            VendorAuth.apply(r.endpoint(), req.headers());
+            VendorAuth.apply(endpoint, req.headers());
             onRequest.accept(req);
             // a GET or DELETE has no body
             return r.body() == null ? req.send() : BodyWriter.send(req, r.body());
         });
     }
 
-    /** The deployment's pool on this event loop, made on its first call. */
+    /** Calls holding or waiting for a connection, by upstream ("provider base-URL"), on this event loop. */
+    public Map<String, Integer> callsByUpstream() {
+        Map<String, Integer> out = new java.util.HashMap<>();
+        // a pool's key is "provider base-URL pool-settings": the settings apart, pools of one upstream add up
+        pools.forEach((k, p) -> {
+            String[] parts = k.split(" ", 3);
+            out.merge(parts[0] + " " + parts[1], p.calls(), Integer::sum);
+        });
+        return out;
+    }
+
+    /** A missing key: a 503 the official SDKs do not retry, naming the setting. */
+    private static GatewayException notConfigured(VendorEndpoint endpoint) {
+        Vendor v = endpoint.vendor();
+        boolean builtIn = endpoint.provider().equals(v.id()) && endpoint.type() == ProviderType.of(v);
+        String how = builtIn ? "set " + v.keyEnv() + " (or vendors." + v.id() + ".api_key in the configuration file)."
+                : "set providers." + endpoint.provider() + ".api_key (or keys) in the configuration file.";
+        String what = builtIn ? "Vendor '" + v.id() + "'" : "Provider '" + endpoint.provider() + "'";
+        return GatewayException.of(ErrorKind.UNAVAILABLE, what + " is not configured on this gateway: " + how)
+                .withCode(AttemptFailure.NOT_CONFIGURED).withHeaders(Map.of("x-should-retry", "false"));
+    }
+
+    /**
+     * The pool on this event loop of the upstream at the endpoint's base URL, made on its first call: one per provider,
+     * so that the deployments and keys of a provider share connections; a reload that changes a provider's pool
+     * settings gets a new pool, and the old one serves the calls still on it.
+     */
     UpstreamPool pool(VendorEndpoint endpoint) {
-        return pools.computeIfAbsent(endpoint.vendor().id() + " " + endpoint.baseUrl(), k -> {
+        return pools.computeIfAbsent(endpoint.provider() + " " + endpoint.baseUrl() + " " + endpoint.pool(), k -> {
             VendorPool limits = endpoint.pool();
             HttpClientOptions options = new HttpClientOptions()
                     .setKeepAlive(true)
                     .setTcpNoDelay(true)
-                    .setConnectTimeout(CONNECT_TIMEOUT_MS)
+                    .setConnectTimeout(endpoint.connectTimeoutMs())
                     .setMaxInitialLineLength(16 * 1024)
                     .setDecompressionSupported(true)
                     .setTrustAll(false);
@@ -94,7 +117,7 @@ public final class VendorClients {
             PoolOptions pool = new PoolOptions().setHttp1MaxSize(limits.maxConnections())
                     .setHttp2MaxSize(limits.http2Connections())
                     .setMaxWaitQueueSize(limits.maxQueued());
-            return new UpstreamPool(vertx.createHttpClient(options, pool), limits, endpoint.vendor().id());
+            return new UpstreamPool(vertx.createHttpClient(options, pool), limits, endpoint.provider());
         });
     }
 

@@ -47,7 +47,9 @@ final class Fixtures {
     static final PriceBook PRICES = model -> switch (model) {
         case "platform/vendorA-large" -> LARGE;
         case "platform/vendorA-small" -> SMALL;
-        default -> null;
+        case "platform/vendorA-unpriced" -> null;
+        case "platform/vendorA-unknown" -> ModelPrice.UNKNOWN;
+        default -> ModelPrice.FREE;
     };
 
     private Fixtures() {}

@@ -251,7 +251,7 @@ class KeyLifecycleTest {
 
     private Cli cli(String... args) {
         var buffer = new ByteArrayOutputStream();
-        int code = KeysCommand.run(args, config, new PrintStream(buffer, true, StandardCharsets.UTF_8));
+        int code = KeysCommand.run(args, config, Fixtures.PRICES, new PrintStream(buffer, true, StandardCharsets.UTF_8));
         return new Cli(code, buffer.toString(StandardCharsets.UTF_8));
     }
 }

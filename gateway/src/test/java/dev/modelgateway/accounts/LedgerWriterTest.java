@@ -34,9 +34,9 @@ class LedgerWriterTest {
             LedgerWriter writer = new LedgerWriter(failingOnce, new SpendTracker(), Duration.ofMinutes(1));
             writer.start();
 
-            writer.submit(LedgerEntry.of(Fixtures.usage("key_a", "m", new Usage(10, 0, 0, 0, 5, 0), 200, Instant.now()), 1));
+            writer.submit(LedgerEntry.of(Fixtures.usage("key_a", "m", new Usage(10, 0, 0, 0, 5, 0), 200, Instant.now()), 1, "v", false));
             waitForRows(db, 1);
-            writer.submit(LedgerEntry.of(Fixtures.usage("key_a", "m", new Usage(1, 0, 0, 0, 1, 0), 200, Instant.now()), 1));
+            writer.submit(LedgerEntry.of(Fixtures.usage("key_a", "m", new Usage(1, 0, 0, 0, 1, 0), 200, Instant.now()), 1, "v", false));
             writer.closeAndFlush();
 
             assertThat(rows(db)).as("the batch in hand when the Error hit, and one written after it").isEqualTo(2);

@@ -82,6 +82,19 @@ class RedisSharedBucketsTest {
     }
 
     @Test
+    void twoInstancesBurstingThroughManyKeysOfOneTeamGetExactlyTheTeamsLimit() {
+        RateScope team = new RateScope(Team.HOLDER_PREFIX + Fixtures.random("t"), null, new RateLimits(200, 0), "t");
+        List<List<RateScope>> keys = new java.util.ArrayList<>();
+        for (int k = 0; k < 4; k++) keys.add(List.of(scopeRequests(100_000), team));
+        int admitted = 0;
+        for (int i = 0; i < 400; i++) {
+            if (await((i % 2 == 0 ? one : other).acquire(keys.get(i % 4), 0)).getFirst().allowed()) admitted++;
+        }
+        assertThat(admitted).isBetween(200, 202);
+        assertThat(one.scriptRuns() + other.scriptRuns()).as("some admissions were local").isLessThan(400);
+    }
+
+    @Test
     void concurrentAcquiresFromOneEventLoopArePipelinedOnOneConnection() {
         Context loop = vertx.getOrCreateContext();
         // 40 a minute is under the floor for local admissions: every acquire asks Redis.

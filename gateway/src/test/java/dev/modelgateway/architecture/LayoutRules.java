@@ -36,6 +36,7 @@ final class LayoutRules {
                 .layer("routing").definedBy(root + ".routing..")
                 .layer("upstream").definedBy(root + ".upstream..")
                 .layer("http").definedBy(root + ".http..")
+                .layer("observability").definedBy(root + ".observability..")
                 .layer("wire").definedBy(root + ".wire..")
                 .whereLayer("server").mayNotBeAccessedByAnyLayer()
                 .whereLayer("endpoint").mayOnlyBeAccessedByLayers("server")
@@ -45,6 +46,7 @@ final class LayoutRules {
                 .whereLayer("upstream").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call")
                 .whereLayer("routing").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call", "upstream")
                 .whereLayer("http").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "console", "call", "upstream")
+                .whereLayer("observability").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "console", "call", "upstream", "http")
                 .whereLayer("wire").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "console", "call", "upstream", "http")
                 .allowEmptyShould(true);
     }

@@ -1,5 +1,7 @@
 package dev.modelgateway.catalogue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.error.GatewayException;
@@ -60,5 +62,26 @@ class CatalogueTest {
             }
             assertThat(m.price()).as(m.id()).isNotNull();
         });
+    }
+
+    @Test
+    void aModelWithoutAPriceHasNoneAndUnknownIsExplicit() throws Exception {
+        Catalogue c = Catalogue.parse(new ObjectMapper(new YAMLFactory())
+                .readTree("""
+                        models:
+                          - {id: platform/priced, vendor: anthropic, price: {input: 1, output: 2}}
+                          - {id: platform/unpriced, vendor: anthropic}
+                          - {id: platform/unknown, vendor: anthropic, price: unknown}
+                        """), Map.of());
+        assertThat(c.priceOf("platform/priced").cost(new Usage(1_000_000, 0, 0, 0, 1_000_000, 0))).isEqualByComparingTo("3");
+        assertThat(c.priceOf("platform/unpriced")).as("no price is not $0").isNull();
+        assertThat(c.priceOf("platform/unknown")).isSameAs(ModelPrice.UNKNOWN);
+        assertThat(c.priceOf("platform/not-in-the-catalogue")).isNull();
+        assertThat(c.version()).matches("pt-[0-9a-f]{12}").isNotEqualTo(catalogue.version());
+        assertThat(Catalogue.loadDefault(Map.of()).version()).as("same prices, same version").isEqualTo(catalogue.version());
+        assertThatThrownBy(() -> Catalogue.parse(new ObjectMapper(
+                new YAMLFactory()).readTree(
+                "models: [{id: platform/x, vendor: anthropic, price: {input: 1}}]"), Map.of()))
+                .hasMessageContaining("platform/x").hasMessageContaining("price.output is required");
     }
 }

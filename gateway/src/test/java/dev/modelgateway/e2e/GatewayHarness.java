@@ -4,6 +4,7 @@ import com.anthropic.client.AnthropicClient;
 import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
+import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.MediaPolicy;
 import dev.modelgateway.config.ServerLimits;
@@ -11,6 +12,7 @@ import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.config.VendorPool;
+import dev.modelgateway.observability.ObservabilityConfig;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.server.Gateway;
 import dev.modelgateway.sim.SimKeys;
@@ -82,8 +84,26 @@ public final class GatewayHarness implements AutoCloseable {
         private int defaultMaxConcurrent = GatewayConfig.DEFAULT_MAX_CONCURRENT;
         private boolean dropRefusedHostedTools;
         private ServerTls tls;
+        private ObservabilityConfig observability = ObservabilityConfig.DEFAULT;
+        private Path configFile;
 
         private Builder() {
+        }
+
+        /** Metrics, tracing and access-log settings (the defaults: metrics on the main port, no tracing). */
+        public Builder observability(ObservabilityConfig config) {
+            this.observability = config;
+            return this;
+        }
+
+        /**
+         * The operator's configuration file: its vendors, providers, deployments, catalogue entries and cooldowns are
+         * used (and reloaded from it), the harness's own settings for the rest. It must name the simulator's URLs
+         * itself (see {@link #simVendors}).
+         */
+        public Builder configFile(Path file) {
+            this.configFile = file;
+            return this;
         }
 
         /** The operator setting {@code responses.drop_refused_hosted_tools} (off by default). */
@@ -183,9 +203,27 @@ public final class GatewayHarness implements AutoCloseable {
             pools.forEach((v, pool) -> vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), vendors.get(v).apiKey(), pool)));
             GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media, limits,
                     tls, defaultMaxConcurrent, dropRefusedHostedTools);
-            Gateway gateway = Gateway.start(vertx, config, eventLoops, breaker).await();
+            if (configFile != null) {
+                try {
+                    config = config.withReloadable(ConfigLoader.fromSystemEnv().load(configFile));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            Gateway gateway = Gateway.start(vertx, config, eventLoops, breaker, observability).await();
             return new GatewayHarness(vertx, s, gateway, db);
         }
+    }
+
+    /** The four vendors on a simulator, as a configuration file's {@code vendors:} section. */
+    public static String simVendors(VendorSimulator sim) {
+        SimKeys keys = SimKeys.defaults();
+        String base = sim.baseUrl();
+        return "vendors:\n"
+                + "  anthropic: {base_url: " + base + "/anthropic, api_key: " + keys.anthropic() + "}\n"
+                + "  openai: {base_url: " + base + "/openai/v1, api_key: " + keys.openai() + "}\n"
+                + "  gemini: {base_url: " + base + "/gemini, api_key: " + keys.gemini() + "}\n"
+                + "  dashscope: {base_url: " + base + "/dashscope/compatible-mode/v1, api_key: " + keys.dashscope() + "}\n";
     }
 
     /** A fresh temporary SQLite database URL. */

@@ -4,6 +4,7 @@ import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.sse.SseParser;
 import dev.modelgateway.wire.anthropic.AnthropicNativeTap;
 import dev.modelgateway.wire.openai.chat.ChatNativeTap;
+import dev.modelgateway.wire.openai.responses.ResponsesNativeTap;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;
 
@@ -67,6 +68,18 @@ class NativeTapRelayTest {
     @Test
     void messagesEventsAreRelayedByteForByteWithTheirUsageRead() {
         assertRelayed(MESSAGES, MESSAGES, () -> new AnthropicNativeTap("trace"), new Usage(12, 5, 0, 0, 9, 0));
+    }
+
+    @Test
+    void aResponsesStreamsWebSearchesAreCountedForTheirPerCallPrice() {
+        String stream = Fixtures.text("openai-responses/stream-web-search.sse");
+        StreamTap tap = new ResponsesNativeTap("trace", id -> { });
+        Buffer out = Buffer.buffer();
+        SseParser parser = new SseParser(e -> tap.onEvent(e, out));
+        parser.feed(Buffer.buffer(stream));
+        parser.end();
+        // one web_search_call among the completed response's output items; 9463 input of which 8320 cached
+        assertThat(tap.usage()).isEqualTo(new Usage(1143, 8320, 0, 0, 582, 512, 1));
     }
 
     private static void assertRelayed(String upstream, String expected, Supplier<StreamTap> taps, Usage usage) {

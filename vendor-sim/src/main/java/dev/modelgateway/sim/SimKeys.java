@@ -15,8 +15,12 @@ public record SimKeys(String anthropic, String openai, String gemini, String das
         return new SimKeys(null, null, null, null);
     }
 
+    /** Azure OpenAI's key; accepted as any non-empty key when the simulator accepts any key. */
+    public static final String AZURE = "sim-azure-key";
+
     String forVendor(String vendor) {
         return switch (vendor) {
+            case "azure" -> openai == null ? null : AZURE;
             case "anthropic" -> anthropic;
             case "openai" -> openai;
             case "gemini" -> gemini;

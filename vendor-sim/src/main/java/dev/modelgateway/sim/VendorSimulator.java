@@ -23,7 +23,9 @@ import java.util.function.Predicate;
 
 /**
  * Simulates the Anthropic, OpenAI, Gemini and DashScope HTTP APIs on one port, with deterministic answers,
- * fault injection ({@code [[sim:...]]} directives) and a request log. See vendor-sim/README.md.
+ * fault injection ({@code [[sim:...]]} directives) and a request log; and two more providers of vendor B's format:
+ * Azure OpenAI (deployment URLs, {@code api-version}, {@code api-key}) and an OpenAI-compatible server such as vLLM
+ * (chat completions and embeddings, any key or none). See vendor-sim/README.md.
  */
 public final class VendorSimulator {
 
@@ -38,6 +40,7 @@ public final class VendorSimulator {
     private final AnthropicApi anthropic = new AnthropicApi(this);
     private final ChatCompletionsApi openaiChat = new ChatCompletionsApi(this, ChatCompletionsApi.Flavor.OPENAI);
     private final ChatCompletionsApi dashscopeChat = new ChatCompletionsApi(this, ChatCompletionsApi.Flavor.DASHSCOPE);
+    private final OpenAiDoubles doubles = new OpenAiDoubles(openaiChat, new EmbeddingsApi(this));
     private final GeminiApi gemini = new GeminiApi(this);
     private final EmbeddingsApi dashscopeEmbeddings = new EmbeddingsApi(this);
     private final OpenAiExtrasApi openaiExtras = new OpenAiExtrasApi(this);
@@ -139,6 +142,8 @@ public final class VendorSimulator {
         switch (vendor) {
             case "anthropic" -> anthropic.handle(ex, path, body);
             case "gemini" -> gemini.handle(ex, path, body);
+            case "azure" -> doubles.azure(ex, path, body);
+            case "compat" -> doubles.compatible(ex, path, body);
             case "dashscope" -> {
                 if (path.equals("/dashscope/compatible-mode/v1/chat/completions")) dashscopeChat.handle(ex, body);
                 else if (path.equals("/dashscope/compatible-mode/v1/embeddings")) dashscopeEmbeddings.handle(ex, body);
@@ -156,6 +161,8 @@ public final class VendorSimulator {
         if (path.startsWith("/openai/")) return "openai";
         if (path.startsWith("/gemini/")) return "gemini";
         if (path.startsWith("/dashscope/")) return "dashscope";
+        if (path.startsWith("/azure/")) return "azure";
+        if (path.startsWith("/compat/")) return "compat";
         return null;
     }
 
@@ -175,6 +182,17 @@ public final class VendorSimulator {
                 String key = req.getHeader("x-api-key");
                 if (keys.accepts(vendor, key) || keys.accepts(vendor, bearer)) return true;
                 ex.fail(401, key == null && bearer == null ? "x-api-key header is required" : "invalid x-api-key", null);
+            }
+            case "azure" -> {
+                // Azure OpenAI's key header; its 401 body (learn.microsoft.com, "Azure OpenAI REST API reference")
+                String key = req.getHeader("api-key");
+                if (keys.accepts("azure", key)) return true;
+                ex.fail(401, "Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid"
+                        + " key for an active subscription and use a correct regional API endpoint for your resource.", "401");
+            }
+            // vLLM started without --api-key, Ollama: any key or none
+            case "compat" -> {
+                return true;
             }
             case "gemini" -> {
                 String key = req.getHeader("x-goog-api-key");
@@ -278,6 +296,8 @@ public final class VendorSimulator {
             System.out.println("  openai:    " + base + "/openai/v1");
             System.out.println("  gemini:    " + base + "/gemini");
             System.out.println("  dashscope: " + base + "/dashscope/compatible-mode/v1");
+            System.out.println("  azure:     " + base + "/azure (api_version 2024-10-21)");
+            System.out.println("  compat:    " + base + "/compat/v1");
         }).onFailure(t -> {
             System.err.println("vendor-sim failed to start: " + t);
             vertx.close();

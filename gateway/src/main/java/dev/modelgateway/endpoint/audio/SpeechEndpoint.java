@@ -38,13 +38,13 @@ public final class SpeechEndpoint {
             throw GatewayException.invalid("input", "'input' has " + input.length() + " characters; at most " + MAX_INPUT_CHARS + " are allowed.");
         }
         if (!body.hasNonNull("voice")) throw GatewayException.invalid("voice", "Missing required parameter: 'voice'.");
-        ModelEntry model = platform.catalogue().resolve(requested);
+        ModelEntry model = platform.served(platform.catalogue().resolve(requested));
         Exchange.of(ctx).model(model.id());
         if (model.kind() != ModelKind.AUDIO || !model.has("speech")) {
             throw GatewayException.invalid("model", "Model '" + model.id() + "' does not synthesize speech; use e.g. platform/vendorB-tts.");
         }
         ObjectNode upstream = body.deepCopy().put("model", model.upstreamId());
-        VendorRequest req = new VendorRequest(platform.config().vendor(model.vendor()), "/audio/speech",
+        VendorRequest req = new VendorRequest(platform.endpointOf(model), "/audio/speech",
                 MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(upstream), Deadline.ofMillis(TIMEOUT_MS));
         Usage usage = new Usage(LocalTokenizer.count(input), 0, 0, 0, 0, 0);
         SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0,

@@ -73,7 +73,9 @@ public final class TranscriptionTasksEndpoint {
                 .onSuccess(task -> ctx.response().setStatusCode(202).putHeader("content-type", "application/json")
                         .putHeader("location", "/api/v1/audio/transcriptions/tasks/" + task.id())
                         .end(Json.toBuffer(task.toJson())))
-                .onFailure(e -> Exchange.fail(ctx, TransportFailures.classify(e, "accounts")));
+                .onFailure(e -> Exchange.fail(ctx, TransportFailures.classify(e, "accounts")))
+                // the task writes the ledger row; the request's access line and span need not wait for it
+                .onComplete(done -> ex.trace().callHandedOff());
     }
 
     public void get(RoutingContext ctx) {

@@ -43,7 +43,7 @@ public final class TranscriptionsEndpoint {
         MultipartForm.Part file = MultipartForm.single(parts, "file");
         if (modelPart == null || modelPart.text().isBlank()) throw GatewayException.invalid("model", "Missing required parameter: 'model'.");
         if (file == null || file.data().length == 0) throw GatewayException.invalid("file", "Missing required parameter: 'file'.");
-        ModelEntry model = platform.catalogue().resolve(modelPart.text().trim());
+        ModelEntry model = platform.served(platform.catalogue().resolve(modelPart.text().trim()));
         Exchange.of(ctx).model(model.id());
         if (model.kind() != ModelKind.AUDIO || !model.has("transcription")) {
             throw GatewayException.invalid("model", "Model '" + model.id() + "' does not transcribe audio; use e.g. platform/vendorB-transcribe.");
@@ -60,7 +60,7 @@ public final class TranscriptionsEndpoint {
         List<MultipartForm.Part> upstream = new ArrayList<>();
         for (MultipartForm.Part p : parts) upstream.add(p.name().equals("model") ? MultipartForm.Part.field("model", model.upstreamId()) : p);
         MultipartForm.Encoded encoded = MultipartForm.encode(upstream);
-        VendorRequest req = new VendorRequest(platform.config().vendor(model.vendor()), "/audio/transcriptions",
+        VendorRequest req = new VendorRequest(platform.endpointOf(model), "/audio/transcriptions",
                 MultiMap.caseInsensitiveMultiMap().set("content-type", encoded.contentType()), encoded.body(),
                 Deadline.ofMillis(TranscriptionTasks.UPSTREAM_TIMEOUT_MS));
         if (JSON_FORMATS.contains(format) && !stream) {

@@ -57,8 +57,8 @@ public final class EmbeddingsEndpoint {
             throw GatewayException.invalid("input", "Token-id input is accepted only by vendor B models; send text to " + model.id() + ".");
         }
         SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0, () -> switch (model.vendor()) {
-            case OPENAI, DASHSCOPE -> openAiShaped(ctx, req, model);
-            case GEMINI -> gemini(ctx, req, model);
+            case OPENAI, DASHSCOPE -> openAiShaped(ctx, req, platform.route(model));
+            case GEMINI -> gemini(ctx, req, platform.route(model));
             case ANTHROPIC -> Future.failedFuture(GatewayException.of(ErrorKind.INTERNAL, "vendor A has no embeddings"));
         });
     }
@@ -67,7 +67,8 @@ public final class EmbeddingsEndpoint {
      * Vendor B answers in the caller's shape already; vendor D's compatible mode too, but it is always
      * asked for floats (base64 support varies) and encoded here when the caller wants base64.
      */
-    private Future<RelayOutcome> openAiShaped(RoutingContext ctx, EmbeddingsRequest req, ModelEntry model) {
+    private Future<RelayOutcome> openAiShaped(RoutingContext ctx, EmbeddingsRequest req, CallServices.Routed routed) {
+        ModelEntry model = routed.model();
         boolean encodeHere = model.vendor() == Vendor.DASHSCOPE && req.base64();
         // serializing the input: beside the event loop when it is large
         Future<Buffer> bytes = SingleAttempt.bodyWork(Exchange.of(ctx), ctx.body().length(), () -> {
@@ -85,7 +86,7 @@ public final class EmbeddingsEndpoint {
             }
             return new JsonAnswer.Answer(Json.toBuffer(parsed), usage);
         };
-        return bytes.compose(body -> platform.relay().json(Exchange.of(ctx), upstream(model, "/embeddings", body), answer,
+        return bytes.compose(body -> platform.relay().json(Exchange.of(ctx), upstream(routed, "/embeddings", body), answer,
                 VendorErrorMapper.NATIVE));
     }
 
@@ -93,7 +94,8 @@ public final class EmbeddingsEndpoint {
     private record GeminiRequest(String path, Buffer body, long tokens) {
     }
 
-    private Future<RelayOutcome> gemini(RoutingContext ctx, EmbeddingsRequest req, ModelEntry model) {
+    private Future<RelayOutcome> gemini(RoutingContext ctx, EmbeddingsRequest req, CallServices.Routed routed) {
+        ModelEntry model = routed.model();
         // tokenizing and encoding every text: beside the event loop when the body is large
         return SingleAttempt.bodyWork(Exchange.of(ctx), ctx.body().length(), () -> {
             long tokens = 0;
@@ -106,12 +108,12 @@ public final class EmbeddingsEndpoint {
                             req.base64(), encoded.tokens())),
                     new Usage(encoded.tokens(), 0, 0, 0, 0, 0));
             VendorErrorMapper errors = e -> Codecs.of(Vendor.GEMINI).decodeError(e.status(), e.body().toString());
-            return platform.relay().json(Exchange.of(ctx), upstream(model, encoded.path(), encoded.body()), answer, errors);
+            return platform.relay().json(Exchange.of(ctx), upstream(routed, encoded.path(), encoded.body()), answer, errors);
         });
     }
 
-    private VendorRequest upstream(ModelEntry model, String path, Buffer body) {
-        return new VendorRequest(platform.config().vendor(model.vendor()), path,
+    private VendorRequest upstream(CallServices.Routed routed, String path, Buffer body) {
+        return new VendorRequest(routed.endpoint(), path,
                 MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), body, Deadline.ofMillis(TIMEOUT_MS));
     }
 

@@ -47,13 +47,13 @@ public final class ImageScalesEndpoint {
         } else {
             req = ScaleRequest.json(ctx.body().buffer());
         }
-        ModelEntry model = platform.catalogue().resolve(req.model());
+        ModelEntry model = platform.served(platform.catalogue().resolve(req.model()));
         Exchange.of(ctx).model(model.id());
         if (model.kind() != ModelKind.IMAGE || !model.has("image_upscale") || model.vendor() != Vendor.GEMINI) {
             throw GatewayException.invalid("model", "Model '" + model.id() + "' does not upscale images; use platform/vendorC-imagen-upscale.");
         }
         EncodedRequest encoded = ImagenUpscale.encode(model.upstreamId(), req.image(), req.scale(), req.outputFormat());
-        VendorRequest upstream = new VendorRequest(platform.config().vendor(model.vendor()), encoded.path(),
+        VendorRequest upstream = new VendorRequest(platform.endpointOf(model), encoded.path(),
                 MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(encoded.body()),
                 Deadline.ofMillis(ImagesEndpoint.TIMEOUT_MS));
         JsonAnswer answer = vendorBody -> new JsonAnswer.Answer(Json.toBuffer(

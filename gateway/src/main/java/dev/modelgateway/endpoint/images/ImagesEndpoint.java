@@ -62,7 +62,7 @@ public final class ImagesEndpoint {
     }
 
     private ModelEntry imageModel(RoutingContext ctx, String requested) {
-        ModelEntry model = platform.catalogue().resolve(requested);
+        ModelEntry model = platform.served(platform.catalogue().resolve(requested));
         Exchange.of(ctx).model(model.id());
         if (model.kind() != ModelKind.IMAGE) {
             throw GatewayException.invalid("model", "Model '" + model.id() + "' is not an image model; use e.g. platform/vendorB-image-2.");
@@ -75,7 +75,7 @@ public final class ImagesEndpoint {
     }
 
     private void send(RoutingContext ctx, ModelEntry model, String path, String contentType, Buffer body) {
-        VendorRequest req = new VendorRequest(platform.config().vendor(model.vendor()), path,
+        VendorRequest req = new VendorRequest(platform.endpointOf(model), path,
                 MultiMap.caseInsensitiveMultiMap().set("content-type", contentType), body, Deadline.ofMillis(TIMEOUT_MS));
         JsonAnswer answer = vendorBody -> {
             JsonNode parsed = Json.parseOrNull(vendorBody.toString());

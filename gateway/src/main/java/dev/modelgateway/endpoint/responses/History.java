@@ -9,14 +9,17 @@ import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.services.ResponseOwners;
+import dev.modelgateway.services.ResponseBounds;
 import dev.modelgateway.services.ResponseStore;
 import dev.modelgateway.wire.openai.responses.ResponsesInbound;
 import io.vertx.core.Future;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What a Responses request refers to, made explicit before routing: a gateway-made {@code previous_response_id}
@@ -44,12 +47,35 @@ final class History {
     }
 
     /**
+     * The gateway-made responses the body refers to ({@code previous_response_id}, {@code item_reference}), to be
+     * read from the store before {@link #expand}. It walks the whole input: beside the event loop for a large body.
+     */
+    static Set<String> storedIds(ObjectNode body) {
+        Set<String> ids = new LinkedHashSet<>();
+        JsonNode previous = body.get("previous_response_id");
+        if (previous != null && previous.isTextual() && previous.asText().startsWith(ResponsesInbound.GATEWAY_ID_PREFIX)) {
+            ids.add(previous.asText());
+        }
+        if (body.get("input") instanceof ArrayNode input) {
+            for (JsonNode item : input) {
+                JsonNode id = item.get("id");
+                if (isReference(item) && id != null && id.isTextual() && ResponsesInbound.responseOfItem(id.asText()) instanceof String r) {
+                    ids.add(r);
+                }
+            }
+        }
+        return ids;
+    }
+
+    /**
      * Expands the body's input in place. It walks the whole input (and parses the stored responses it refers
      * to), so it runs beside the event loop for a large body; a 400 names an unknown gateway-made id.
+     *
+     * @param stored the key's stored responses among {@link #storedIds}
      */
-    static Expansion expand(ObjectNode body, ModelEntry primary, String keyId, ResponseStore store) {
+    static Expansion expand(ObjectNode body, ModelEntry primary, Map<String, ResponseStore.Stored> stored) {
         List<VendorId> vendorIds = new ArrayList<>();
-        ArrayNode items = expand(body, primary, keyId, store, vendorIds);
+        ArrayNode items = expand(body, primary, stored, vendorIds);
         return new Expansion(items, vendorIds);
     }
 
@@ -68,22 +94,23 @@ final class History {
         });
     }
 
-    private static ArrayNode expand(ObjectNode body, ModelEntry primary, String keyId, ResponseStore store, List<VendorId> vendorIds) {
+    private static ArrayNode expand(ObjectNode body, ModelEntry primary, Map<String, ResponseStore.Stored> store,
+                                    List<VendorId> vendorIds) {
         ArrayNode items = Json.MAPPER.createArrayNode();
         JsonNode input = body.get("input");
         if (input.isTextual()) {
             items.addObject().put("role", "user").put("content", input.asText());
         } else {
-            items = resolveReferences((ArrayNode) input, primary, keyId, store, vendorIds);
+            items = resolveReferences((ArrayNode) input, primary, store, vendorIds);
             body.set("input", items);
         }
         JsonNode previous = body.get("previous_response_id");
         if (previous == null || previous.isNull()) return items;
         if (!previous.isTextual()) throw Fields.wrongType("previous_response_id", "a string", previous);
-        ResponseStore.Stored stored = store.find(previous.asText(), keyId);
+        ResponseStore.Stored stored = store.get(previous.asText());
         if (stored == null) {
             VendorId id = new VendorId("previous_response_id", previous.asText());
-            if (primary.vendor() != Vendor.OPENAI || id.id().startsWith("resp_gw_")) throw notFound(id);
+            if (primary.vendor() != Vendor.OPENAI || id.id().startsWith(ResponsesInbound.GATEWAY_ID_PREFIX)) throw notFound(id);
             vendorIds.add(id);
             return items;
         }
@@ -97,7 +124,7 @@ final class History {
         return expanded;
     }
 
-    private static ArrayNode resolveReferences(ArrayNode input, ModelEntry primary, String keyId, ResponseStore store,
+    private static ArrayNode resolveReferences(ArrayNode input, ModelEntry primary, Map<String, ResponseStore.Stored> store,
                                                List<VendorId> vendorIds) {
         ArrayNode out = Json.MAPPER.createArrayNode();
         // each stored response referred to, parsed once for all its items (it is kept as JSON)
@@ -117,7 +144,7 @@ final class History {
             if (id == null || !id.isTextual()) throw GatewayException.invalid(p, "'" + p + "' must be the id of an earlier item.");
             String responseId = ResponsesInbound.responseOfItem(id.asText());
             JsonNode found = responseId == null ? null
-                    : storedItems.computeIfAbsent(responseId, r -> itemsById(store.find(r, keyId))).get(id.asText());
+                    : storedItems.computeIfAbsent(responseId, r -> itemsById(store.get(r))).get(id.asText());
             if (found != null) {
                 // a copy: the same item may be referred to twice
                 if (!foreignReasoning(found, primary)) out.add(found.deepCopy());
@@ -145,12 +172,15 @@ final class History {
     /** The same answer for an unknown id and for another key's: which ids exist is not disclosed. */
     private static GatewayException notFound(VendorId v) {
         if (v.param().equals("previous_response_id")) {
-            return GatewayException.invalid(v.param(), "previous_response_id: response '" + v.id() + "' is not known to this gateway "
-                    + "for this API key (it keeps the responses it produced for " + ResponseStore.IDLE_EXPIRY.toHours() + " hours after "
-                    + "last use, and which key created each vendor B response it relayed). Send the conversation in 'input' instead.");
+            // vendor B's answer to an unknown previous response, with why and what to do
+            return GatewayException.invalid(v.param(), "Previous response with id '" + v.id() + "' not found. This gateway keeps "
+                    + "the responses it produced for the API key that made them, " + ResponseBounds.IDLE_EXPIRY.toHours() + " hours after "
+                    + "last use, and which key created each vendor B response it relayed. Send the conversation in 'input' instead of "
+                    + "previous_response_id.")
+                    .withCode("previous_response_not_found");
         }
         return GatewayException.invalid(v.param(), "Item '" + v.id() + "' not found: this gateway resolves item references only to "
-                + "items of responses it produced for this API key (kept " + ResponseStore.IDLE_EXPIRY.toHours() + " hours after last use),"
+                + "items of responses it produced for this API key (kept " + ResponseBounds.IDLE_EXPIRY.toHours() + " hours after last use),"
                 + " and passes vendor B's item ids on only for the key that received them. Send the item itself in 'input' instead.");
     }
 

@@ -24,6 +24,8 @@ import io.vertx.ext.web.RoutingContext;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code POST /api/v1/responses}: natively to vendor B (relayed as is), translated through the canonical
@@ -71,42 +73,63 @@ public final class ResponsesEndpoint {
         // only a translated attempt stores its response (vendor B keeps its own)
         boolean storing = keep && plan.stream().anyMatch(m -> !CallerProtocol.RESPONSES.nativeTo(m.vendor()));
         List<String> dropped = new ArrayList<>();
-        BodyWork.run(ctx.vertx(), ctx.body().length(), () -> prepare(body, plan, keyId, drop, dropped, storing))
+        long size = ctx.body().length();
+        BodyWork.run(ctx.vertx(), size, () -> check(body, plan, drop, dropped))
                 .andThen(done -> ex.warnCall(dropped))
+                // the stored responses it refers to may be in PostgreSQL
+                .compose(checked -> store.find(checked.storedIds(), keyId).compose(stored -> BodyWork.run(ctx.vertx(), size,
+                        () -> prepare(body, plan.getFirst(), stored, checked.namespaces(), storing))))
                 // checking which vendor B ids the key owns may ask Redis
                 .compose(prepared -> History.owned(prepared.history(), keyId, owners).map(items -> {
+                    if (prepared.tooLarge() != null) ex.warnCall(List.of(prepared.tooLarge()));
                     run(ctx, body, stream, prepared, options, entry, keyId);
                     return null;
                 }))
                 .onFailure(ctx::fail);
     }
 
-    /**
-     * What the call needs from the body, checked.
-     *
-     * @param storedInput the input to store with the response, serialized ahead; null when nothing is stored
-     */
-    private record Prepared(History.Expansion history, ToolNamespaces namespaces, ResponseStore.Input storedInput) {
+    /** The body checked: its tool namespaces and the gateway-made responses it refers to. */
+    private record Checked(ToolNamespaces namespaces, Set<String> storedIds) {
     }
 
     /**
-     * The checks, the hosted-tool rules and the history expansion walk the whole body: beside the event loop when
-     * it is large ({@link BodyWork}). Tools dropped are added to {@code dropped}, for the warning header also when
-     * a later check refuses the call.
+     * What the call needs from the body, expanded.
+     *
+     * @param storedInput the input to store with the response, serialized ahead; null when nothing is stored
+     * @param tooLarge    the warning when the input is too large to be stored, else null
      */
-    private Prepared prepare(ObjectNode body, List<ModelEntry> plan, String keyId, boolean drop, List<String> dropped,
-                             boolean storing) {
+    private record Prepared(History.Expansion history, ToolNamespaces namespaces, ResponseStore.Input storedInput,
+                            String tooLarge) {
+    }
+
+    /**
+     * The checks and the hosted-tool rules walk the whole body: beside the event loop when it is large
+     * ({@link BodyWork}). Tools dropped are added to {@code dropped}, for the warning header also when a later
+     * check refuses the call.
+     */
+    private static Checked check(ObjectNode body, List<ModelEntry> plan, boolean drop, List<String> dropped) {
         CallerProtocol.RESPONSES.codec().validate(body);
         if (drop) dropped.addAll(ResponsesRules.dropRefusedHostedTools(body, plan));
         plan.forEach(m -> ResponsesRules.check(body, m));
-        History.Expansion history = History.expand(body, plan.getFirst(), keyId, store);
-        return new Prepared(history, ToolNamespaces.of(body), storing ? ResponseStore.Input.of(history.items()) : null);
+        return new Checked(ToolNamespaces.of(body), History.storedIds(body));
+    }
+
+    /** The history expansion and the copy of the input kept with the response: beside the event loop when large. */
+    private Prepared prepare(ObjectNode body, ModelEntry primary, Map<String, ResponseStore.Stored> stored,
+                             ToolNamespaces namespaces, boolean storing) {
+        History.Expansion history = History.expand(body, primary, stored);
+        ResponseStore.Input input = storing ? ResponseStore.Input.of(history.items()) : null;
+        if (input != null && input.json().length > store.bounds().maxResponseBytes()) {
+            return new Prepared(history, namespaces, null, store.bounds().tooLarge(input.json().length));
+        }
+        return new Prepared(history, namespaces, input, null);
     }
 
     private void run(RoutingContext ctx, ObjectNode body, boolean stream, Prepared prepared, PlatformOptions options,
                      ModelEntry entry, String keyId) {
         String responseId = ResponsesInbound.newResponseId();
         ResponsesInbound codec = new ResponsesInbound(responseId, prepared.namespaces(), response -> {
+            // one the output made too large is not kept (ResponseBounds); a write that failed was logged
             if (prepared.storedInput() != null) store.put(responseId, keyId, prepared.storedInput(), response);
         }, Clock.systemUTC());
         long maxOutput = body.hasNonNull("max_output_tokens") ? Fields.nonNegativeInt(body.get("max_output_tokens"), "max_output_tokens") : 0;

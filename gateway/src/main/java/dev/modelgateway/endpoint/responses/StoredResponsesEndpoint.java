@@ -12,11 +12,13 @@ import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.Deadline;
 import dev.modelgateway.services.ResponseOwners;
+import dev.modelgateway.services.ResponseBounds;
 import dev.modelgateway.services.ResponseStore;
 import dev.modelgateway.upstream.JsonAnswer;
 import dev.modelgateway.upstream.VendorErrorMapper;
 import dev.modelgateway.upstream.VendorRequest;
 import dev.modelgateway.wire.openai.responses.InputItemList;
+import dev.modelgateway.wire.openai.responses.ResponsesInbound;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpMethod;
@@ -52,43 +54,54 @@ public final class StoredResponsesEndpoint {
     public void retrieve(RoutingContext ctx) {
         String id = ctx.pathParam("id");
         String keyId = Exchange.of(ctx).caller().keyId();
-        ResponseStore.Stored stored = store.find(id, keyId);
-        if (stored != null) {
-            if ("true".equals(ctx.request().getParam("stream"))) {
-                throw GatewayException.invalid("stream", "Response '" + id + "' was made by this gateway, which does not replay "
-                        + "its stream; retrieve it without 'stream'.");
+        boolean stream = "true".equals(ctx.request().getParam("stream"));
+        lookUp(id, keyId).onSuccess(stored -> {
+            if (stored == null) {
+                relayOrNotFound(ctx, id, keyId, HttpMethod.GET, "");
+            } else if (stream) {
+                Exchange.fail(ctx, GatewayException.invalid("stream", "Response '" + id + "' was made by this gateway, which does "
+                        + "not replay its stream; retrieve it without 'stream'."));
+            } else {
+                answer(ctx, stored.response());
             }
-            answer(ctx, stored.response());
-            return;
-        }
-        relayOrNotFound(ctx, id, keyId, HttpMethod.GET, "");
+        }).onFailure(ctx::fail);
     }
 
     public void delete(RoutingContext ctx) {
         String id = ctx.pathParam("id");
         String keyId = Exchange.of(ctx).caller().keyId();
-        if (store.remove(id, keyId)) {
-            answer(ctx, Json.MAPPER.createObjectNode().put("id", id).put("object", "response").put("deleted", true));
-            return;
-        }
-        relayOrNotFound(ctx, id, keyId, HttpMethod.DELETE, "");
+        Future<Boolean> removed = gatewayMade(id) ? store.remove(id, keyId) : Future.succeededFuture(false);
+        removed.onSuccess(done -> {
+            if (done) answer(ctx, Json.MAPPER.createObjectNode().put("id", id).put("object", "response").put("deleted", true));
+            else relayOrNotFound(ctx, id, keyId, HttpMethod.DELETE, "");
+        }).onFailure(ctx::fail);
     }
 
     public void inputItems(RoutingContext ctx) {
         String id = ctx.pathParam("id");
         String keyId = Exchange.of(ctx).caller().keyId();
-        ResponseStore.Stored stored = store.find(id, keyId);
-        if (stored != null) {
-            HttpServerRequest req = ctx.request();
-            String order = req.getParam("order");
-            String after = req.getParam("after");
-            String limit = req.getParam("limit");
+        HttpServerRequest req = ctx.request();
+        String order = req.getParam("order");
+        String after = req.getParam("after");
+        String limit = req.getParam("limit");
+        lookUp(id, keyId).onSuccess(stored -> {
+            if (stored == null) {
+                relayOrNotFound(ctx, id, keyId, HttpMethod.GET, "/input_items");
+                return;
+            }
             // the stored input may be megabytes: parsed beside the event loop then
             BodyWork.run(ctx.vertx(), stored.inputJson().length, () -> InputItemList.page(id, stored.input(), order, after, limit))
                     .onSuccess(page -> answer(ctx, page)).onFailure(ctx::fail);
-            return;
-        }
-        relayOrNotFound(ctx, id, keyId, HttpMethod.GET, "/input_items");
+        }).onFailure(ctx::fail);
+    }
+
+    /** Only gateway-made ids are looked for in the store (it may be PostgreSQL); null when not this key's. */
+    private Future<ResponseStore.Stored> lookUp(String id, String keyId) {
+        return gatewayMade(id) ? store.find(id, keyId) : Future.succeededFuture();
+    }
+
+    private static boolean gatewayMade(String id) {
+        return id.startsWith(ResponsesInbound.GATEWAY_ID_PREFIX);
     }
 
     private static void answer(RoutingContext ctx, ObjectNode body) {
@@ -96,14 +109,15 @@ public final class StoredResponsesEndpoint {
     }
 
     private void relayOrNotFound(RoutingContext ctx, String id, String keyId, HttpMethod method, String suffix) {
-        Future<Boolean> owned = id.startsWith("resp_gw_") ? Future.succeededFuture(false) : owners.owns(id, keyId);
+        Future<Boolean> owned = gatewayMade(id) ? Future.succeededFuture(false) : owners.owns(id, keyId);
         owned.onComplete(ar -> {
             if (ar.failed()) {
                 ctx.fail(ar.cause());
             } else if (!ar.result()) {
-                Exchange.fail(ctx, GatewayException.of(ErrorKind.NOT_FOUND, "Response with id '" + id + "' not found (this gateway "
-                        + "keeps the responses it produced for " + ResponseStore.IDLE_EXPIRY.toHours() + " hours after last use, "
-                        + "visible only to the API key that created them).").withParam("response_id"));
+                // vendor B's answer to an unknown id, with the gateway's reasons
+                Exchange.fail(ctx, GatewayException.of(ErrorKind.NOT_FOUND, "Response with id '" + id + "' not found. This gateway "
+                        + "keeps the responses it produced " + ResponseBounds.IDLE_EXPIRY.toHours() + " hours after last use, "
+                        + "visible only to the API key that created them.").withParam("response_id"));
             } else {
                 relay(ctx, id, method, suffix);
             }

@@ -36,7 +36,10 @@ public final class AnthropicUsage {
         long output = long_(usage, "output_tokens", base.outputTokens());
         long reasoning = usage.path("output_tokens_details").hasNonNull("thinking_tokens")
                 ? usage.path("output_tokens_details").get("thinking_tokens").asLong() : base.reasoningTokens();
-        return new Usage(input, read, w5, w1, output, reasoning);
+        // server tools are billed per call (usage.server_tool_use.web_search_requests, docs/accounts.md "Prices")
+        long searches = usage.path("server_tool_use").hasNonNull("web_search_requests")
+                ? usage.path("server_tool_use").get("web_search_requests").asLong() : base.webSearchCalls();
+        return new Usage(input, read, w5, w1, output, reasoning, searches);
     }
 
     /** Canonical → Anthropic usage object (also used for message_delta, whose values are cumulative). */
@@ -50,6 +53,9 @@ public final class AnthropicUsage {
         split.put("ephemeral_1h_input_tokens", u.cacheWrite1hTokens());
         n.put("output_tokens", u.outputTokens());
         if (u.reasoningTokens() > 0) n.putObject("output_tokens_details").put("thinking_tokens", u.reasoningTokens());
+        if (u.webSearchCalls() > 0) {
+            n.putObject("server_tool_use").put("web_search_requests", u.webSearchCalls()).put("web_fetch_requests", 0);
+        }
         return n;
     }
 

@@ -3,6 +3,7 @@ package dev.modelgateway.e2e.media;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.services.TranscriptionTasks;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -11,7 +12,10 @@ import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Asynchronous transcription tasks: submit, poll, ledger, bad input, and survival across a gateway restart. */
+/**
+ * Asynchronous transcription tasks: submit, poll, ledger, bad input, the bound on a key's unfinished tasks, and
+ * survival across a gateway restart.
+ */
 class TranscriptionTasksTest {
     static final String TASKS = "/api/v1/audio/transcriptions/tasks";
 
@@ -106,6 +110,20 @@ class TranscriptionTasksTest {
             assertThat(done.at("/result/text").asText()).contains("640 bytes");
             assertThat(done.path("attempts").asInt()).isEqualTo(2);
             assertThat(second.sim.received()).anySatisfy(r -> assertThat(r.path()).isEqualTo("/openai/v1/audio/transcriptions"));
+        }
+    }
+
+    @Test
+    void aKeyHasAtMostSixteenUnfinishedTasks() {
+        try (GatewayHarness h = GatewayHarness.start()) {
+            for (int i = 0; i < TranscriptionTasks.MAX_UNFINISHED_PER_KEY; i++) {
+                var r = submit(h, "platform/vendorB-transcribe", "[[sim:delay_ms=5000]]", new byte[10]);
+                assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+            }
+            var refused = submit(h, "platform/vendorB-transcribe", "[[sim:delay_ms=5000]]", new byte[10]);
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+            assertThat(Json.parseOrNull(refused.body()).at("/error/code").asText()).isEqualTo("too_many_tasks");
+            assertThat(refused.headers().firstValue("retry-after")).isPresent();
         }
     }
 }

@@ -48,7 +48,8 @@ class CircuitBreakerTest {
         assertThat(open.headers().firstValue("x-platform-attempts")).hasValue("2");
         assertThat(openAiRequests()).isZero();
 
-        var alone = h.postAuthed("/api/v1/chat/completions", chat("three", "{\"max_retries\":1}"));
+        // nothing to fall back to and a deadline shorter than the cooldown: refused at once (a longer one would wait)
+        var alone = h.postAuthed("/api/v1/chat/completions", chat("three", "{\"max_retries\":1,\"timeout\":0.3}"));
         assertThat(alone.statusCode()).isEqualTo(503);
         assertThat(alone.headers().firstValue("retry-after")).isPresent();
         JsonNode error = Json.parseOrNull(alone.body()).path("error");
@@ -69,8 +70,9 @@ class CircuitBreakerTest {
         h.postAuthed("/api/v1/chat/completions", chat("a", "{\"max_retries\":2}"));
         Thread.sleep(900);
         h.sim.clearReceived();
-        var probe = h.postAuthed("/api/v1/chat/completions", chat("b", "{\"max_retries\":1}"));
-        assertThat(probe.statusCode()).isEqualTo(503); // the probe failed; its retry found the breaker open again
+        var probe = h.postAuthed("/api/v1/chat/completions", chat("b", "{\"max_retries\":1,\"timeout\":0.5}"));
+        // the probe failed; its retry found the breaker open again, for longer than the deadline allows waiting
+        assertThat(probe.statusCode()).isEqualTo(503);
         assertThat(Json.parseOrNull(probe.body()).at("/error/message").asText()).contains("→ 502").contains("→ 503");
         assertThat(openAiRequests()).isEqualTo(1);
         Thread.sleep(900);

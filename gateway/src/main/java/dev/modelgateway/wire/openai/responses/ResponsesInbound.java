@@ -41,9 +41,11 @@ public final class ResponsesInbound implements InboundCodec {
         this.clock = clock;
     }
 
-    /** Gateway-made ids are recognisable ({@code resp_gw_}) so they are never mistaken for vendor B's. */
+    /** Gateway-made ids are recognisable so they are never mistaken for vendor B's. */
+    public static final String GATEWAY_ID_PREFIX = "resp_gw_";
+
     public static String newResponseId() {
-        return "resp_gw_" + UUID.randomUUID().toString().replace("-", "");
+        return GATEWAY_ID_PREFIX + UUID.randomUUID().toString().replace("-", "");
     }
 
     /** The gateway response whose output an item id names ({@code item_reference}), or null for another id. */

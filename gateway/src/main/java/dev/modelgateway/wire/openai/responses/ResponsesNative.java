@@ -39,7 +39,7 @@ public final class ResponsesNative implements NativeFormat {
 
     @Override
     public Usage usage(JsonNode answer) {
-        return ResponsesUsage.toCanonical(answer.get("usage"));
+        return ResponsesUsage.ofResponse(answer);
     }
 
     @Override

@@ -37,7 +37,7 @@ public final class ResponsesNativeTap extends TapState {
         if (e.named(COMPLETED) || e.named(INCOMPLETE)) {
             JsonNode parsed = Json.parseOrNull(e.dataArray(), e.dataOffset(), e.dataLength());
             if (parsed != null) {
-                usage = ResponsesUsage.toCanonical(parsed.path("response").get("usage"));
+                usage = ResponsesUsage.ofResponse(parsed.path("response"));
                 ResponsesNative.referableIds(parsed.path("response")).forEach(answerIds);
             }
             ended();

@@ -23,6 +23,20 @@ public final class ResponsesUsage {
         return new Usage(Math.max(0, input - read - write), read, write, 0, output, reasoning);
     }
 
+    /**
+     * A whole response's usage: its {@code usage} and its web searches, which vendor B bills per call, one
+     * {@code web_search_call} output item each (docs/accounts.md, "Prices").
+     */
+    public static Usage ofResponse(JsonNode response) {
+        Usage u = toCanonical(response.get("usage"));
+        long searches = 0;
+        for (JsonNode item : response.path("output")) {
+            if ("web_search_call".equals(item.path("type").asText())) searches++;
+        }
+        return searches == 0 ? u : new Usage(u.inputTokens(), u.cacheReadTokens(), u.cacheWrite5mTokens(),
+                u.cacheWrite1hTokens(), u.outputTokens(), u.reasoningTokens(), searches);
+    }
+
     public static ObjectNode toResponses(Usage u) {
         ObjectNode n = JsonNodeFactory.instance.objectNode();
         n.put("input_tokens", u.totalInputTokens());

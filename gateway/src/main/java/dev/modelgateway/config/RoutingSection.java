@@ -1,0 +1,216 @@
+package dev.modelgateway.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads the operator-owned sections of the configuration file: {@code providers}, {@code models} (deployments and
+ * catalogue fields), {@code aliases} and {@code routing} (docs/configuration.md). Every refusal names the field.
+ */
+final class RoutingSection {
+    private static final Set<String> PROVIDER_FIELDS = Set.of("type", "base_url", "api_key", "keys", "headers", "api_version",
+            "connect_timeout_ms", "max_connections", "max_queued", "http_version", "ca_file");
+    private static final Set<String> DEPLOYMENT_FIELDS = Set.of("provider", "model", "weight", "region", "tags");
+    /** catalogue.yaml's own fields, which a configuration entry may set; plus its deployments and aliases. */
+    private static final Set<String> MODEL_FIELDS = Set.of("vendor", "kind", "capabilities", "context_window",
+            "max_output_tokens", "price", "thinking", "sampling_params", "status", "replacement", "aliases", "upstream",
+            "deployments");
+
+    private final Map<Vendor, VendorEndpoint> builtIn;
+
+    /** @param builtIn the four vendors' endpoints, the defaults of a provider named after one of them */
+    RoutingSection(Map<Vendor, VendorEndpoint> builtIn) {
+        this.builtIn = builtIn;
+    }
+
+    RoutingConfig parse(JsonNode root) {
+        Map<String, Provider> providers = new LinkedHashMap<>();
+        root.path("providers").properties().forEach(e -> providers.put(e.getKey(), provider(e.getKey(), e.getValue())));
+        Set<String> known = new HashSet<>(providers.keySet());
+        for (Vendor v : Vendor.values()) known.add(v.id());
+
+        Map<String, List<DeploymentSpec>> deployments = new LinkedHashMap<>();
+        ObjectNode catalogue = JsonNodeFactory.instance.objectNode();
+        ObjectNode models = catalogue.putObject("models");
+        JsonNode modelsNode = root.path("models");
+        if (!modelsNode.isMissingNode() && !modelsNode.isObject()) {
+            throw new IllegalArgumentException("models must be a mapping of public model id → settings");
+        }
+        modelsNode.properties().forEach(e -> {
+            String id = e.getKey();
+            String at = "models." + id;
+            JsonNode m = e.getValue();
+            if (!m.isObject()) throw new IllegalArgumentException(at + " must be a mapping");
+            unknownFields(at, m, MODEL_FIELDS);
+            ObjectNode fields = ((ObjectNode) m).deepCopy();
+            fields.remove("upstream");
+            JsonNode ds = fields.remove("deployments");
+            if (ds != null) deployments.put(id, deployments(at + ".deployments", ds, known));
+            models.set(id, fields);
+        });
+        JsonNode aliases = root.path("aliases");
+        if (!aliases.isMissingNode()) {
+            if (!aliases.isObject()) throw new IllegalArgumentException("aliases must be a mapping of alias → public model id");
+            aliases.properties().forEach(e -> {
+                if (!e.getValue().isTextual()) throw new IllegalArgumentException("aliases." + e.getKey() + " must be a model id");
+            });
+            catalogue.set("aliases", aliases.deepCopy());
+        }
+        return new RoutingConfig(providers, deployments, catalogue, cooldown(root.path("routing").path("cooldown")), null);
+    }
+
+    private Provider provider(String name, JsonNode node) {
+        String at = "providers." + name;
+        if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
+            throw new IllegalArgumentException(at + ": a provider name is letters, digits, '.', '_' and '-' (at most 64)");
+        }
+        if (!node.isObject()) throw new IllegalArgumentException(at + " must be a mapping");
+        unknownFields(at, node, PROVIDER_FIELDS);
+        VendorEndpoint base = builtInNamed(name);
+        ProviderType type = node.hasNonNull("type") ? ProviderType.parse(at + ".type", node.get("type").asText())
+                : base != null ? base.type() : null;
+        if (type == null) throw new IllegalArgumentException(at + ".type is required (anthropic, openai, azure-openai, gemini,"
+                + " dashscope or openai-compatible)");
+        if (base != null && type != base.type()) {
+            throw new IllegalArgumentException(at + ".type: '" + name + "' is the built-in " + base.type().id()
+                    + " provider; give another type another name");
+        }
+        String baseUrl = node.hasNonNull("base_url") ? node.get("base_url").asText() : base != null ? base.baseUrl() : null;
+        if (baseUrl == null || !ConfigLoader.validUrl(baseUrl)) {
+            throw new IllegalArgumentException(at + ".base_url must be an http(s) URL such as https://api.example.com/v1, got "
+                    + (baseUrl == null ? "nothing" : "'" + baseUrl + "'"));
+        }
+        List<Provider.Key> keys = keys(at, node, base);
+        Map<String, String> headers = new LinkedHashMap<>();
+        JsonNode h = node.path("headers");
+        if (!h.isMissingNode() && !h.isObject()) throw new IllegalArgumentException(at + ".headers must be a mapping of name → value");
+        h.properties().forEach(e -> {
+            String header = e.getKey();
+            if (!header.matches("[A-Za-z0-9!#$%&'*+.^_`|~-]+")) throw new IllegalArgumentException(at + ".headers: '" + header + "' is not a header name");
+            headers.put(header, e.getValue().asText());
+        });
+        String apiVersion = node.hasNonNull("api_version") ? node.get("api_version").asText() : null;
+        if (apiVersion != null && type != ProviderType.AZURE_OPENAI) {
+            throw new IllegalArgumentException(at + ".api_version applies to azure-openai providers only");
+        }
+        if (apiVersion != null && !apiVersion.matches("[A-Za-z0-9.-]+")) {
+            throw new IllegalArgumentException(at + ".api_version must look like 2024-10-21, got '" + apiVersion + "'");
+        }
+        long connect = ConfigLoader.parseLong(at + ".connect_timeout_ms",
+                node.path("connect_timeout_ms").asText(Integer.toString(VendorEndpoint.DEFAULT_CONNECT_TIMEOUT_MS)));
+        if (connect < 1 || connect > 300_000) throw new IllegalArgumentException(at + ".connect_timeout_ms must be between 1 and 300000, got " + connect);
+        VendorPool pool = ConfigLoader.pool(at + ".", node, base != null ? base.pool() : VendorPool.DEFAULT);
+        return new Provider(name, type, baseUrl, keys, headers, apiVersion, (int) connect, pool);
+    }
+
+    private VendorEndpoint builtInNamed(String name) {
+        for (Vendor v : Vendor.values()) if (v.id().equals(name)) return builtIn.get(v);
+        return null;
+    }
+
+    /**
+     * {@code api_key: ...} or {@code keys: [...]}, each key a string or {@code {key, weight}}; blank values (an unset
+     * {@code ${VAR}}) are left out, so that a provider whose variables are unset is simply not configured.
+     */
+    private List<Provider.Key> keys(String at, JsonNode node, VendorEndpoint base) {
+        if (node.has("api_key") && node.has("keys")) throw new IllegalArgumentException(at + ": set api_key or keys, not both");
+        List<Provider.Key> keys = new ArrayList<>();
+        if (node.has("keys")) {
+            JsonNode list = node.get("keys");
+            if (!list.isArray()) throw new IllegalArgumentException(at + ".keys must be a list of keys");
+            for (int i = 0; i < list.size(); i++) {
+                JsonNode k = list.get(i);
+                String where = at + ".keys[" + i + "]";
+                String value;
+                long weight = 1;
+                if (k.isObject()) {
+                    unknownFields(where, k, Set.of("key", "weight"));
+                    value = k.path("key").asText("");
+                    weight = ConfigLoader.parseLong(where + ".weight", k.path("weight").asText("1"));
+                } else if (k.isValueNode()) {
+                    value = k.asText();
+                } else {
+                    throw new IllegalArgumentException(where + " must be a key or {key, weight}");
+                }
+                if (weight < 1 || weight > 1_000_000) throw new IllegalArgumentException(where + ".weight must be between 1 and 1000000, got " + weight);
+                if (!value.isBlank()) keys.add(new Provider.Key(value.trim(), (int) weight));
+            }
+        } else if (node.hasNonNull("api_key")) {
+            String value = node.get("api_key").asText();
+            if (!value.isBlank()) keys.add(new Provider.Key(value.trim(), 1));
+        } else if (base != null && base.apiKey() != null) {
+            keys.add(new Provider.Key(base.apiKey(), 1));
+        }
+        return keys;
+    }
+
+    private static List<DeploymentSpec> deployments(String at, JsonNode list, Set<String> providers) {
+        if (!list.isArray() || list.isEmpty()) throw new IllegalArgumentException(at + " must be a non-empty list");
+        List<DeploymentSpec> out = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            JsonNode d = list.get(i);
+            String where = at + "[" + i + "]";
+            if (!d.isObject()) throw new IllegalArgumentException(where + " must be a mapping with provider and model");
+            unknownFields(where, d, DEPLOYMENT_FIELDS);
+            String provider = d.path("provider").asText("");
+            if (provider.isEmpty()) throw new IllegalArgumentException(where + ".provider is required");
+            if (!providers.contains(provider)) {
+                throw new IllegalArgumentException(where + ".provider: no provider named '" + provider + "' (providers: "
+                        + String.join(", ", providers.stream().sorted().toList()) + ")");
+            }
+            String model = d.path("model").asText("");
+            if (model.isBlank()) throw new IllegalArgumentException(where + ".model is required (the provider's id of the model)");
+            long weight = ConfigLoader.parseLong(where + ".weight", d.path("weight").asText("1"));
+            if (weight < 1 || weight > 1_000_000) throw new IllegalArgumentException(where + ".weight must be between 1 and 1000000, got " + weight);
+            List<String> tags = new ArrayList<>();
+            d.path("tags").forEach(t -> tags.add(t.asText()));
+            out.add(new DeploymentSpec(provider, model, (int) weight, d.hasNonNull("region") ? d.get("region").asText() : null, tags));
+        }
+        return out;
+    }
+
+    private Cooldown cooldown(JsonNode node) {
+        Cooldown d = Cooldown.DEFAULT;
+        if (node.isMissingNode()) return d;
+        unknownFields("routing.cooldown", node, Set.of("failures", "shared_failures", "seconds", "max_seconds"));
+        long failures = ConfigLoader.parseLong("routing.cooldown.failures", node.path("failures").asText(Integer.toString(d.failures())));
+        long shared = ConfigLoader.parseLong("routing.cooldown.shared_failures",
+                node.path("shared_failures").asText(Integer.toString(d.sharedFailures())));
+        double seconds = number("routing.cooldown.seconds", node.path("seconds"), d.first().toMillis() / 1000.0);
+        double max = number("routing.cooldown.max_seconds", node.path("max_seconds"), d.max().toMillis() / 1000.0);
+        if (failures < 1 || failures > 1000 || shared < 1 || shared > 1000) {
+            throw new IllegalArgumentException("routing.cooldown.failures and shared_failures must be between 1 and 1000");
+        }
+        if (seconds <= 0 || seconds > 3600 || max <= 0 || max > 86_400) {
+            throw new IllegalArgumentException("routing.cooldown.seconds must be in (0, 3600] and max_seconds in (0, 86400]");
+        }
+        return new Cooldown((int) failures, (int) shared, Duration.ofMillis(Math.round(seconds * 1000)), Duration.ofMillis(Math.round(max * 1000)));
+    }
+
+    private static double number(String name, JsonNode n, double dflt) {
+        if (n.isMissingNode() || n.isNull()) return dflt;
+        try {
+            return Double.parseDouble(n.asText().trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a number, got '" + n.asText() + "'");
+        }
+    }
+
+    private static void unknownFields(String at, JsonNode node, Set<String> known) {
+        node.fieldNames().forEachRemaining(f -> {
+            if (!known.contains(f)) {
+                throw new IllegalArgumentException(at + "." + f + ": unknown field (expected one of "
+                        + String.join(", ", known.stream().sorted().toList()) + ")");
+            }
+        });
+    }
+}

@@ -1,0 +1,180 @@
+package dev.modelgateway.observability;
+
+import dev.modelgateway.canonical.Usage;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The gateway's Prometheus metrics (docs/observability.md, "Metrics"), in a Micrometer registry that renders the
+ * Prometheus text format. Names are the OpenTelemetry conventions' where they exist ({@code gen_ai.server.request.duration}
+ * becomes {@code gen_ai_server_request_duration_seconds}), {@code gateway_*} otherwise. Labels are bounded: routes,
+ * protocols, public model ids of the catalogue, vendors, status classes and reasons from fixed sets; never a key id
+ * or a trace id.
+ */
+public final class GatewayMetrics implements AutoCloseable {
+    /** gen-ai-metrics: the buckets advised for {@code gen_ai.server.request.duration} and the client's duration. */
+    private static final Duration[] DURATION_BUCKETS = seconds(0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56,
+            5.12, 10.24, 20.48, 40.96, 81.92);
+    /** gen-ai-metrics: the buckets advised for {@code gen_ai.server.time_to_first_token}. */
+    private static final Duration[] TTFT_BUCKETS = seconds(0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5,
+            0.75, 1.0, 2.5, 5.0, 7.5, 10.0);
+    /** gen-ai-metrics: the buckets advised for {@code gen_ai.client.token.usage}. */
+    private static final double[] TOKEN_BUCKETS = {1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576,
+            4194304, 16777216, 67108864};
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Set<String> gauged = ConcurrentHashMap.newKeySet();
+    private JvmGcMetrics gc;
+    private boolean jvm;
+
+    /**
+     * Adds the JVM's and the process's own metrics (memory, GC, threads, classes, CPU, uptime). Called by the first
+     * scrape, not at start-up: the binders and the management beans they read are some 150 classes to load.
+     */
+    synchronized void bindJvm() {
+        if (jvm) return;
+        jvm = true;
+        new JvmMemoryMetrics().bindTo(registry);
+        gc = new JvmGcMetrics();
+        gc.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+    }
+
+    /** The Prometheus text exposition of every metric, the JVM's included (bound on the first call). */
+    public String scrape() {
+        bindJvm();
+        return registry.scrape();
+    }
+
+    /** One HTTP request, whatever its route (Prometheus: {@code http_server_request_duration_seconds}). */
+    void request(String method, String route, int status, long nanos) {
+        Timer.builder("http.server.request.duration")
+                .description("Duration of HTTP server requests (OpenTelemetry HTTP conventions)")
+                .tags("http.request.method", method, GenAi.HTTP_ROUTE, route, "status_class", GenAi.statusClass(status))
+                .serviceLevelObjectives(DURATION_BUCKETS)
+                .register(registry).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** One call to a model: duration, time to first token, tokens by class and cost. */
+    void call(String route, String protocol, CallFacts f) {
+        String provider = GenAi.provider(f.vendor());
+        String requested = label(f.requestedModel());
+        String answered = label(f.answeredModel());
+        String operation = GenAi.operation(route);
+        Tags base = Tags.of(GenAi.OPERATION, operation, GenAi.PROVIDER, provider, GenAi.REQUEST_MODEL, requested,
+                GenAi.RESPONSE_MODEL, answered);
+        Timer.builder("gen_ai.server.request.duration")
+                .description("Duration of a call, from its arrival to its last byte (GenAI conventions)")
+                .tags(base).tags(GenAi.HTTP_ROUTE, route, "protocol", protocol, "status_class", GenAi.statusClass(f.status()))
+                .serviceLevelObjectives(DURATION_BUCKETS)
+                .register(registry).record(f.latencyMs(), TimeUnit.MILLISECONDS);
+        if (f.ttftMs() != null) {
+            Timer.builder("gen_ai.server.time_to_first_token")
+                    .description("Time from a call's arrival to its first byte to the caller (GenAI conventions)")
+                    .tags(base).tags("protocol", protocol)
+                    .serviceLevelObjectives(TTFT_BUCKETS)
+                    .register(registry).record(f.ttftMs(), TimeUnit.MILLISECONDS);
+        }
+        Usage u = f.usage();
+        if (u != null && u.totalTokens() > 0) {
+            tokenUsage(base, "input", u.totalInputTokens());
+            tokenUsage(base, "output", u.outputTokens());
+            tokens(base, "input", u.inputTokens());
+            tokens(base, "cache_read", u.cacheReadTokens());
+            tokens(base, "cache_write", u.cacheWriteTokens());
+            tokens(base, "output", u.outputTokens());
+            tokens(base, "reasoning", u.reasoningTokens());
+        }
+        if (f.costUsd() > 0) {
+            Counter.builder("gateway.cost").baseUnit("usd").description("What calls cost at the catalogue's prices")
+                    .tags(base).register(registry).increment(f.costUsd());
+        }
+    }
+
+    /** gen-ai-metrics' {@code gen_ai.client.token.usage}: the tokens of one call, input (all of it) and output. */
+    private void tokenUsage(Tags base, String type, long n) {
+        DistributionSummary.builder("gen_ai.client.token.usage")
+                .description("Tokens used per call, by gen_ai.token.type (GenAI conventions: input includes cached input)")
+                .tags(base).tag(GenAi.TOKEN_TYPE, type)
+                .serviceLevelObjectives(TOKEN_BUCKETS)
+                .register(registry).record(n);
+    }
+
+    /** Tokens by class, the classes apart: input is uncached input, reasoning is part of output. */
+    private void tokens(Tags base, String tokenClass, long n) {
+        if (n <= 0) return;
+        Counter.builder("gateway.tokens").baseUnit(null)
+                .description("Tokens by class: input (uncached), cache_read, cache_write, output, reasoning (part of output)")
+                .tags(base).tag("token_class", tokenClass).register(registry).increment(n);
+    }
+
+    /** An attempt that failed and was followed by another: {@code kind} retry (same model) or fallback (next model). */
+    void retried(String kind, String vendor, String model, String reason) {
+        Counter.builder(kind.equals("fallback") ? "gateway.fallbacks" : "gateway.retries")
+                .description("Attempts followed by a " + kind + ", by the failure's reason")
+                .tags(GenAi.PROVIDER, GenAi.provider(vendor), GenAi.REQUEST_MODEL, label(model), "reason", reason)
+                .register(registry).increment();
+    }
+
+    /** A call refused at admission (rate limit, budget, concurrency, model not allowed…), by its error code. */
+    void refused(String reason) {
+        Counter.builder("gateway.admission.refusals")
+                .description("Calls refused at admission, by reason (rate_limit_exceeded, insufficient_quota…)")
+                .tag("reason", reason).register(registry).increment();
+    }
+
+    /** A gauge read at each scrape, registered once per name and labels (circuit breakers, pools, event loops). */
+    public <T> void gauge(String name, String description, Map<String, String> labels, T source, ToDoubleFunction<T> value) {
+        String id = name + labels;
+        if (!gauged.add(id)) return;
+        Gauge.Builder<T> b = Gauge.builder(name, source, value).description(description).strongReference(true);
+        labels.forEach(b::tag);
+        b.register(registry);
+    }
+
+    /** The event loop's lateness, measured by a periodic timer ({@link EventLoopLag}). */
+    void loopLag(String loop, long lagNanos) {
+        Timer.builder("gateway.event_loop.lag")
+                .description("How late a 1-second timer fired on each event loop: a blocked or saturated loop shows here")
+                .tag("loop", loop)
+                .serviceLevelObjectives(seconds(0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5))
+                .register(registry).record(lagNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private static String label(String model) {
+        return model == null ? "none" : model;
+    }
+
+    private static Duration[] seconds(double... s) {
+        Duration[] out = new Duration[s.length];
+        for (int i = 0; i < s.length; i++) out[i] = Duration.ofNanos((long) (s[i] * 1e9));
+        return out;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (gc != null) gc.close();
+        registry.close();
+    }
+}

@@ -1,0 +1,92 @@
+package dev.modelgateway.server;
+
+import dev.modelgateway.catalogue.Catalogue;
+import dev.modelgateway.config.ConfigLoader;
+import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.routing.CircuitBreakers;
+import dev.modelgateway.routing.Routes;
+import dev.modelgateway.routing.RoutingTable;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.file.FileProps;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+
+/**
+ * Applies a changed configuration file without a restart (docs/configuration.md, "Hot reload"): the file is read,
+ * checked and built into new routes on a worker thread, then swapped in whole; a file that fails any check is refused
+ * with the message naming its line or field, and the routes in force stay. Calls in flight keep the deployment and
+ * the connection they have, so no stream is cut. The file is watched by polling its size and modification time
+ * (robust on bind mounts and Kubernetes ConfigMaps, where file events are unreliable).
+ */
+final class ConfigReload {
+    private static final Logger LOG = LoggerFactory.getLogger(ConfigReload.class);
+    static final long WATCH_EVERY_MS = 1_000;
+
+    private final Vertx vertx;
+    private final ConfigLoader loader;
+    private final RoutingTable table;
+    private final CircuitBreakers breakers;
+    private final Path file;
+    private long watchTimer = -1;
+    private String seen;
+
+    ConfigReload(Vertx vertx, ConfigLoader loader, RoutingTable table, CircuitBreakers breakers) {
+        this.vertx = vertx;
+        this.loader = loader;
+        this.table = table;
+        this.breakers = breakers;
+        this.file = table.current().config().routing().file();
+    }
+
+    /** What a reload did: the models and deployments now in force. */
+    record Applied(int models, int deployments) {
+    }
+
+    /** Reads the file again and applies it, or fails with the reason (the running configuration stays). */
+    synchronized Future<Applied> reload() {
+        if (file == null) {
+            return Future.failedFuture(new IllegalArgumentException("The gateway was started without a configuration file"
+                    + " (--config): there is nothing to reload."));
+        }
+        return vertx.executeBlocking(() -> {
+            GatewayConfig running = table.current().config();
+            GatewayConfig next = running.withReloadable(loader.load(file));
+            Catalogue catalogue = Catalogue.load(next);
+            Routes routes = Routes.build(next, catalogue, breakers);
+            table.replace(routes);
+            int deployments = routes.all().values().stream().mapToInt(java.util.List::size).sum();
+            LOG.info("configuration reloaded from {}: {} models, {} deployments", file, catalogue.models().size(), deployments);
+            return new Applied(catalogue.models().size(), deployments);
+        }, false).recover(e -> {
+            String why = e instanceof IllegalArgumentException || e instanceof java.io.IOException ? e.getMessage() : e.toString();
+            LOG.warn("configuration file {} refused, the running configuration stays: {}", file, why);
+            return Future.failedFuture(new IllegalArgumentException(why, e));
+        });
+    }
+
+    /** Starts watching the file; a change is applied once it stops changing between two looks. */
+    void watch() {
+        if (file == null) return;
+        vertx.fileSystem().props(file.toString()).onSuccess(p -> seen = stamp(p));
+        watchTimer = vertx.setPeriodic(WATCH_EVERY_MS, id -> vertx.fileSystem().props(file.toString()).onSuccess(p -> {
+            String now = stamp(p);
+            if (seen != null && !now.equals(seen)) {
+                seen = now;
+                reload();
+            } else {
+                seen = now;
+            }
+        }));
+    }
+
+    void stop() {
+        if (watchTimer >= 0) vertx.cancelTimer(watchTimer);
+    }
+
+    private static String stamp(FileProps p) {
+        return p.lastModifiedTime() + ":" + p.size();
+    }
+}

@@ -1,0 +1,152 @@
+package dev.modelgateway.server;
+
+import dev.modelgateway.accounts.Accounts;
+import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.config.Vendor;
+import dev.modelgateway.observability.Telemetry;
+import dev.modelgateway.routing.CircuitBreaker;
+import dev.modelgateway.routing.CircuitBreakers;
+import dev.modelgateway.routing.Deployment;
+import dev.modelgateway.routing.RoutingTable;
+import dev.modelgateway.upstream.VendorClients;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.Request;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code /health} (liveness: the event loop answers), {@code /ready} (readiness: the accounts database answers, Redis
+ * too when configured, and every vendor with a configured deployment in the routes in force has one whose circuit
+ * breaker is not open) and
+ * {@code /metrics} (Prometheus text format), on the main port or on {@code observability.metrics_port}
+ * (docs/observability.md).
+ */
+public final class HealthEndpoints {
+    static final long PROBE_SECONDS = 2;
+    /** Prometheus' text exposition format (prometheus.io/docs/instrumenting/exposition_formats). */
+    static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+
+    private final Vertx vertx;
+    private final GatewayConfig config;
+    private final Accounts accounts;
+    private final CircuitBreakers breakers;
+    private final RoutingTable routes;
+    private final Telemetry telemetry;
+    /** Each event loop's vendor clients, for the pool-usage gauges (added as the verticles start). */
+    private final List<VendorClients> clients = new CopyOnWriteArrayList<>();
+
+    HealthEndpoints(Vertx vertx, GatewayConfig config, Accounts accounts, CircuitBreakers breakers, RoutingTable routes,
+                    Telemetry telemetry) {
+        this.routes = routes;
+        this.vertx = vertx;
+        this.config = config;
+        this.accounts = accounts;
+        this.breakers = breakers;
+        this.telemetry = telemetry;
+        telemetry.gauge("gateway.ledger.queue.depth", "Usage rows waiting for the ledger's writer", Map.of(), accounts,
+                Accounts::ledgerQueued);
+        telemetry.gauge("gateway.ledger.lag.seconds", "How long the oldest queued usage row has waited", Map.of(), accounts,
+                a -> a.ledgerLagMs() / 1000.0);
+    }
+
+    void mount(Router router) {
+        router.get("/ready").handler(this::ready);
+        if (telemetry.config().metrics()) router.get("/metrics").handler(this::metrics);
+    }
+
+    static void live(RoutingContext ctx) {
+        ctx.response().putHeader("content-type", "application/json").end("{\"status\":\"ok\"}");
+    }
+
+    void served(VendorClients loopClients) {
+        clients.add(loopClients);
+    }
+
+    void stopped(VendorClients loopClients) {
+        clients.remove(loopClients);
+    }
+
+    private void ready(RoutingContext ctx) {
+        JsonObject checks = new JsonObject();
+        List<Future<?>> all = new ArrayList<>();
+        all.add(check(checks, "database", accounts.databaseReachable()));
+        if (config.redisUrl() != null) all.add(check(checks, "redis", redisReachable()));
+        // per vendor (wire family): is any configured deployment of the routes in force usable?
+        Map<Vendor, Boolean> usable = new EnumMap<>(Vendor.class);
+        for (List<Deployment> deployments : routes.current().all().values()) {
+            for (Deployment d : deployments) {
+                if (!d.endpoint().configured()) continue;
+                boolean open = breakers.of(d.endpoint()).stateCode() == 2;
+                usable.merge(d.endpoint().vendor(), !open, Boolean::logicalOr);
+            }
+        }
+        JsonObject vendors = new JsonObject();
+        boolean vendorsOk = true;
+        for (Vendor v : Vendor.values()) {
+            Boolean ok = usable.get(v);
+            vendors.put(v.id(), ok == null ? "not_configured" : ok ? "ok" : "circuit_open");
+            vendorsOk &= ok == null || ok;
+        }
+        checks.put("vendors", vendors);
+        boolean vendorsReady = vendorsOk;
+        Future.join(all).onComplete(done -> {
+            boolean ready = vendorsReady && all.stream().allMatch(Future::succeeded);
+            if (ctx.response().closed()) return;
+            ctx.response().setStatusCode(ready ? 200 : 503).putHeader("content-type", "application/json")
+                    .end(new JsonObject().put("status", ready ? "ready" : "not_ready").put("checks", checks).encode());
+        });
+    }
+
+    private static Future<?> check(JsonObject checks, String name, Future<?> probe) {
+        return probe.timeout(PROBE_SECONDS, TimeUnit.SECONDS)
+                .onSuccess(v -> checks.put(name, "ok"))
+                .onFailure(e -> checks.put(name, "unreachable"));
+    }
+
+    private Future<Void> redisReachable() {
+        Redis probe = Redis.createClient(vertx, new RedisOptions().setConnectionString(config.redisUrl()));
+        return probe.connect().compose(c -> c.send(Request.cmd(Command.PING)).eventually(c::close))
+                .<Void>mapEmpty().eventually(probe::close);
+    }
+
+    private void metrics(RoutingContext ctx) {
+        breakers.all().forEach((deployment, breaker) -> telemetry.gauge("gateway.circuit_breaker.state",
+                "Circuit breaker per deployment (its id: \"vendor base-URL\" or a routed deployment's): 0 closed, 1 half-open, 2 open",
+                Map.of("deployment", deployment), breaker, CircuitBreaker::stateCode));
+        for (VendorClients loop : clients) {
+            loop.callsByUpstream().keySet().forEach(upstream -> telemetry.gauge("gateway.upstream.pool.calls",
+                    "Calls holding or waiting for an upstream connection, all event loops together",
+                    Map.of("provider", provider(upstream), "base_url", baseUrl(upstream)), clients,
+                    all -> all.stream().mapToInt(c -> c.callsByUpstream().getOrDefault(upstream, 0)).sum()));
+        }
+        // rendering every series is work that grows with them: beside the event loop
+        vertx.executeBlocking(() -> telemetry.metrics().scrape(), false).onComplete(ar -> {
+            if (ar.failed()) {
+                ctx.fail(ar.cause());
+                return;
+            }
+            ctx.response().putHeader("content-type", PROMETHEUS_TEXT).end(ar.result());
+        });
+    }
+
+    private static String baseUrl(String upstream) {
+        return upstream.substring(upstream.indexOf(' ') + 1);
+    }
+
+    private static String provider(String upstream) {
+        int space = upstream.indexOf(' ');
+        return space < 0 ? upstream : upstream.substring(0, space);
+    }
+}

@@ -1,0 +1,136 @@
+package dev.modelgateway.e2e.routing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.modelgateway.e2e.GatewayHarness;
+import dev.modelgateway.json.Json;
+import dev.modelgateway.sim.VendorSimulator;
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two running gateways on one configuration file: a model added and priced in the file answers on both and is billed
+ * at its price once they have picked the file up (watched, no restart), while a stream started before the change runs
+ * to its end; an invalid file is refused naming the field, and the configuration in force stays.
+ */
+class HotReloadTest {
+    Vertx vertx;
+    VendorSimulator sim;
+    Path file;
+    GatewayHarness a;
+    GatewayHarness b;
+
+    @BeforeEach
+    void start() throws Exception {
+        vertx = Vertx.vertx();
+        sim = VendorSimulator.start(vertx, 0).await();
+        file = Files.createTempFile("gateway", ".yaml");
+        Files.writeString(file, GatewayHarness.simVendors(sim));
+        a = GatewayHarness.builder().simulator(sim).configFile(file).start();
+        b = GatewayHarness.builder().simulator(sim).configFile(file).start();
+    }
+
+    @AfterEach
+    void stop() {
+        if (b != null) b.close();
+        if (a != null) a.close();
+        sim.close().await();
+        vertx.close().await();
+    }
+
+    static String added(String input, String output) {
+        return """
+                models:
+                  team/late:
+                    capabilities: [chat]
+                    context_window: 64000
+                    max_output_tokens: 4000
+                    price: {input: %s, output: %s}
+                    deployments: [{provider: openai, model: late-upstream}]
+                """.formatted(input, output);
+    }
+
+    static boolean lists(GatewayHarness h, String id) {
+        JsonNode list = Json.parseOrNull(h.getAuthed("/api/v1/models").body());
+        for (JsonNode m : list.path("data")) if (m.path("id").asText().equals(id)) return true;
+        return false;
+    }
+
+    static JsonNode chat(GatewayHarness h, String model) {
+        var r = h.postAuthed("/api/v1/chat/completions", "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi there\"}]}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return Json.parseOrNull(r.body());
+    }
+
+    @Test
+    void aModelAddedToTheFileAnswersOnBothInstancesAtItsPriceWithoutBreakingAStream() throws Exception {
+        // a stream of about 4 s, started before the change
+        CompletableFuture<HttpResponse<String>> stream = HttpClient.newHttpClient().sendAsync(HttpRequest.newBuilder(
+                        URI.create(a.openAiBaseUrl() + "/chat/completions")).header("authorization", "Bearer " + GatewayHarness.KEY)
+                .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"model\":\"platform/vendorB-5.5\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":"
+                                + "\"[[sim:chunk_delay_ms=250]] one two three four five six seven eight\"}]}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        sim.awaitReceived(log -> !log.isEmpty(), 10_000).await();
+        assertThat(lists(a, "team/late")).isFalse();
+
+        Files.writeString(file, GatewayHarness.simVendors(sim) + added("1000", "2000"));
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!(lists(a, "team/late") && lists(b, "team/late"))) {
+            assertThat(System.nanoTime()).as("both instances list the new model").isLessThan(deadline);
+            Thread.sleep(100);
+        }
+        assertThat(stream.isDone()).as("the stream is still running").isFalse();
+        for (GatewayHarness h : List.of(a, b)) {
+            JsonNode answer = chat(h, "team/late");
+            assertThat(answer.at("/choices/0/message/content").asText()).startsWith("Hello from late-upstream.");
+            long prompt = answer.at("/usage/prompt_tokens").asLong(), completion = answer.at("/usage/completion_tokens").asLong();
+            Map<String, Object> row = h.ledger("team/late", 1).getFirst();
+            // $1000 and $2000 per million tokens, in units of 1e-10 dollars
+            long expected = BigDecimal.valueOf(prompt * 1000 + completion * 2000).movePointLeft(6).movePointRight(10).longValueExact();
+            assertThat(((Number) row.get("cost_usd_e10")).longValue()).isEqualTo(expected);
+        }
+
+        HttpResponse<String> streamed = stream.get();
+        assertThat(streamed.statusCode()).isEqualTo(200);
+        assertThat(streamed.body()).contains("eight").contains("data: [DONE]");
+    }
+
+    @Test
+    void anInvalidFileIsRefusedNamingTheFieldAndTheRunningConfigurationStays() throws Exception {
+        Files.writeString(file, GatewayHarness.simVendors(sim) + added("1", "2"));
+        assertThat(a.postAuthed("/api/v1/admin/reload", "").statusCode()).isEqualTo(200);
+        assertThat(lists(a, "team/late")).isTrue();
+
+        Files.writeString(file, GatewayHarness.simVendors(sim) + added("one dollar", "2"));
+        var refused = a.postAuthed("/api/v1/admin/reload", "");
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(Json.parseOrNull(refused.body()).at("/error/message").asText()).contains("models.team/late").contains("price.input");
+        chat(a, "team/late");
+
+        Files.writeString(file, GatewayHarness.simVendors(sim) + "models:\n  team/late:\n    deployments: [{provider: nowhere, model: x}]\n");
+        var unknown = a.postAuthed("/api/v1/admin/reload", "");
+        assertThat(Json.parseOrNull(unknown.body()).at("/error/message").asText())
+                .contains("models.team/late.deployments[0].provider").contains("nowhere");
+
+        Files.writeString(file, "models: [\n");
+        var yaml = a.postAuthed("/api/v1/admin/reload", "");
+        assertThat(Json.parseOrNull(yaml.body()).at("/error/message").asText()).contains("line");
+        chat(a, "team/late");
+    }
+}
