@@ -4,6 +4,7 @@ import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.accounts.KeysCommand;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.ConfigLoader;
+import dev.modelgateway.console.ConsoleTimings;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.observability.ObservabilityConfig;
 import dev.modelgateway.routing.CircuitBreaker;
@@ -36,6 +37,8 @@ public final class Main {
             case "keys" -> keys(args);
             // hidden: ./gw runs it to build the start-up cache (Training)
             case "train" -> System.exit(Training.run(rest, System.out));
+            // hidden: ./gw console-seed seeds a ledger and times the console's screens (docs/console.md)
+            case "console-seed" -> ConsoleTimings.main(rest);
             case "help", "--help", "-h" -> usage(0);
             default -> {
                 System.err.println("unknown command '" + command + "'");

@@ -4,6 +4,7 @@ import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.call.CallRunner;
 import dev.modelgateway.call.CallServices;
 import dev.modelgateway.config.ServerLimits;
+import dev.modelgateway.console.Console;
 import dev.modelgateway.endpoint.audio.SpeechEndpoint;
 import dev.modelgateway.endpoint.audio.TranscriptionTasksEndpoint;
 import dev.modelgateway.endpoint.audio.TranscriptionsEndpoint;
@@ -105,6 +106,8 @@ public final class GatewayRouter {
         router.delete("/api/v1/responses/:id").handler(storedResponses::delete);
         router.get("/api/v1/responses/:id/input_items").handler(storedResponses::inputItems);
         router.getWithRegex("/api/v1/models/(?<id>.+)").setName("/api/v1/models/{id}").handler(models::get);
+        // after every endpoint, so that no call's route matching passes the console's routes
+        Console.mount(router, vertx, accounts);
         // the routes' own patterns are the only values of the http.route label (bounded cardinality)
         routes.addAll(router.getRoutes().stream().filter(r -> r.getPath() != null && r.isExactPath() && !r.getPath().contains(":"))
                 .map(Route::getPath).collect(Collectors.toSet()));

@@ -31,6 +31,7 @@ final class LayoutRules {
                 .layer("server").definedBy(root + ".server..")
                 .layer("endpoint").definedBy(root + ".endpoint..")
                 .layer("services").definedBy(root + ".services..")
+                .layer("console").definedBy(root + ".console..")
                 .layer("call").definedBy(root + ".call..")
                 .layer("routing").definedBy(root + ".routing..")
                 .layer("upstream").definedBy(root + ".upstream..")
@@ -40,12 +41,13 @@ final class LayoutRules {
                 .whereLayer("server").mayNotBeAccessedByAnyLayer()
                 .whereLayer("endpoint").mayOnlyBeAccessedByLayers("server")
                 .whereLayer("services").mayOnlyBeAccessedByLayers("server", "endpoint")
+                .whereLayer("console").mayOnlyBeAccessedByLayers("server")
                 .whereLayer("call").mayOnlyBeAccessedByLayers("server", "endpoint")
                 .whereLayer("upstream").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call")
                 .whereLayer("routing").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call", "upstream")
-                .whereLayer("http").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call", "upstream")
-                .whereLayer("observability").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call", "upstream", "http")
-                .whereLayer("wire").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call", "upstream", "http")
+                .whereLayer("http").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "console", "call", "upstream")
+                .whereLayer("observability").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "console", "call", "upstream", "http")
+                .whereLayer("wire").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "console", "call", "upstream", "http")
                 .allowEmptyShould(true);
     }
 

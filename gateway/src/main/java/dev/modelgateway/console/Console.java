@@ -1,0 +1,80 @@
+package dev.modelgateway.console;
+
+import dev.modelgateway.accounts.Accounts;
+import dev.modelgateway.store.Database;
+import dev.modelgateway.store.Schema;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The web console (docs/console.md): its pages under {@code /console/}, its read API under
+ * {@code /api/v1/console/}, and the rollups behind the usage charts. One per accounts database, however many
+ * event loops mount its routes: the first mount migrates the console's tables and starts {@link RollupJob}
+ * on a timer of the mounting verticle, so that undeploying the gateway stops it.
+ */
+public final class Console {
+    /** The console's tables; the newest of the migrations under {@code db/migration/console}. */
+    public static final Schema SCHEMA = new Schema("console", "1");
+    /** How often the rollups catch up with the ledger: the usage charts are at most this much behind. */
+    static final long ROLLUP_EVERY_MS = 5_000;
+    private static final Logger LOG = LoggerFactory.getLogger(Console.class);
+    /** By the gateway's accounts, weakly: a console never refers to them, so a closed gateway's console goes too. */
+    private static final Map<Accounts, Console> BY_ACCOUNTS = new WeakHashMap<>();
+
+    private final Vertx vertx;
+    private final Database db;
+    private final RollupJob job;
+    private final Future<Void> ready;
+    private final AtomicBoolean rolling = new AtomicBoolean();
+
+    private Console(Vertx vertx, Database db) {
+        this.vertx = vertx;
+        this.db = db;
+        this.job = new RollupJob(db);
+        this.ready = vertx.executeBlocking(() -> {
+            db.migrate(SCHEMA);
+            return null;
+        }, false).<Void>mapEmpty().onSuccess(v -> {
+            roll();
+            vertx.setPeriodic(ROLLUP_EVERY_MS, id -> roll());
+        }).onFailure(e -> LOG.error("console tables could not be migrated; the console's API answers 503", e));
+    }
+
+    /** Mounts the console on a gateway router (called once per event loop). */
+    public static void mount(Router router, Vertx vertx, Accounts accounts) {
+        Console console;
+        synchronized (BY_ACCOUNTS) {
+            console = BY_ACCOUNTS.computeIfAbsent(accounts, a -> new Console(vertx, a.database()));
+        }
+        new ConsoleApi(vertx, console).mount(router);
+        ConsolePages.mount(router);
+    }
+
+    Database database() {
+        return db;
+    }
+
+    Future<Void> ready() {
+        return ready;
+    }
+
+    /** One catch-up on a worker thread, skipped while the previous one still runs. */
+    private void roll() {
+        if (!rolling.compareAndSet(false, true)) return;
+        vertx.executeBlocking(() -> {
+            job.catchUp(System.currentTimeMillis());
+            return null;
+        }, false).onComplete(r -> {
+            rolling.set(false);
+            // two instances on one PostgreSQL may rebuild the same hour at once: one wins, the other retries next time
+            if (r.failed()) LOG.warn("console rollups not updated this time: {}", r.cause().toString());
+        });
+    }
+}

@@ -1,0 +1,115 @@
+package dev.modelgateway.console;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The console's reads, each on an index (docs/console.md has their plans): usage from {@code console_rollup}'s
+ * primary key or its key index, requests from {@code usage_ledger}'s {@code at_ms} or {@code (key_id, at_ms)}
+ * index walked newest first with a LIMIT and a keyset cursor, a request by its primary key. Blocking.
+ */
+final class ConsoleQueries {
+    private static final String LEDGER_COLUMNS = "id, trace_id, key_id, public_model, answered_model, vendor, input_tokens,"
+            + " cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens, output_tokens, reasoning_tokens, attempts,"
+            + " status, latency_ms, ttft_ms, at_ms, cost_usd_e10";
+
+    static final String SPENT_SQL = "SELECT COALESCE(SUM(cost_usd_e10), 0) FROM console_rollup WHERE key_id = ? AND cut = 'k' AND grain = 'd'";
+
+    private ConsoleQueries() {
+    }
+
+    static String usageSql(UsageQuery q) {
+        String group = q.dimension().column == null ? "''" : q.dimension().column;
+        return "SELECT bucket_ms, " + group + " AS grp, " + RollupColumns.SUMS + " FROM console_rollup WHERE "
+                + (q.keyId() != null ? "key_id = ? AND " : "") + "cut = ? AND grain = ? AND bucket_ms >= ? AND bucket_ms < ?"
+                + " GROUP BY bucket_ms" + (q.dimension().column == null ? "" : ", " + group) + " ORDER BY bucket_ms";
+    }
+
+    static List<UsageRow> usage(Connection c, UsageQuery q) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement(usageSql(q))) {
+            int i = 1;
+            if (q.keyId() != null) st.setString(i++, q.keyId());
+            st.setString(i++, q.cut());
+            st.setString(i++, q.grain().code);
+            st.setLong(i++, q.fromMs());
+            st.setLong(i, q.toMs());
+            List<UsageRow> rows = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    long[] latency = new long[RollupColumns.BUCKETS];
+                    long[] ttft = new long[RollupColumns.BUCKETS];
+                    int h = 14;
+                    for (int b = 0; b < latency.length; b++) latency[b] = rs.getLong(h++);
+                    for (int b = 0; b < ttft.length; b++) ttft[b] = rs.getLong(h++);
+                    rows.add(new UsageRow(rs.getLong(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
+                            rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11),
+                            rs.getLong(12), rs.getLong(13), latency, ttft));
+                }
+            }
+            return rows;
+        }
+    }
+
+    /** A key's spend as the rollups know it (its day rows of the per-key cut). */
+    static long spentE10(Connection c, String keyId) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement(SPENT_SQL)) {
+            st.setString(1, keyId);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    static String requestsSql(RequestFilter f) {
+        StringBuilder sql = new StringBuilder("SELECT " + LEDGER_COLUMNS + " FROM usage_ledger WHERE at_ms >= ?");
+        if (f.keyId() != null) sql.append(" AND key_id = ?");
+        // at_ms <= ? bounds the index range; the OR only breaks ties within one millisecond
+        if (f.beforeAtMs() != null) sql.append(" AND at_ms <= ? AND (at_ms < ? OR id < ?)");
+        if (f.model() != null) sql.append(" AND public_model = ?");
+        if (f.errors() != null) sql.append(f.errors() ? " AND status >= 400" : " AND status < 400");
+        return sql.append(" ORDER BY at_ms DESC, id DESC LIMIT ?").toString();
+    }
+
+    static List<LedgerRow> requests(Connection c, RequestFilter f) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement(requestsSql(f))) {
+            int i = 1;
+            st.setLong(i++, f.sinceMs());
+            if (f.keyId() != null) st.setString(i++, f.keyId());
+            if (f.beforeAtMs() != null) {
+                st.setLong(i++, f.beforeAtMs());
+                st.setLong(i++, f.beforeAtMs());
+                st.setString(i++, f.beforeId());
+            }
+            if (f.model() != null) st.setString(i++, f.model());
+            st.setInt(i, f.limit());
+            List<LedgerRow> rows = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) rows.add(row(rs));
+            }
+            return rows;
+        }
+    }
+
+    static Optional<LedgerRow> request(Connection c, String id) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("SELECT " + LEDGER_COLUMNS + " FROM usage_ledger WHERE id = ?")) {
+            st.setString(1, id);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? Optional.of(row(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    private static LedgerRow row(ResultSet rs) throws SQLException {
+        long ttft = rs.getLong(16);
+        Long ttftMs = rs.wasNull() ? null : ttft;
+        return new LedgerRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                rs.getString(6), rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11),
+                rs.getLong(12), rs.getInt(13), rs.getInt(14), rs.getLong(15), ttftMs, rs.getLong(17), rs.getLong(18));
+    }
+}

@@ -1,0 +1,11 @@
+package dev.modelgateway.console;
+
+/**
+ * Which ledger rows the requests screen lists: newest first, after the keyset cursor ({@code beforeAtMs},
+ * {@code beforeId}) of the previous page, within {@code sinceMs}. Null fields do not filter.
+ *
+ * @param errors null: every status; true: status >= 400; false: below 400
+ */
+record RequestFilter(String keyId, String model, Boolean errors, long sinceMs, Long beforeAtMs, String beforeId, int limit) {
+    static final int MAX_LIMIT = 200;
+}

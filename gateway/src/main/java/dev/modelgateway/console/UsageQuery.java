@@ -1,0 +1,41 @@
+package dev.modelgateway.console;
+
+/**
+ * One usage chart's question: rollup rows of a grain between two instants, grouped by a dimension, for every
+ * key (admin) or one key (its own view).
+ */
+record UsageQuery(Grain grain, long fromMs, long toMs, Dimension dimension, String keyId) {
+
+    enum Grain {
+        HOUR("h", RollupJob.HOUR_MS, 31 * 24), DAY("d", RollupJob.DAY_MS, 400);
+
+        final String code;
+        final long ms;
+        /** The most buckets one chart may ask for. */
+        final int maxBuckets;
+
+        Grain(String code, long ms, int maxBuckets) {
+            this.code = code;
+            this.ms = ms;
+            this.maxBuckets = maxBuckets;
+        }
+    }
+
+    enum Dimension {
+        NONE(null, "t"), KEY("key_id", "k"), MODEL("model", "m"), VENDOR("vendor", "v");
+
+        final String column;
+        /** The rollup cut that holds one row per bucket and group of this dimension. */
+        final String cut;
+
+        Dimension(String column, String cut) {
+            this.column = column;
+            this.cut = cut;
+        }
+    }
+
+    /** A key's rows are in the full cut (key x model x vendor); everyone's in the dimension's own cut. */
+    String cut() {
+        return keyId != null ? RollupJob.FULL : dimension.cut;
+    }
+}

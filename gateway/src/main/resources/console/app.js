@@ -1,0 +1,456 @@
+// Model Gateway console (docs/console.md). Plain browser JavaScript, no build step: the pages, this file and
+// uPlot are served from the gateway's jar. The key lives in `session` only (never localStorage or a cookie):
+// reloading the page signs out. Every element is built with h(), never innerHTML, so no name or model id
+// coming from the API can inject markup.
+'use strict';
+
+const session = { key: null, me: null, keyNames: {} };
+const view = document.getElementById('view');
+const HOUR = 3600000, DAY = 86400000;
+
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'text') el.textContent = v;
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined) el.append(c instanceof Node ? c : String(c));
+  return el;
+}
+
+class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.error && body.error.message) || ('HTTP ' + status));
+    this.status = status;
+  }
+}
+
+async function api(path, options = {}) {
+  const headers = Object.assign({ authorization: 'Bearer ' + session.key }, options.body ? { 'content-type': 'application/json' } : {});
+  const r = await fetch(path, { method: options.method || 'GET', headers, body: options.body ? JSON.stringify(options.body) : undefined, cache: 'no-store' });
+  if (options.raw && r.ok) return r;
+  const body = await r.json().catch(() => null);
+  if (r.status === 401 && session.me) signOut('Your key is no longer accepted: ' + ((body && body.error && body.error.message) || 'signed out') );
+  if (!r.ok) throw new ApiError(r.status, body);
+  return body;
+}
+
+// ---- sign-in ----
+
+document.getElementById('signin-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const input = document.getElementById('signin-key');
+  const error = document.getElementById('signin-error');
+  error.textContent = '';
+  session.key = input.value.trim();
+  try {
+    session.me = await api('/api/v1/console/me');
+  } catch (err) {
+    session.key = null;
+    error.textContent = 'Sign-in failed: ' + err.message;
+    return;
+  }
+  input.value = '';
+  document.getElementById('signin').hidden = true;
+  document.getElementById('nav').hidden = false;
+  view.hidden = false;
+  document.getElementById('who').textContent = session.me.admin ? 'Signed in with the master key' : 'Key ' + session.me.name + ' (read-only)';
+  for (const a of document.querySelectorAll('[data-admin]')) a.hidden = !session.me.admin;
+  if (session.me.admin) await loadKeyNames();
+  if (!location.hash || location.hash === '#') location.hash = '#usage'; else route();
+});
+
+document.getElementById('signout').addEventListener('click', () => signOut(''));
+
+function signOut(message) {
+  session.key = null; session.me = null; session.keyNames = {};
+  view.replaceChildren();
+  view.hidden = true;
+  document.getElementById('nav').hidden = true;
+  document.getElementById('signin').hidden = false;
+  document.getElementById('signin-error').textContent = message;
+  document.getElementById('signin-key').focus();
+}
+
+async function loadKeyNames() {
+  const keys = await api('/api/v1/admin/keys');
+  session.keyNames = Object.fromEntries(keys.data.map(k => [k.id, k.name]));
+  return keys.data;
+}
+
+const keyLabel = id => session.keyNames[id] ? session.keyNames[id] + ' (' + id + ')' : id;
+
+// ---- routing ----
+
+const screens = { usage: usageScreen, keys: keysScreen, limits: limitsScreen, models: modelsScreen, requests: requestsScreen, request: requestScreen };
+let leave = () => {};
+
+window.addEventListener('hashchange', route);
+
+async function route() {
+  if (!session.me) return;
+  leave(); leave = () => {};
+  const [name, arg] = location.hash.slice(1).split('/');
+  const screen = screens[name] || usageScreen;
+  for (const a of document.querySelectorAll('nav a')) a.toggleAttribute('aria-current', a.getAttribute('href') === '#' + (name === 'request' ? 'requests' : name));
+  for (const a of document.querySelectorAll('nav a[aria-current]')) a.setAttribute('aria-current', 'page');
+  view.replaceChildren(h('p', { class: 'note' }, 'Loading…'));
+  try {
+    await screen(arg && decodeURIComponent(arg));
+  } catch (err) {
+    view.replaceChildren(h('p', { class: 'error', role: 'alert' }, 'Could not load this screen: ' + err.message));
+  }
+  document.body.dataset.screen = name || 'usage';
+  document.getElementById('main').focus({ preventScroll: true });
+}
+
+function title(text) {
+  document.title = text + ' · Model Gateway console';
+  return h('h2', {}, text);
+}
+
+// ---- formatting ----
+
+const fmtInt = n => Number(n).toLocaleString('en-US');
+const fmtUsd = s => '$' + Number(s).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 });
+const fmtPct = x => isFinite(x) ? (100 * x).toFixed(1) + '%' : '–';
+const fmtMs = v => v < 0 || v === null || v === undefined ? '–' : fmtInt(Math.round(v)) + ' ms';
+const isoDate = ms => new Date(ms).toISOString().slice(0, 10);
+
+function table(headers, rows, caption) {
+  return h('div', { class: 'table-wrap' }, h('table', {},
+    caption ? h('caption', { class: 'note' }, caption) : null,
+    h('thead', {}, h('tr', {}, headers.map(([label, num]) => h('th', { scope: 'col', class: num ? 'num' : null }, label)))),
+    h('tbody', {}, rows.length ? rows.map(cells => h('tr', {}, cells.map((c, i) => h('td', { class: headers[i][1] ? 'num' : null }, c))))
+      : h('tr', {}, h('td', { colspan: headers.length }, 'Nothing yet.')))));
+}
+
+// ---- usage ----
+
+const BOUNDS = [100, 250, 500, 1000, 2500, 5000, 10000, 30000, 60000];
+
+function percentile(counts, p) {
+  const total = counts.reduce((a, b) => a + b, 0);
+  if (!total) return null;
+  const rank = p * total;
+  let seen = 0;
+  for (let i = 0; i < counts.length; i++) {
+    if (counts[i] > 0 && seen + counts[i] >= rank) {
+      const low = i === 0 ? 0 : BOUNDS[i - 1];
+      if (i === BOUNDS.length) return low;
+      return low + (rank - seen) / counts[i] * (BOUNDS[i] - low);
+    }
+    seen += counts[i];
+  }
+  return BOUNDS[BOUNDS.length - 1];
+}
+
+const usageState = { grain: 'hour', dimension: 'none', from: null, to: null };
+const charts = [];
+
+async function usageScreen() {
+  const now = Date.now();
+  if (!usageState.from) { usageState.to = isoDate(now); usageState.from = isoDate(now - 1 * DAY); }
+  if (!session.me.admin && usageState.dimension === 'key') usageState.dimension = 'none';
+  const form = h('form', { class: 'controls', 'aria-label': 'Usage range and grouping', onsubmit: e => { e.preventDefault(); read(); draw(); } },
+    h('label', {}, 'From', h('input', { type: 'date', id: 'usage-from', name: 'from', value: usageState.from, required: true })),
+    h('label', {}, 'To (inclusive)', h('input', { type: 'date', id: 'usage-to', name: 'to', value: usageState.to, required: true })),
+    h('label', {}, 'Per', select('usage-grain', [['hour', 'hour'], ['day', 'day']], usageState.grain)),
+    h('label', {}, 'Group by', select('usage-dimension', [['none', 'nothing'], ...(session.me.admin ? [['key', 'key']] : []), ['model', 'model'], ['vendor', 'vendor']], usageState.dimension)),
+    h('button', { type: 'submit' }, 'Show'),
+    h('button', { type: 'button', class: 'secondary', onclick: exportCsv }, 'Export CSV'));
+  const out = h('div', { id: 'usage-out' });
+  view.replaceChildren(title(session.me.admin ? 'Usage and cost' : 'Usage and cost of key ' + session.me.name), form, out);
+  if (!session.me.admin) out.before(await ownLimits());
+  function read() {
+    usageState.from = form.from.value; usageState.to = form.to.value;
+    usageState.grain = form.querySelector('#usage-grain').value; usageState.dimension = form.querySelector('#usage-dimension').value;
+  }
+  async function draw() {
+    const q = new URLSearchParams({ grain: usageState.grain, dimension: usageState.dimension, from: usageState.from, to: usageState.to });
+    out.replaceChildren(h('p', { class: 'note' }, 'Loading…'));
+    try {
+      renderUsage(out, await api('/api/v1/console/usage?' + q));
+    } catch (err) {
+      out.replaceChildren(h('p', { class: 'error', role: 'alert' }, err.message));
+    }
+  }
+  async function exportCsv() {
+    read();
+    const q = new URLSearchParams({ grain: usageState.grain, dimension: usageState.dimension, from: usageState.from, to: usageState.to });
+    try {
+      const r = await api('/api/v1/console/usage.csv?' + q, { raw: true });
+      const a = h('a', { href: URL.createObjectURL(await r.blob()), download: 'usage-' + usageState.from + '-' + usageState.to + '-' + usageState.grain + '.csv' });
+      document.body.append(a); a.click(); a.remove();
+    } catch (err) {
+      out.prepend(h('p', { class: 'error', role: 'alert' }, 'Export failed: ' + err.message));
+    }
+  }
+  await draw();
+  const timer = setInterval(() => { if (document.visibilityState === 'visible') draw(); }, 15000);
+  leave = () => { clearInterval(timer); destroyCharts(); };
+}
+
+function select(id, options, value) {
+  return h('select', { id, name: id }, options.map(([v, label]) => h('option', { value: v, selected: v === value }, label)));
+}
+
+function destroyCharts() {
+  while (charts.length) charts.pop().destroy();
+}
+
+function renderUsage(out, usage) {
+  destroyCharts();
+  const step = usage.grain === 'hour' ? HOUR : DAY;
+  const from = Date.parse(usage.from), to = Date.parse(usage.to);
+  const xs = [];
+  for (let t = from; t < to; t += step) xs.push(t / 1000);
+  const index = new Map(xs.map((x, i) => [x * 1000, i]));
+  const zeros = () => xs.map(() => 0);
+  const tot = { requests: zeros(), errors: zeros(), input: zeros(), cacheRead: zeros(), cacheWrite: zeros(), output: zeros(), reasoning: zeros(),
+    lat: xs.map(() => new Array(10).fill(0)), ttft: xs.map(() => new Array(10).fill(0)) };
+  const groups = new Map();
+  for (const r of usage.data) {
+    const i = index.get(r.bucket_ms);
+    if (i === undefined) continue;
+    tot.requests[i] += r.requests; tot.errors[i] += r.errors; tot.input[i] += r.input_tokens; tot.cacheRead[i] += r.cache_read_tokens;
+    tot.cacheWrite[i] += r.cache_write_tokens; tot.output[i] += r.output_tokens - r.reasoning_tokens; tot.reasoning[i] += r.reasoning_tokens;
+    r.latency_histogram.forEach((n, b) => tot.lat[i][b] += n);
+    r.ttft_histogram.forEach((n, b) => tot.ttft[i][b] += n);
+    const g = groups.get(r.group) || { cost: zeros(), requests: 0, errors: 0, tokens: 0, cacheRead: 0, input: 0, usd: 0 };
+    g.cost[i] += Number(r.cost_usd); g.requests += r.requests; g.errors += r.errors; g.usd += Number(r.cost_usd);
+    g.tokens += r.input_tokens + r.cache_read_tokens + r.cache_write_tokens + r.output_tokens;
+    g.cacheRead += r.cache_read_tokens; g.input += r.input_tokens + r.cache_read_tokens + r.cache_write_tokens;
+    groups.set(r.group, g);
+  }
+  const sum = a => a.reduce((x, y) => x + y, 0);
+  const allIn = sum(tot.input) + sum(tot.cacheRead) + sum(tot.cacheWrite);
+  const totalUsd = [...groups.values()].reduce((a, g) => a + g.usd, 0);
+  out.replaceChildren(
+    h('div', { class: 'cards', role: 'list', 'aria-label': 'Totals for the range' },
+      card('Requests', fmtInt(sum(tot.requests)), 'usage-total-requests'),
+      card('Cost', fmtUsd(totalUsd)),
+      card('Tokens', fmtInt(allIn + sum(tot.output) + sum(tot.reasoning))),
+      card('Cache-hit ratio', fmtPct(sum(tot.cacheRead) / allIn)),
+      card('Error rate', fmtPct(sum(tot.errors) / sum(tot.requests))),
+      card('Latency p95', fmtMs(percentile(tot.lat.reduce((a, b) => a.map((n, k) => n + b[k]), new Array(10).fill(0)), 0.95)))),
+    h('div', { class: 'charts' },
+      figure('chart-tokens', 'Tokens by class, stacked'),
+      figure('chart-cost', 'Cost (USD)' + (usage.dimension === 'none' ? '' : ' by ' + usage.dimension)),
+      figure('chart-requests', 'Requests and errors'),
+      figure('chart-ratios', 'Cache-hit ratio and error rate'),
+      figure('chart-latency', 'Latency and time to first token (estimated from histograms)')),
+    h('h3', {}, usage.dimension === 'none' ? 'Totals' : 'By ' + usage.dimension),
+    table([[usage.dimension === 'none' ? 'All' : usage.dimension], ['Requests', 1], ['Tokens', 1], ['Cost', 1], ['Cache-hit', 1], ['Errors', 1]],
+      [...groups.entries()].sort((a, b) => b[1].usd - a[1].usd).map(([name, g]) => [
+        usage.dimension === 'key' ? keyLabel(name) : (name || (usage.dimension === 'none' ? 'all' : '(none)')),
+        fmtInt(g.requests), fmtInt(g.tokens), fmtUsd(g.usd), fmtPct(g.cacheRead / g.input), fmtPct(g.errors / g.requests)])));
+  const width = () => Math.max(280, out.querySelector('figure').clientWidth - 20);
+  // uPlot's own time axis, in UTC like the buckets
+  const tzDate = ts => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC');
+  const yAxis = fmt => [{}, { size: 70, values: (u, ticks) => ticks.map(fmt) }];
+  const palette = ['#0b5cad', '#c2410c', '#1a7f37', '#7e22ce', '#b42318', '#0e7490', '#a16207', '#be185d', '#4d7c0f', '#334155'];
+  // stacked bars: each series is drawn as the cumulative sum of its class and those below it, widest first,
+  // so each class shows as its own band; the legend shows the class's own value
+  const classes = [['Input', tot.input], ['Cache read', tot.cacheRead], ['Cache write', tot.cacheWrite], ['Output', tot.output], ['Reasoning', tot.reasoning]];
+  const stacked = []; let acc = zeros();
+  for (const [, data] of classes) { acc = acc.map((v, i) => v + data[i]); stacked.push(acc); }
+  const order = classes.map((_, i) => classes.length - 1 - i);
+  const bars = uPlot.paths.bars({ size: [0.7, 40] });
+  plot('chart-tokens', [xs, ...order.map(i => stacked[i])], order.map(i => ({ label: classes[i][0], fill: palette[i], stroke: palette[i], paths: bars,
+    points: { show: false }, value: (u, v, s, idx) => idx === null ? '–' : fmtInt(classes[i][1][idx]) })), null, yAxis(v => fmtInt(v)));
+  const costGroups = [...groups.entries()].sort((a, b) => b[1].usd - a[1].usd).slice(0, 10);
+  plot('chart-cost', [xs, ...costGroups.map(([, g]) => g.cost)], costGroups.map(([name], i) => ({
+    label: usage.dimension === 'key' ? (session.keyNames[name] || name) : (name || 'all'), stroke: palette[i], width: 2, value: (u, v) => v === null ? '–' : fmtUsd(v) })),
+    null, yAxis(v => '$' + Number(v.toPrecision(3))));
+  plot('chart-requests', [xs, tot.requests, tot.errors], [{ label: 'Requests', stroke: palette[0], width: 2 }, { label: 'Errors', stroke: palette[4], width: 2 }]);
+  plot('chart-ratios', [xs, xs.map((_, i) => { const d = tot.input[i] + tot.cacheRead[i] + tot.cacheWrite[i]; return d ? tot.cacheRead[i] / d : null; }),
+    xs.map((_, i) => tot.requests[i] ? tot.errors[i] / tot.requests[i] : null)],
+    [{ label: 'Cache-hit ratio', stroke: palette[2], width: 2, value: (u, v) => v === null ? '–' : fmtPct(v) },
+      { label: 'Error rate', stroke: palette[4], width: 2, value: (u, v) => v === null ? '–' : fmtPct(v) }],
+    { y: { range: [0, 1] } }, yAxis(v => Math.round(v * 100) + '%'));
+  plot('chart-latency', [xs, tot.lat.map(c => percentile(c, 0.5)), tot.lat.map(c => percentile(c, 0.95)), tot.ttft.map(c => percentile(c, 0.5)), tot.ttft.map(c => percentile(c, 0.95))],
+    [['Latency p50', 0], ['Latency p95', 1], ['TTFT p50', 2], ['TTFT p95', 3]].map(([label, i]) => ({ label, stroke: palette[i + 5], width: 2, value: (u, v) => v === null ? '–' : fmtMs(v) })),
+    null, yAxis(v => fmtInt(v) + ' ms'));
+
+  function plot(id, data, series, scales, axes) {
+    const target = out.querySelector('#' + id);
+    charts.push(new uPlot({ width: width(), height: 220, tzDate, axes: axes || [{}, { size: 60 }], scales: Object.assign({ x: { time: true } }, scales || {}),
+      series: [{ label: usage.grain === 'hour' ? 'Hour (UTC)' : 'Day (UTC)', value: (u, v) => v === null ? '–' : new Date(v * 1000).toISOString().slice(0, usage.grain === 'hour' ? 16 : 10).replace('T', ' ') }, ...series] },
+    data, target));
+    target.setAttribute('role', 'img');
+  }
+}
+
+function card(label, value, id) {
+  return h('div', { class: 'card', role: 'listitem' }, label, h('b', { id }, value));
+}
+
+function figure(id, caption) {
+  return h('figure', { 'aria-labelledby': id + '-caption' }, h('figcaption', { id: id + '-caption' }, caption), h('div', { id, 'aria-label': caption }));
+}
+
+// ---- a key's own limits (read-only view) ----
+
+async function ownLimits() {
+  const me = session.me = await api('/api/v1/console/me');
+  return h('section', { 'aria-labelledby': 'own-limits' }, h('h3', { id: 'own-limits' }, 'Limits and budget'),
+    h('dl', {},
+      h('dt', {}, 'Requests per minute'), h('dd', {}, me.rpm ?? 'no limit'),
+      h('dt', {}, 'Tokens per minute'), h('dd', {}, me.tpm ?? 'no limit'),
+      h('dt', {}, 'Calls in flight'), h('dd', {}, me.max_concurrent ?? 'gateway default'),
+      h('dt', {}, 'Budget'), h('dd', {}, me.budget_usd ? fmtUsd(me.budget_usd) + ' (spent ' + fmtUsd(me.spent_usd) + ')' : 'none (spent ' + fmtUsd(me.spent_usd) + ')'),
+      h('dt', {}, 'Models'), h('dd', {}, me.allowed_models.length ? me.allowed_models.join(', ') : 'all'),
+      h('dt', {}, 'Per-model limits'), h('dd', {}, me.model_limits.length ? me.model_limits.map(l => l.models + ': ' + (l.rpm ?? '–') + ' rpm, ' + (l.tpm ?? '–') + ' tpm').join('; ') : 'none'),
+      h('dt', {}, 'Expires'), h('dd', {}, me.expires_at || 'never')));
+}
+
+// ---- keys ----
+
+async function keysScreen() {
+  if (!session.me.admin) { view.replaceChildren(title('Keys'), h('p', {}, 'Managing keys needs the master key.')); return; }
+  const keys = await loadKeyNames();
+  const message = h('div', { id: 'keys-message', role: 'status' });
+  const form = keyForm(null, async (body) => {
+    const created = await api('/api/v1/admin/keys', { method: 'POST', body });
+    await keysScreen();
+    document.getElementById('keys-message').replaceChildren(
+      h('p', {}, 'Key ', h('b', {}, created.name), ' created. Copy its secret now: it is shown this once and never stored.'),
+      h('p', { class: 'secret', id: 'new-key-secret', tabindex: '0', 'aria-label': 'The new key' }, created.key));
+    document.getElementById('new-key-secret').focus();
+  });
+  view.replaceChildren(title('Keys'), message, h('h3', {}, 'Create a key'), form, h('h3', {}, 'Keys'),
+    table([['Name'], ['Id'], ['Prefix'], ['Models'], ['RPM', 1], ['TPM', 1], ['Budget', 1], ['Spent', 1], ['State'], ['Created'], ['Actions']],
+      keys.map(k => [k.name, k.id, k.prefix + '…', k.models.length ? k.models.join(', ') : 'all', k.rpm ?? '–', k.tpm ?? '–',
+        k.budget_usd ? fmtUsd(k.budget_usd) : '–', fmtUsd(k.spent_usd), k.disabled ? 'disabled' : 'active', k.created_at.slice(0, 10),
+        h('span', {},
+          h('button', { type: 'button', class: 'secondary', 'aria-label': 'Edit ' + k.name, onclick: () => editKey(k) }, 'Edit'), ' ',
+          h('button', { type: 'button', class: 'secondary', 'aria-label': (k.disabled ? 'Enable ' : 'Disable ') + k.name,
+            onclick: async () => { await api('/api/v1/admin/keys/' + k.id, { method: 'PATCH', body: { disabled: !k.disabled } }); await keysScreen(); } },
+          k.disabled ? 'Enable' : 'Disable'), ' ',
+          h('button', { type: 'button', class: 'danger', 'aria-label': 'Delete ' + k.name,
+            onclick: async () => { if (confirm('Delete key ' + k.name + '? Its usage stays in the ledger.')) { await api('/api/v1/admin/keys/' + k.id, { method: 'DELETE' }); await keysScreen(); } } },
+          'Delete'))])));
+}
+
+function editKey(k) {
+  const form = keyForm(k, async (body) => {
+    await api('/api/v1/admin/keys/' + k.id, { method: 'PATCH', body });
+    await keysScreen();
+    document.getElementById('keys-message').replaceChildren(h('p', {}, 'Key ', h('b', {}, body.name), ' saved.'));
+  });
+  view.replaceChildren(title('Edit key ' + k.name), form,
+    h('button', { type: 'button', class: 'secondary', onclick: () => keysScreen() }, 'Cancel'));
+  form.querySelector('input').focus();
+}
+
+/** The create and edit form: empty fields mean "no limit" (sent as null when editing). */
+function keyForm(k, submit) {
+  const id = k ? 'edit' : 'new';
+  const field = (name, label, value, attrs = {}) => h('label', {}, label, h('input', Object.assign({ id: id + '-' + name, name, value: value ?? '' }, attrs)));
+  const error = h('p', { class: 'error', role: 'alert' });
+  const form = h('form', { 'aria-label': k ? 'Edit key' : 'Create a key', onsubmit: async e => {
+    e.preventDefault();
+    error.textContent = '';
+    const f = form.elements;
+    // not a number: sent as typed, so the admin API's 400 names the field
+    const num = v => v.trim() === '' ? null : (Number.isFinite(Number(v)) ? Number(v) : v.trim());
+    const body = { name: f.name.value.trim(), models: f.models.value.split(',').map(s => s.trim()).filter(Boolean),
+      rpm: num(f.rpm.value), tpm: num(f.tpm.value), max_concurrent: num(f.max_concurrent.value),
+      budget_usd: f.budget_usd.value.trim() || null, expires_at: f.expires_at.value.trim() || null };
+    if (!k) for (const key of Object.keys(body)) if (body[key] === null || (Array.isArray(body[key]) && !body[key].length)) delete body[key];
+    try { await submit(body); } catch (err) { error.textContent = err.message; }
+  } },
+    field('name', 'Name', k && k.name, { required: true, autocomplete: 'off' }),
+    field('models', 'Allowed models (globs, comma-separated; empty: all)', k && k.models.join(', ')),
+    field('rpm', 'Requests per minute', k && k.rpm, { inputmode: 'numeric' }),
+    field('tpm', 'Tokens per minute', k && k.tpm, { inputmode: 'numeric' }),
+    field('max_concurrent', 'Calls in flight', k && k.max_concurrent, { inputmode: 'numeric' }),
+    field('budget_usd', 'Budget (USD)', k && k.budget_usd, { inputmode: 'decimal' }),
+    field('expires_at', 'Expires (ISO instant)', k && k.expires_at, { placeholder: '2027-01-01T00:00:00Z' }),
+    h('button', { type: 'submit' }, k ? 'Save' : 'Create key'), error);
+  return form;
+}
+
+// ---- limits ----
+
+async function limitsScreen() {
+  if (!session.me.admin) { view.replaceChildren(title('Limits'), await ownLimits()); return; }
+  const out = h('div');
+  view.replaceChildren(title('Limits'), h('p', { class: 'note' }, 'Each key\'s rate-limit buckets as they are now, refreshed every 5 seconds.'), out);
+  const window = w => w ? h('span', {}, h('meter', { min: 0, max: w.limit, value: w.used, 'aria-label': w.used + ' of ' + w.limit + ' used' }), ' ',
+    fmtInt(w.remaining) + ' of ' + fmtInt(w.limit) + ' left') : 'no limit';
+  async function draw() {
+    const limits = await api('/api/v1/admin/rate-limits');
+    out.replaceChildren(table([['Key'], ['Requests / min'], ['Tokens / min'], ['Calls in flight', 1], ['Budget', 1], ['Spent', 1], ['Per-model limits']],
+      limits.data.map(k => [k.name + (k.disabled ? ' (disabled)' : ''), window(k.requests), window(k.tokens), k.max_concurrent ?? '–',
+        k.budget_usd ? fmtUsd(k.budget_usd) : '–', fmtUsd(k.spent_usd),
+        k.model_limits.length ? h('span', {}, k.model_limits.map(m => h('span', {}, m.models, ': ', window(m.requests), ' ', window(m.tokens)))) : '–'])));
+  }
+  await draw();
+  const timer = setInterval(() => { if (document.visibilityState === 'visible') draw().catch(() => {}); }, 5000);
+  leave = () => clearInterval(timer);
+}
+
+// ---- models ----
+
+async function modelsScreen() {
+  const models = await api('/api/v1/models');
+  const price = v => v === undefined || v === null ? '–' : '$' + v;
+  view.replaceChildren(title('Models'), h('p', { class: 'note' }, 'The effective catalogue; prices in USD per million tokens.'),
+    table([['Model'], ['Vendor'], ['Upstream id'], ['Kind'], ['Context', 1], ['Input', 1], ['Output', 1], ['Cache read', 1], ['Cache write 5m', 1], ['Status']],
+      models.data.map(m => [m.id, m.vendor, m.upstream_model, m.kind, fmtInt(m.context_window), price(m.pricing.input), price(m.pricing.output),
+        price(m.pricing.cache_read), price(m.pricing.cache_write_5m), m.status + (m.replacement ? ' → ' + m.replacement : '')])));
+}
+
+// ---- requests ----
+
+const requestFilter = { key: '', model: '', status: '' };
+
+async function requestsScreen() {
+  const form = h('form', { class: 'controls', 'aria-label': 'Filter requests', onsubmit: e => { e.preventDefault(); read(); first(); } },
+    session.me.admin ? h('label', {}, 'Key id', h('input', { id: 'requests-key', name: 'key', value: requestFilter.key, autocomplete: 'off' })) : null,
+    h('label', {}, 'Model', h('input', { id: 'requests-model', name: 'model', value: requestFilter.model, autocomplete: 'off' })),
+    h('label', {}, 'Status', select('requests-status', [['', 'any'], ['ok', 'succeeded'], ['error', 'failed']], requestFilter.status)),
+    h('button', { type: 'submit' }, 'Filter'));
+  const list = h('div', { id: 'requests-list' });
+  const more = h('button', { type: 'button', class: 'secondary', id: 'requests-older', hidden: true }, 'Older requests');
+  view.replaceChildren(title('Requests'), h('p', { class: 'note' }, 'The last 24 hours, newest first.'), form, list, h('p', {}, more));
+  const rows = [];
+  let next = null;
+  function read() {
+    requestFilter.key = session.me.admin ? form.key.value.trim() : '';
+    requestFilter.model = form.model.value.trim();
+    requestFilter.status = form.querySelector('#requests-status').value;
+  }
+  async function page() {
+    const q = new URLSearchParams({ limit: '50' });
+    for (const [k, v] of Object.entries(requestFilter)) if (v) q.set(k, v);
+    if (next) q.set('before', next);
+    const answer = await api('/api/v1/console/requests?' + q);
+    rows.push(...answer.data);
+    next = answer.next;
+    more.hidden = !next;
+    list.replaceChildren(table([['Time (UTC)'], ['Status'], ['Model'], ['Key'], ['Attempts', 1], ['Latency', 1], ['TTFT', 1], ['Tokens in / out', 1], ['Cost', 1], ['Trace id']],
+      rows.map(r => [h('a', { href: '#request/' + encodeURIComponent(r.id) }, r.at.replace('T', ' ').slice(0, 19)),
+        h('span', { class: r.status >= 400 ? 'status-error' : 'status-ok' }, r.status), r.model ?? '–', keyLabel(r.key_id), r.attempts,
+        fmtMs(r.latency_ms), fmtMs(r.ttft_ms), fmtInt(r.input_tokens + r.cache_read_tokens + r.cache_write_5m_tokens + r.cache_write_1h_tokens) + ' / ' + fmtInt(r.output_tokens),
+        fmtUsd(r.cost_usd), r.trace_id ?? '–'])));
+  }
+  async function first() { rows.length = 0; next = null; await page(); }
+  more.addEventListener('click', () => page().catch(err => list.append(h('p', { class: 'error', role: 'alert' }, err.message))));
+  await first();
+}
+
+async function requestScreen(id) {
+  const r = await api('/api/v1/console/requests/' + encodeURIComponent(id));
+  const fields = [['Time', r.at], ['Status', r.status], ['Trace id', r.trace_id], ['Key', keyLabel(r.key_id)], ['Model', r.model],
+    ['Answered by', r.answered_model], ['Vendor', r.vendor], ['Attempts', r.attempts], ['Latency', fmtMs(r.latency_ms)], ['Time to first token', fmtMs(r.ttft_ms)],
+    ['Input tokens', fmtInt(r.input_tokens)], ['Cache read tokens', fmtInt(r.cache_read_tokens)], ['Cache write tokens (5 min)', fmtInt(r.cache_write_5m_tokens)],
+    ['Cache write tokens (1 h)', fmtInt(r.cache_write_1h_tokens)], ['Output tokens', fmtInt(r.output_tokens)], ['Reasoning tokens', fmtInt(r.reasoning_tokens)],
+    ['Cost', fmtUsd(r.cost_usd)], ['Ledger id', r.id]];
+  view.replaceChildren(title('Request ' + (r.trace_id || r.id)), h('p', {}, h('a', { href: '#requests' }, '← All requests')),
+    h('dl', { id: 'request-detail' }, fields.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v ?? '–')])));
+}

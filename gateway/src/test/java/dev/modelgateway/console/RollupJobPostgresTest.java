@@ -1,0 +1,24 @@
+package dev.modelgateway.console;
+
+import dev.modelgateway.e2e.SharedStores;
+import org.junit.jupiter.api.AfterEach;
+
+import java.sql.SQLException;
+
+/** {@link RollupJobTest}'s cases on the local PostgreSQL, in a schema of their own: the rollup SQL is portable. */
+class RollupJobPostgresTest extends RollupJobTest {
+    private SharedStores stores;
+
+    @Override
+    String databaseUrl() throws SQLException {
+        stores = new SharedStores();
+        return stores.databaseUrl();
+    }
+
+    @AfterEach
+    @Override
+    void close() throws SQLException {
+        super.close();
+        stores.close();
+    }
+}
