@@ -2,18 +2,21 @@
 # What tracing costs per request (docs/performance.md, "Observability"): the gateway's CPU time per request and its
 # requests/s on the relay's chat scenarios, with tracing off and on (every request sampled, spans exported over
 # OTLP/HTTP to a collector that accepts and drops them), alternating off/on runs.
-# Usage: bench/tracing-overhead.sh [--duration S] [--reps N] [--conns N] [--baseline JAR]
+# Usage: bench/tracing-overhead.sh [--duration S] [--reps N] [--conns N] [--warmup S] [--baseline JAR]
+#   --warmup S       unmeasured load before each measured run (default 60: with less, C2 is still compiling the
+#                    gateway's hot path on the same core, and a build with more code measures its warm-up)
 #   --baseline JAR   also measure another build's jar (e.g. one without observability), tracing off
 # Placement as bench/run.sh: the gateway on CPU 0; the simulator, the collector and wrk on CPU 1.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 JAR="$ROOT/gateway/target/gateway.jar"
-DURATION=10; REPS=2; CONNS=16; BASELINE=
+DURATION=10; REPS=2; CONNS=16; WARMUP=60; BASELINE=
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) DURATION="$2"; shift 2 ;;
     --reps) REPS="$2"; shift 2 ;;
     --conns) CONNS="$2"; shift 2 ;;
+    --warmup) WARMUP="$2"; shift 2 ;;
     --baseline) BASELINE="$2"; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -59,7 +62,7 @@ run_gateway() { # $1: off|on|baseline; prints "cpu_us_per_request requests_per_s
     taskset -c 0 "$JAVA" -XX:+UseZGC -Xmx1g -jar "$jar" serve >"$data/gw.log" 2>&1 &
   local gw=$!
   up "http://127.0.0.1:$GW_PORT/health"
-  BENCH_BODY="$BODY" BENCH_KEY="$KEY" taskset -c 1 wrk -t1 -c"$CONNS" -d20s -s "$ROOT/bench/post.lua" \
+  BENCH_BODY="$BODY" BENCH_KEY="$KEY" taskset -c 1 wrk -t1 -c"$CONNS" -d"${WARMUP}s" -s "$ROOT/bench/post.lua" \
     "http://127.0.0.1:$GW_PORT/api/v1/chat/completions" >/dev/null
   local before; before=$(cpu_ms "$gw")
   local out; out=$(BENCH_BODY="$BODY" BENCH_KEY="$KEY" taskset -c 1 wrk -t1 -c"$CONNS" -d"${DURATION}s" --latency \
@@ -82,4 +85,4 @@ for r in $(seq 1 "$REPS"); do
   done
 done
 echo
-echo "Chat completions to vendor B (JSON), $CONNS connections, ${DURATION}s measured after a 20 s warm-up, load average $(cut -d' ' -f1-3 /proc/loadavg)."
+echo "Chat completions to vendor B (JSON), $CONNS connections, ${DURATION}s measured after a ${WARMUP} s warm-up, load average $(cut -d' ' -f1-3 /proc/loadavg)."

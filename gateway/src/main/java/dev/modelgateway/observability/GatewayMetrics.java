@@ -42,6 +42,7 @@ public final class GatewayMetrics implements AutoCloseable {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Set<String> gauged = ConcurrentHashMap.newKeySet();
+    private final Map<CallKey, CallMeters> callMeters = new ConcurrentHashMap<>();
     private JvmGcMetrics gc;
     private boolean jvm;
 
@@ -78,55 +79,76 @@ public final class GatewayMetrics implements AutoCloseable {
 
     /** One call to a model: duration, time to first token, tokens by class and cost. */
     void call(String route, String protocol, CallFacts f) {
-        String provider = GenAi.provider(f.vendor());
-        String requested = label(f.requestedModel());
-        String answered = label(f.answeredModel());
-        String operation = GenAi.operation(route);
-        Tags base = Tags.of(GenAi.OPERATION, operation, GenAi.PROVIDER, provider, GenAi.REQUEST_MODEL, requested,
-                GenAi.RESPONSE_MODEL, answered);
-        Timer.builder("gen_ai.server.request.duration")
-                .description("Duration of a call, from its arrival to its last byte (GenAI conventions)")
-                .tags(base).tags(GenAi.HTTP_ROUTE, route, "protocol", protocol, "status_class", GenAi.statusClass(f.status()))
-                .serviceLevelObjectives(DURATION_BUCKETS)
-                .register(registry).record(f.latencyMs(), TimeUnit.MILLISECONDS);
-        if (f.ttftMs() != null) {
-            Timer.builder("gen_ai.server.time_to_first_token")
-                    .description("Time from a call's arrival to its first byte to the caller (GenAI conventions)")
-                    .tags(base).tags("protocol", protocol)
-                    .serviceLevelObjectives(TTFT_BUCKETS)
-                    .register(registry).record(f.ttftMs(), TimeUnit.MILLISECONDS);
-        }
+        CallKey key = new CallKey(route, protocol, GenAi.provider(f.vendor()), label(f.requestedModel()),
+                label(f.answeredModel()), GenAi.statusClass(f.status()));
+        CallMeters m = callMeters.get(key);
+        if (m == null) m = callMeters.computeIfAbsent(key, this::register);
+        m.duration().record(f.latencyMs(), TimeUnit.MILLISECONDS);
+        if (f.ttftMs() != null) m.ttft().record(f.ttftMs(), TimeUnit.MILLISECONDS);
         Usage u = f.usage();
         if (u != null && u.totalTokens() > 0) {
-            tokenUsage(base, "input", u.totalInputTokens());
-            tokenUsage(base, "output", u.outputTokens());
-            tokens(base, "input", u.inputTokens());
-            tokens(base, "cache_read", u.cacheReadTokens());
-            tokens(base, "cache_write", u.cacheWriteTokens());
-            tokens(base, "output", u.outputTokens());
-            tokens(base, "reasoning", u.reasoningTokens());
+            m.usageInput().record(u.totalInputTokens());
+            m.usageOutput().record(u.outputTokens());
+            increment(m.input(), u.inputTokens());
+            increment(m.cacheRead(), u.cacheReadTokens());
+            increment(m.cacheWrite(), u.cacheWriteTokens());
+            increment(m.output(), u.outputTokens());
+            increment(m.reasoning(), u.reasoningTokens());
         }
-        if (f.costUsd() > 0) {
-            Counter.builder("gateway.cost").baseUnit("usd").description("What calls cost at the catalogue's prices")
-                    .tags(base).register(registry).increment(f.costUsd());
-        }
+        if (f.costUsd() > 0) m.cost().increment(f.costUsd());
+    }
+
+    /**
+     * One call's labels. Its meters are registered once and kept: building ten meters' tags and looking them up in
+     * the registry on every call cost the event loop about 5 % of a call's CPU (JFR, bench/tracing-overhead.sh).
+     * The labels are bounded (see the class comment), so the map is too.
+     */
+    private record CallKey(String route, String protocol, String provider, String requested, String answered,
+                           String statusClass) {
+    }
+
+    private record CallMeters(Timer duration, Timer ttft, DistributionSummary usageInput, DistributionSummary usageOutput,
+                              Counter input, Counter cacheRead, Counter cacheWrite, Counter output, Counter reasoning,
+                              Counter cost) {
+    }
+
+    private CallMeters register(CallKey k) {
+        Tags base = Tags.of(GenAi.OPERATION, GenAi.operation(k.route()), GenAi.PROVIDER, k.provider(),
+                GenAi.REQUEST_MODEL, k.requested(), GenAi.RESPONSE_MODEL, k.answered());
+        Timer duration = Timer.builder("gen_ai.server.request.duration")
+                .description("Duration of a call, from its arrival to its last byte (GenAI conventions)")
+                .tags(base).tags(GenAi.HTTP_ROUTE, k.route(), "protocol", k.protocol(), "status_class", k.statusClass())
+                .serviceLevelObjectives(DURATION_BUCKETS)
+                .register(registry);
+        Timer ttft = Timer.builder("gen_ai.server.time_to_first_token")
+                .description("Time from a call's arrival to its first byte to the caller (GenAI conventions)")
+                .tags(base).tags("protocol", k.protocol())
+                .serviceLevelObjectives(TTFT_BUCKETS)
+                .register(registry);
+        Counter cost = Counter.builder("gateway.cost").baseUnit("usd").description("What calls cost at the catalogue's prices")
+                .tags(base).register(registry);
+        return new CallMeters(duration, ttft, tokenUsage(base, "input"), tokenUsage(base, "output"), tokens(base, "input"),
+                tokens(base, "cache_read"), tokens(base, "cache_write"), tokens(base, "output"), tokens(base, "reasoning"), cost);
+    }
+
+    private static void increment(Counter c, long n) {
+        if (n > 0) c.increment(n);
     }
 
     /** gen-ai-metrics' {@code gen_ai.client.token.usage}: the tokens of one call, input (all of it) and output. */
-    private void tokenUsage(Tags base, String type, long n) {
-        DistributionSummary.builder("gen_ai.client.token.usage")
+    private DistributionSummary tokenUsage(Tags base, String type) {
+        return DistributionSummary.builder("gen_ai.client.token.usage")
                 .description("Tokens used per call, by gen_ai.token.type (GenAI conventions: input includes cached input)")
                 .tags(base).tag(GenAi.TOKEN_TYPE, type)
                 .serviceLevelObjectives(TOKEN_BUCKETS)
-                .register(registry).record(n);
+                .register(registry);
     }
 
     /** Tokens by class, the classes apart: input is uncached input, reasoning is part of output. */
-    private void tokens(Tags base, String tokenClass, long n) {
-        if (n <= 0) return;
-        Counter.builder("gateway.tokens").baseUnit(null)
+    private Counter tokens(Tags base, String tokenClass) {
+        return Counter.builder("gateway.tokens").baseUnit(null)
                 .description("Tokens by class: input (uncached), cache_read, cache_write, output, reasoning (part of output)")
-                .tags(base).tag("token_class", tokenClass).register(registry).increment(n);
+                .tags(base).tag("token_class", tokenClass).register(registry);
     }
 
     /** An attempt that failed and was followed by another: {@code kind} retry (same model) or fallback (next model). */
