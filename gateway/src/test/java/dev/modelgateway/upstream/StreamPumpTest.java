@@ -58,11 +58,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * itself, but only if the relay had written nothing: a caller seeing exactly that knows the relay left the
  * response alone, so a retry or a fallback could still answer it.
  */
-@Timeout(value = 10, unit = TimeUnit.SECONDS)
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
 class StreamPumpTest {
     private static final int UNTOUCHED_STATUS = 418;
     private static final String UNTOUCHED_BODY = "relay-failed-nothing-written";
-    private static final long AWAIT_SECONDS = 5;
+    private static final long AWAIT_SECONDS = 20;
 
     private static final String F1 = frame("{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,"
             + "\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}");
