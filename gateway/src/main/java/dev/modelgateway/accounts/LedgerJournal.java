@@ -173,14 +173,7 @@ final class LedgerJournal implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        List<Segment> sealed;
-        synchronized (this) {
-            sealed = List.copyOf(sealedUnsynced);
-            sealedUnsynced.clear();
-        }
-        sealed.forEach(LedgerJournal::sync);
-        Segment s = current;
-        sync(s);
+        Segment s = syncAll();
         s.sealed = true;
         if (s.outstanding.get() == 0) s.delete();
         else LOG.error("{} usage rows not in the database at shutdown are kept in {} for the next start",
@@ -226,15 +219,7 @@ final class LedgerJournal implements AutoCloseable {
             long target = appended.get();
             if (target != synced) {
                 quiet = 0;
-                Segment s;
-                List<Segment> sealed;
-                synchronized (this) {
-                    s = current;
-                    sealed = List.copyOf(sealedUnsynced);
-                    sealedUnsynced.clear();
-                }
-                sealed.forEach(LedgerJournal::sync);
-                sync(s);
+                syncAll();
                 synced = target;
             } else if (++quiet < IDLE_CHECKS) {
                 LockSupport.parkNanos(SYNC_PAUSE_MICROS * 1000);
@@ -245,6 +230,20 @@ final class LedgerJournal implements AutoCloseable {
                 quiet = 0;
             }
         }
+    }
+
+    /** Syncs the segments sealed since the last sync, then the current one, and returns the current one. */
+    private Segment syncAll() {
+        Segment s;
+        List<Segment> sealed;
+        synchronized (this) {
+            s = current;
+            sealed = List.copyOf(sealedUnsynced);
+            sealedUnsynced.clear();
+        }
+        sealed.forEach(LedgerJournal::sync);
+        sync(s);
+        return s;
     }
 
     private static void sync(Segment s) {
