@@ -1,6 +1,5 @@
 package dev.modelgateway.accounts;
 
-import dev.modelgateway.canonical.Usage;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import org.slf4j.Logger;
@@ -8,8 +7,10 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -19,10 +20,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -30,68 +32,115 @@ import java.util.stream.Stream;
 
 /**
  * The ledger's write-ahead journal (docs/accounts.md, "A ledger that loses nothing"): every usage row is appended
- * to a local file, one JSON line, before it is queued for the database. The append is one {@code write(2)} into the
- * page cache on the caller's thread, which a killed process cannot take back; a sync thread makes it survive a
- * crash of the machine too, with one {@code fsync} for every row appended since the last (group commit, at most
+ * to a local file, one JSON line, before it is queued for the database. The file is mapped into memory, so an
+ * append is a copy into the page cache on the caller's thread, without a system call; a killed process cannot take
+ * it back (the mapping is shared with the kernel's page cache). A sync thread makes the rows survive a crash of the
+ * machine too, with one {@code msync} for every row appended since the last (group commit, at most
  * {@value #SYNC_PAUSE_MICROS} µs apart). A segment is deleted once the database has every row of it; a segment of
  * a process that died (its lock is free) is replayed into the database at the next start, idempotently by row id.
  *
  * <p>Each process holds its own segment under an exclusive file lock, so instances may share one directory; a
  * segment names the database its rows belong to (a hash of the URL), and only segments of this database are replayed.
+ * Segments are written with zeros to their full size before they are mapped, by the sync thread ahead of need (when
+ * the current one is half full): a full disk then fails that write, not a store into the mapping (a SIGBUS).
  */
 final class LedgerJournal implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LedgerJournal.class);
-    /** A segment beyond this size is sealed and a new one begun, so that written rows' files can go. */
-    static final long SEGMENT_BYTES = 16L << 20;
     /**
-     * A kill cannot lose an appended row (it is in the page cache); the fsync only guards against the machine's
-     * crash, and it is not waited for. Syncing every 0.5 ms cost 28 µs of CPU per call at 7,000 calls/s (2,000
-     * fsyncs a second, bench/tracing-overhead.sh); every 10 ms costs a machine crash at most the last 10 ms.
+     * A segment's size. A full one is sealed and a new one begun, so that written rows' files can go; its pages
+     * count in the process's RSS while mapped, so it is kept small (about 9,000 rows).
      */
-    private static final long SYNC_PAUSE_MICROS = 10_000;
-    private static final int IDLE_CHECKS = 10;
+    static final int SEGMENT_BYTES = 4 << 20;
+    /**
+     * A kill cannot lose an appended row (it is in the page cache); the sync only guards against the machine's
+     * crash, and it is not waited for. Each sync costs the kernel's write-back and a journal commit, about 0.25 ms
+     * of CPU whatever the rows: every 10 ms that was 6-8 µs per call at one connection (bench/journal-cost.sh
+     * --conns 1); every 50 ms a machine crash may lose the last 50 ms (PostgreSQL's asynchronous commit flushes
+     * every 200 ms).
+     */
+    private static final long SYNC_PAUSE_MICROS = 50_000;
+    private static final int IDLE_CHECKS = 4;
     private static final String SUFFIX = ".journal";
+    private static final ThreadLocal<JournalLine> LINES = ThreadLocal.withInitial(JournalLine::new);
 
     /** One journal file: open for appends until sealed, deleted when every row of it is in the database. */
     final class Segment {
         private final Path path;
         private final FileChannel channel;
         private final FileLock lock;
+        private final Arena arena = Arena.ofShared();
+        private final MemorySegment map;
         private final AtomicLong outstanding = new AtomicLong();
+        /** Bytes appended (guarded by the journal). */
         private long size;
+        /** Bytes synced (guarded by this). */
+        private long syncedTo;
         private volatile boolean sealed;
+        /** Unmapped and deleted (guarded by this). */
         private boolean deleted;
 
-        private Segment(Path path, FileChannel channel, FileLock lock) {
+        private Segment(Path path, FileChannel channel, FileLock lock, long size) throws IOException {
             this.path = path;
             this.channel = channel;
             this.lock = lock;
+            this.map = channel.map(FileChannel.MapMode.READ_WRITE, 0, SEGMENT_BYTES, arena);
+            this.size = size;
+            this.syncedTo = size;
+            open.add(this);
         }
 
         /** A row of this segment is in the database (or was dropped for good). */
         void done() {
-            if (outstanding.decrementAndGet() == 0 && sealed) delete();
+            if (outstanding.decrementAndGet() == 0 && sealed) release(true);
         }
 
-        private synchronized void delete() {
+        private void sealIfDone() {
+            sealed = true;
+            if (outstanding.get() == 0) release(true);
+        }
+
+        private synchronized void sync(long upTo) {
+            if (deleted || upTo <= syncedTo) return;
+            try {
+                map.asSlice(syncedTo, upTo - syncedTo).force();
+                syncedTo = upTo;
+            } catch (UncheckedIOException e) {
+                LOG.error("ledger journal sync failed: " + e.getCause());
+            }
+        }
+
+        /**
+         * Unmaps and unlocks the file, and deletes it or leaves it for the next start's replay; synchronized with
+         * {@link #sync}, so no sync runs on an unmapped segment.
+         */
+        private synchronized void release(boolean delete) {
             if (deleted) return;
             deleted = true;
+            open.remove(this);
             try {
+                arena.close();
                 lock.release();
                 channel.close();
-                Files.deleteIfExists(path);
+                if (delete) Files.deleteIfExists(path);
             } catch (IOException e) {
-                LOG.warn("journal segment {} not deleted: {}", path, e.toString());
+                LOG.warn("journal segment {} not released: {}", path, e.toString());
             }
         }
     }
 
     private final Path dir;
     private final String database;
+    /** Every segment mapped: closing the journal releases them all. */
+    private final Set<Segment> open = ConcurrentHashMap.newKeySet();
     private final Thread syncer;
     private Segment current;
-    /** Segments sealed since the last sync, whose last rows the sync thread makes durable (guarded by this). */
+    /** Segments sealed since the last sync, whose last rows the sync thread syncs (guarded by this). */
     private final List<Segment> sealedUnsynced = new ArrayList<>();
+    /**
+     * The next segment, made ready by the sync thread so that a rotation on an event loop does no I/O (without one,
+     * after a failure to make it, the rotation makes it itself).
+     */
+    private volatile Segment spare;
     private final AtomicLong appended = new AtomicLong();
     private volatile long synced;
     private volatile boolean closed;
@@ -101,7 +150,7 @@ final class LedgerJournal implements AutoCloseable {
     private LedgerJournal(Path dir, String database) {
         this.dir = dir;
         this.database = database;
-        this.syncer = Thread.ofPlatform().daemon().name("accounts-ledger-journal").unstarted(this::syncLoop);
+        this.syncer = Thread.ofPlatform().daemon().name("ledger-journal").unstarted(this::syncLoop);
     }
 
     /**
@@ -133,21 +182,22 @@ final class LedgerJournal implements AutoCloseable {
      * row is in the database. Synchronized: appends from every event loop go to one file in one order.
      */
     Segment append(LedgerEntry e) {
-        byte[] line = (toJson(e).encode() + "\n").getBytes(StandardCharsets.UTF_8);
+        JournalLine line = LINES.get().encode(e);
+        int n = line.length();
         Segment s;
         synchronized (this) {
             if (closed) throw new IllegalStateException("ledger journal closed");
             s = current;
-            try {
-                if (s.size + line.length > SEGMENT_BYTES && s.size > 0) {
+            if (s.size + n > SEGMENT_BYTES) {
+                if (n > SEGMENT_BYTES / 2) throw new IllegalArgumentException("usage row of " + n + " bytes");
+                try {
                     s = rotate();
+                } catch (IOException ex) {
+                    throw new UncheckedIOException("ledger journal rotation failed", ex);
                 }
-                ByteBuffer b = ByteBuffer.wrap(line);
-                while (b.hasRemaining()) s.channel.write(b);
-                s.size += line.length;
-            } catch (IOException ex) {
-                throw new UncheckedIOException("ledger journal append failed", ex);
             }
+            MemorySegment.copy(line.bytes(), 0, s.map, ValueLayout.JAVA_BYTE, s.size, n);
+            s.size += n;
             s.outstanding.incrementAndGet();
             appended.incrementAndGet();
         }
@@ -155,12 +205,12 @@ final class LedgerJournal implements AutoCloseable {
         return s;
     }
 
-    /** How many appends an fsync has made durable against a machine crash (for tests and metrics). */
+    /** How many appends a sync has made durable against a machine crash (for tests and metrics). */
     long synced() {
         return synced;
     }
 
-    /** Stops syncing after a last fsync; segments whose rows are all written are deleted, the others kept for replay. */
+    /** Stops syncing after a last sync; segments whose rows are all written are deleted, the others kept for replay. */
     @Override
     public void close() {
         synchronized (this) {
@@ -173,23 +223,28 @@ final class LedgerJournal implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        Segment s = syncAll();
-        s.sealed = true;
-        if (s.outstanding.get() == 0) s.delete();
-        else LOG.error("{} usage rows not in the database at shutdown are kept in {} for the next start",
-                s.outstanding.get(), s.path);
+        syncAll();
+        for (Segment s : List.copyOf(open)) {
+            long left = s.outstanding.get();
+            s.release(left == 0);
+            if (left > 0) {
+                LOG.error("{} usage rows not in the database at shutdown are kept in {} for the next start", left, s.path);
+            }
+        }
     }
 
     /**
-     * Seals the current segment and begins a new one. Called on an event loop, so no fsync here: the sync thread
-     * syncs the sealed segments' last rows ({@link #sealedUnsynced}) before the new segment's.
+     * Seals the current segment and begins the spare. Called on an event loop: the sync thread syncs the sealed
+     * segment's last rows (and deletes it when done) before the new segment's.
      */
     private Segment rotate() throws IOException {
         Segment old = current;
         sealedUnsynced.add(old);
-        current = newSegment();
+        Segment next = spare;
+        spare = null;
+        current = next != null ? next : newSegment();
         old.sealed = true;
-        if (old.outstanding.get() == 0) old.delete();
+        if (idle) LockSupport.unpark(syncer);
         return current;
     }
 
@@ -197,21 +252,32 @@ final class LedgerJournal implements AutoCloseable {
         String name = "ledger-" + System.currentTimeMillis() + "-"
                 + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()) + SUFFIX;
         Path path = dir.resolve(name);
-        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        FileLock lock = ch.lock();
-        byte[] header = (new JsonObject().put("journal", 1).put("database", database).encode() + "\n")
-                .getBytes(StandardCharsets.UTF_8);
-        ch.write(ByteBuffer.wrap(header));
-        Segment s = new Segment(path, ch, lock);
-        s.size = header.length;
-        return s;
+        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        try {
+            FileLock lock = ch.lock();
+            byte[] header = (new JsonObject().put("journal", 2).put("database", database).encode() + "\n")
+                    .getBytes(StandardCharsets.UTF_8);
+            ByteBuffer zeros = ByteBuffer.allocate(64 << 10);
+            for (long at = 0; at < SEGMENT_BYTES; at += zeros.capacity()) {
+                zeros.clear();
+                while (zeros.hasRemaining()) ch.write(zeros, at + zeros.position());
+            }
+            ch.write(ByteBuffer.wrap(header), 0);
+            ch.force(true);
+            return new Segment(path, ch, lock, header.length);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            Files.deleteIfExists(path);
+            throw e;
+        }
     }
 
     /**
-     * Syncs while rows come in, pausing {@value #SYNC_PAUSE_MICROS} µs between checks; after
-     * {@value #IDLE_CHECKS} checks without a row it sleeps until an append wakes it, so an idle gateway costs no
-     * wake-ups. (The appender sets {@code appended} then reads {@code idle}; this thread sets {@code idle} then
-     * reads {@code appended}: one of them sees the other's write, so no row waits for a sync that never comes.)
+     * Syncs while rows come in, pausing {@value #SYNC_PAUSE_MICROS} µs between checks, and readies the next segment
+     * once the current one is half full; after {@value #IDLE_CHECKS} checks without a row it sleeps until an append wakes it, so an idle gateway
+     * costs no wake-ups. (The appender sets {@code appended} then reads {@code idle}; this thread sets {@code idle}
+     * then reads {@code appended}: one of them sees the other's write, so no row waits for a sync that never comes.)
      */
     private void syncLoop() {
         int quiet = 0;
@@ -219,8 +285,9 @@ final class LedgerJournal implements AutoCloseable {
             long target = appended.get();
             if (target != synced) {
                 quiet = 0;
-                syncAll();
+                boolean halfFull = syncAll();
                 synced = target;
+                if (halfFull && spare == null) prepareSpare();
             } else if (++quiet < IDLE_CHECKS) {
                 LockSupport.parkNanos(SYNC_PAUSE_MICROS * 1000);
             } else {
@@ -232,28 +299,43 @@ final class LedgerJournal implements AutoCloseable {
         }
     }
 
-    /** Syncs the segments sealed since the last sync, then the current one, and returns the current one. */
-    private Segment syncAll() {
+    private void prepareSpare() {
+        try {
+            Segment next = newSegment();
+            synchronized (this) {
+                if (!closed && spare == null) {
+                    spare = next;
+                    return;
+                }
+            }
+            next.release(true); // closed meanwhile
+        } catch (IOException | RuntimeException e) {
+            // a full disk: appends go on in the current segment, and a rotation tries again on its own
+            LOG.error("ledger journal: no next segment ({}); retrying in 1 s", e.toString());
+            LockSupport.parkNanos(1_000_000_000L);
+        }
+    }
+
+    /**
+     * Syncs the segments sealed since the last sync (deleting those the database has all of), then the current one;
+     * true when that one is more than half full, time to ready the next.
+     */
+    private boolean syncAll() {
         Segment s;
+        long size;
         List<Segment> sealed;
         synchronized (this) {
             s = current;
+            size = s.size;
             sealed = List.copyOf(sealedUnsynced);
             sealedUnsynced.clear();
         }
-        sealed.forEach(LedgerJournal::sync);
-        sync(s);
-        return s;
-    }
-
-    private static void sync(Segment s) {
-        try {
-            if (s.channel.isOpen()) s.channel.force(false);
-        } catch (ClosedChannelException deleted) {
-            // every row of it reached the database meanwhile: nothing left to make durable
-        } catch (IOException e) {
-            LOG.error("ledger journal fsync failed: " + e);
+        for (Segment old : sealed) {
+            old.sync(old.size); // sealed: its size no longer changes
+            old.sealIfDone();
         }
+        s.sync(size);
+        return size > SEGMENT_BYTES / 2;
     }
 
     /** Replays each segment of this database whose lock is free (its process is gone), then deletes it. */
@@ -271,7 +353,7 @@ final class LedgerJournal implements AutoCloseable {
                     continue; // this process's own
                 }
                 if (lock == null) continue; // a live process's
-                List<String> lines = Files.readAllLines(p, StandardCharsets.UTF_8);
+                List<String> lines = lines(p);
                 if (lines.isEmpty() || !database.equals(header(lines.getFirst()))) {
                     lock.release();
                     continue;
@@ -279,7 +361,7 @@ final class LedgerJournal implements AutoCloseable {
                 List<LedgerEntry> rows = new ArrayList<>();
                 for (String line : lines.subList(1, lines.size())) {
                     try {
-                        rows.add(fromJson(new JsonObject(line)));
+                        rows.add(JournalLine.decode(line));
                     } catch (RuntimeException e) {
                         // a torn last line: the machine died mid-write, before the call's row was acknowledged
                         LOG.warn("journal {}: unreadable line skipped", p.getFileName());
@@ -299,6 +381,14 @@ final class LedgerJournal implements AutoCloseable {
         }
     }
 
+    /** A segment's lines, up to the zeros a segment is padded with. */
+    private static List<String> lines(Path p) throws IOException {
+        byte[] bytes = Files.readAllBytes(p);
+        int end = 0;
+        while (end < bytes.length && bytes[end] != 0) end++;
+        return new String(bytes, 0, end, StandardCharsets.UTF_8).lines().toList();
+    }
+
     private static String header(String line) {
         try {
             return new JsonObject(line).getString("database");
@@ -315,28 +405,5 @@ final class LedgerJournal implements AutoCloseable {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);
         }
-    }
-
-    static JsonObject toJson(LedgerEntry e) {
-        UsageRecord r = e.record();
-        Usage u = e.usage();
-        return new JsonObject().put("id", e.id()).put("trace", r.traceId()).put("key", e.keyId()).put("team", r.teamId())
-                .put("model", r.publicModel()).put("answered", r.answeredModel()).put("vendor", r.vendor())
-                .put("in", u.inputTokens()).put("cr", u.cacheReadTokens()).put("cw5", u.cacheWrite5mTokens())
-                .put("cw1", u.cacheWrite1hTokens()).put("out", u.outputTokens()).put("rs", u.reasoningTokens())
-                .put("ws", u.webSearchCalls()).put("attempts", r.attempts()).put("status", r.status())
-                .put("latency", r.latencyMs()).put("ttft", r.timeToFirstTokenMs()).put("at", e.at().toEpochMilli())
-                .put("cost", e.costE10()).put("prices", e.priceVersion()).put("unknown", e.priceUnknown());
-    }
-
-    static LedgerEntry fromJson(JsonObject j) {
-        Usage u = new Usage(j.getLong("in"), j.getLong("cr"), j.getLong("cw5"), j.getLong("cw1"), j.getLong("out"),
-                j.getLong("rs"), j.getLong("ws"));
-        Instant at = Instant.ofEpochMilli(j.getLong("at"));
-        UsageRecord r = new UsageRecord(j.getString("trace"), j.getString("key"), j.getString("model"),
-                j.getString("answered"), j.getString("vendor"), u, j.getInteger("attempts"), j.getInteger("status"),
-                j.getLong("latency"), j.getLong("ttft"), at, j.getString("team"));
-        return new LedgerEntry(j.getString("id"), r, u, j.getString("key"), at, j.getLong("cost"), j.getString("prices"),
-                j.getBoolean("unknown"), null);
     }
 }

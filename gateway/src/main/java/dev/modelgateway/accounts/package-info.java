@@ -3,7 +3,7 @@
  * (journaled before the answer ends, replayed after a crash): what a key may do and what it has spent.
  *
  * <p>May import canonical, catalogue, error, store. Blocking JDBC runs on worker threads (store.SqlWork) and the
- * ledger writer's own thread; the journal appends a row with one write(2) on the caller's thread and fsyncs on its
- * own; Redis runs on the event loops through one pipelined connection each (docs/accounts.md).
+ * ledger writer's own thread; the journal copies a row into a memory-mapped segment on the caller's thread and
+ * syncs it on its own; Redis runs on the event loops through one pipelined connection each (docs/accounts.md).
  */
 package dev.modelgateway.accounts;

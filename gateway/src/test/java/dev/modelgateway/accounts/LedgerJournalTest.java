@@ -87,9 +87,50 @@ class LedgerJournalTest {
         try (LedgerJournal journal = LedgerJournal.open(journalDir(), url(), rows -> { })) {
             journal.append(entry("k"));
             awaitSynced(journal, 1);
-            Thread.sleep(500); // well past 200 checks 0.5 ms apart: the sync thread sleeps
+            Thread.sleep(500); // well past 4 checks 50 ms apart: the sync thread sleeps
             journal.append(entry("k"));
             awaitSynced(journal, 2);
+        }
+    }
+
+    @Test
+    void rowsAcrossSegmentsAreKeptUntilWrittenAndReplayedInOrder() throws Exception {
+        List<LedgerEntry> rows = new java.util.ArrayList<>();
+        List<LedgerJournal.Segment> segments = new java.util.ArrayList<>();
+        try (LedgerJournal journal = LedgerJournal.open(journalDir(), url(), r -> { })) {
+            // more than two segments' worth of rows, none of them in the database yet
+            JournalLine line = new JournalLine();
+            for (long bytes = 0; bytes < 2L * LedgerJournal.SEGMENT_BYTES + 100_000; ) {
+                LedgerEntry e = entry("k" + rows.size());
+                bytes += line.encode(e).length();
+                rows.add(e);
+                segments.add(journal.append(e));
+            }
+            assertThat(segments.stream().distinct().count()).isGreaterThanOrEqualTo(3);
+            // the database gets the first segment's rows: that segment's file goes
+            LedgerJournal.Segment first = segments.getFirst();
+            long before = journalFiles().size();
+            for (LedgerJournal.Segment s : segments) if (s == first) s.done();
+            for (long until = System.nanoTime() + 5_000_000_000L; journalFiles().size() >= before && System.nanoTime() < until; ) {
+                Thread.sleep(5);
+            }
+            assertThat(journalFiles()).hasSize((int) before - 1);
+        }
+        List<LedgerEntry> replayed = new java.util.ArrayList<>();
+        try (LedgerJournal again = LedgerJournal.open(journalDir(), url(), replayed::addAll)) {
+            List<String> expected = new java.util.ArrayList<>();
+            for (int i = 0; i < rows.size(); i++) if (segments.get(i) != segments.getFirst()) expected.add(rows.get(i).id());
+            assertThat(replayed).extracting(LedgerEntry::id).containsExactlyElementsOf(expected);
+            assertThat(replayed.getLast()).usingRecursiveComparison().ignoringFields("at", "record.at", "journaled")
+                    .isEqualTo(rows.getLast());
+            assertThat(replayed.getLast().at().toEpochMilli()).isEqualTo(rows.getLast().at().toEpochMilli());
+        }
+        assertThat(journalFiles()).as("a clean stop with nothing outstanding").isEmpty();
+    }
+
+    private List<Path> journalFiles() throws java.io.IOException {
+        try (var files = Files.list(journalDir())) {
+            return files.toList();
         }
     }
 
@@ -107,7 +148,10 @@ class LedgerJournalTest {
 
     private void segment(String name, String database, LedgerEntry... rows) throws Exception {
         StringBuilder text = new StringBuilder("{\"journal\":1,\"database\":\"" + database + "\"}\n");
-        for (LedgerEntry e : rows) text.append(LedgerJournal.toJson(e).encode()).append('\n');
+        for (LedgerEntry e : rows) {
+            JournalLine line = new JournalLine().encode(e);
+            text.append(new String(line.bytes(), 0, line.length(), StandardCharsets.UTF_8));
+        }
         text.append("{\"id\":\"torn"); // the machine died mid-line
         Files.writeString(journalDir().resolve(name), text, StandardCharsets.UTF_8);
     }
