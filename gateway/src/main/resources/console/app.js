@@ -4,7 +4,7 @@
 // coming from the API can inject markup.
 'use strict';
 
-const session = { key: null, me: null, keyNames: {} };
+const session = { key: null, me: null, keyNames: {}, teamNames: {} };
 const view = document.getElementById('view');
 const HOUR = 3600000, DAY = 86400000;
 
@@ -65,7 +65,8 @@ document.getElementById('signin-form').addEventListener('submit', async (e) => {
 document.getElementById('signout').addEventListener('click', () => signOut(''));
 
 function signOut(message) {
-  session.key = null; session.me = null; session.keyNames = {};
+  leave(); leave = () => {}; // no screen's timer may keep asking with the next key
+  session.key = null; session.me = null; session.keyNames = {}; session.teamNames = {};
   view.replaceChildren();
   view.hidden = true;
   document.getElementById('nav').hidden = true;
@@ -75,16 +76,26 @@ function signOut(message) {
 }
 
 async function loadKeyNames() {
-  const keys = await api('/api/v1/admin/keys');
+  const [keys] = await Promise.all([api('/api/v1/admin/keys'), loadTeams()]);
   session.keyNames = Object.fromEntries(keys.data.map(k => [k.id, k.name]));
   return keys.data;
 }
 
+async function loadTeams() {
+  const teams = await api('/api/v1/admin/teams');
+  session.teamNames = Object.fromEntries(teams.data.map(t => [t.id, t.name]));
+  return teams.data;
+}
+
 const keyLabel = id => session.keyNames[id] ? session.keyNames[id] + ' (' + id + ')' : id;
+const teamLabel = id => !id ? 'no team' : session.teamNames[id] ? session.teamNames[id] + ' (' + id + ')' : id;
+/** A usage group's label: key and team ids by name, '' as none. */
+const groupLabel = (dimension, id) => dimension === 'key' ? keyLabel(id) : dimension === 'team' ? (id ? teamLabel(id) : '(no team)')
+  : (id || (dimension === 'none' ? 'all' : '(none)'));
 
 // ---- routing ----
 
-const screens = { usage: usageScreen, keys: keysScreen, limits: limitsScreen, models: modelsScreen, requests: requestsScreen, request: requestScreen };
+const screens = { usage: usageScreen, keys: keysScreen, limits: limitsScreen, models: modelsScreen, requests: requestsScreen, request: requestScreen, audit: auditScreen };
 let leave = () => {};
 
 window.addEventListener('hashchange', route);
@@ -119,8 +130,8 @@ const fmtPct = x => isFinite(x) ? (100 * x).toFixed(1) + '%' : '–';
 const fmtMs = v => v < 0 || v === null || v === undefined ? '–' : fmtInt(Math.round(v)) + ' ms';
 const isoDate = ms => new Date(ms).toISOString().slice(0, 10);
 
-function table(headers, rows, caption) {
-  return h('div', { class: 'table-wrap' }, h('table', {},
+function table(headers, rows, caption, id) {
+  return h('div', { class: 'table-wrap' }, h('table', { id },
     caption ? h('caption', { class: 'note' }, caption) : null,
     h('thead', {}, h('tr', {}, headers.map(([label, num]) => h('th', { scope: 'col', class: num ? 'num' : null }, label)))),
     h('tbody', {}, rows.length ? rows.map(cells => h('tr', {}, cells.map((c, i) => h('td', { class: headers[i][1] ? 'num' : null }, c))))
@@ -153,12 +164,12 @@ const charts = [];
 async function usageScreen() {
   const now = Date.now();
   if (!usageState.from) { usageState.to = isoDate(now); usageState.from = isoDate(now - 1 * DAY); }
-  if (!session.me.admin && usageState.dimension === 'key') usageState.dimension = 'none';
+  if (!session.me.admin && (usageState.dimension === 'key' || usageState.dimension === 'team')) usageState.dimension = 'none';
   const form = h('form', { class: 'controls', 'aria-label': 'Usage range and grouping', onsubmit: e => { e.preventDefault(); read(); draw(); } },
     h('label', {}, 'From', h('input', { type: 'date', id: 'usage-from', name: 'from', value: usageState.from, required: true })),
     h('label', {}, 'To (inclusive)', h('input', { type: 'date', id: 'usage-to', name: 'to', value: usageState.to, required: true })),
     h('label', {}, 'Per', select('usage-grain', [['hour', 'hour'], ['day', 'day']], usageState.grain)),
-    h('label', {}, 'Group by', select('usage-dimension', [['none', 'nothing'], ...(session.me.admin ? [['key', 'key']] : []), ['model', 'model'], ['vendor', 'vendor']], usageState.dimension)),
+    h('label', {}, 'Group by', select('usage-dimension', [['none', 'nothing'], ...(session.me.admin ? [['key', 'key'], ['team', 'team']] : []), ['model', 'model'], ['vendor', 'vendor']], usageState.dimension)),
     h('button', { type: 'submit' }, 'Show'),
     h('button', { type: 'button', class: 'secondary', onclick: exportCsv }, 'Export CSV'));
   const out = h('div', { id: 'usage-out' });
@@ -193,8 +204,8 @@ async function usageScreen() {
   leave = () => { clearInterval(timer); destroyCharts(); };
 }
 
-function select(id, options, value) {
-  return h('select', { id, name: id }, options.map(([v, label]) => h('option', { value: v, selected: v === value }, label)));
+function select(id, options, value, name) {
+  return h('select', { id, name: name || id }, options.map(([v, label]) => h('option', { value: v, selected: v === value }, label)));
 }
 
 function destroyCharts() {
@@ -245,8 +256,8 @@ function renderUsage(out, usage) {
     h('h3', {}, usage.dimension === 'none' ? 'Totals' : 'By ' + usage.dimension),
     table([[usage.dimension === 'none' ? 'All' : usage.dimension], ['Requests', 1], ['Tokens', 1], ['Cost', 1], ['Cache-hit', 1], ['Errors', 1]],
       [...groups.entries()].sort((a, b) => b[1].usd - a[1].usd).map(([name, g]) => [
-        usage.dimension === 'key' ? keyLabel(name) : (name || (usage.dimension === 'none' ? 'all' : '(none)')),
-        fmtInt(g.requests), fmtInt(g.tokens), fmtUsd(g.usd), fmtPct(g.cacheRead / g.input), fmtPct(g.errors / g.requests)])));
+        groupLabel(usage.dimension, name),
+        fmtInt(g.requests), fmtInt(g.tokens), fmtUsd(g.usd), fmtPct(g.cacheRead / g.input), fmtPct(g.errors / g.requests)]), null, 'usage-groups'));
   const width = () => Math.max(280, out.querySelector('figure').clientWidth - 20);
   // uPlot's own time axis, in UTC like the buckets
   const tzDate = ts => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC');
@@ -263,7 +274,7 @@ function renderUsage(out, usage) {
     points: { show: false }, value: (u, v, s, idx) => idx === null ? '–' : fmtInt(classes[i][1][idx]) })), null, yAxis(v => fmtInt(v)));
   const costGroups = [...groups.entries()].sort((a, b) => b[1].usd - a[1].usd).slice(0, 10);
   plot('chart-cost', [xs, ...costGroups.map(([, g]) => g.cost)], costGroups.map(([name], i) => ({
-    label: usage.dimension === 'key' ? (session.keyNames[name] || name) : (name || 'all'), stroke: palette[i], width: 2, value: (u, v) => v === null ? '–' : fmtUsd(v) })),
+    label: usage.dimension === 'key' ? (session.keyNames[name] || name) : usage.dimension === 'team' ? (session.teamNames[name] || name || 'no team') : (name || 'all'), stroke: palette[i], width: 2, value: (u, v) => v === null ? '–' : fmtUsd(v) })),
     null, yAxis(v => '$' + Number(v.toPrecision(3))));
   plot('chart-requests', [xs, tot.requests, tot.errors], [{ label: 'Requests', stroke: palette[0], width: 2 }, { label: 'Errors', stroke: palette[4], width: 2 }]);
   plot('chart-ratios', [xs, xs.map((_, i) => { const d = tot.input[i] + tot.cacheRead[i] + tot.cacheWrite[i]; return d ? tot.cacheRead[i] / d : null; }),
@@ -292,28 +303,54 @@ function figure(id, caption) {
   return h('figure', { 'aria-labelledby': id + '-caption' }, h('figcaption', { id: id + '-caption' }, caption), h('div', { id, 'aria-label': caption }));
 }
 
+// ---- limits, shared by the limits screen and a key's own view ----
+
+const PERIODS = [['lifetime', 'lifetime'], ['month', 'month'], ['week', 'week'], ['day', 'day']];
+
+/** A bucket as a meter and what is left of it; "no limit" when it has none. */
+function bucket(w) {
+  return w ? h('span', { class: 'bucket' }, h('meter', { min: 0, max: w.limit, value: Math.min(w.used, w.limit), 'aria-label': fmtInt(w.used) + ' of ' + fmtInt(w.limit) + ' used' }), ' ',
+    fmtInt(w.remaining) + ' of ' + fmtInt(w.limit) + ' left') : 'no limit';
+}
+
+/** "$25.00 a month (spent $1.20 this month)", or "none" when there is no budget. */
+function budgetText(usd, period, periodSpent) {
+  const spent = { day: 'today', week: 'this week', month: 'this month', lifetime: 'in all' }[period] || '';
+  if (!usd) return 'none (spent ' + fmtUsd(periodSpent) + ' ' + spent + ')';
+  return fmtUsd(usd) + (period === 'lifetime' ? ' in all' : ' a ' + period) + ' (spent ' + fmtUsd(periodSpent) + ' ' + spent + ')';
+}
+
 // ---- a key's own limits (read-only view) ----
 
 async function ownLimits() {
-  const me = session.me = await api('/api/v1/console/me');
-  return h('section', { 'aria-labelledby': 'own-limits' }, h('h3', { id: 'own-limits' }, 'Limits and budget'),
-    h('dl', {},
-      h('dt', {}, 'Requests per minute'), h('dd', {}, me.rpm ?? 'no limit'),
-      h('dt', {}, 'Tokens per minute'), h('dd', {}, me.tpm ?? 'no limit'),
-      h('dt', {}, 'Calls in flight'), h('dd', {}, me.max_concurrent ?? 'gateway default'),
-      h('dt', {}, 'Budget'), h('dd', {}, me.budget_usd ? fmtUsd(me.budget_usd) + ' (spent ' + fmtUsd(me.spent_usd) + ')' : 'none (spent ' + fmtUsd(me.spent_usd) + ')'),
-      h('dt', {}, 'Models'), h('dd', {}, me.allowed_models.length ? me.allowed_models.join(', ') : 'all'),
-      h('dt', {}, 'Per-model limits'), h('dd', {}, me.model_limits.length ? me.model_limits.map(l => l.models + ': ' + (l.rpm ?? '–') + ' rpm, ' + (l.tpm ?? '–') + ' tpm').join('; ') : 'none'),
-      h('dt', {}, 'Expires'), h('dd', {}, me.expires_at || 'never')));
+  const [me, limits] = await Promise.all([api('/api/v1/console/me'), api('/api/v1/limits')]);
+  session.me = me;
+  const k = limits.key, t = limits.team;
+  return h('div', { id: 'own-limits-view' },
+    h('section', { 'aria-labelledby': 'own-limits' }, h('h3', { id: 'own-limits' }, 'Limits and budget of this key'),
+      h('dl', { id: 'own-limits-list' },
+        h('dt', {}, 'Requests per minute'), h('dd', { id: 'own-requests' }, bucket(k.requests)),
+        h('dt', {}, 'Tokens per minute'), h('dd', { id: 'own-tokens' }, bucket(k.tokens)),
+        h('dt', {}, 'Calls in flight'), h('dd', {}, k.max_concurrent ?? 'no limit'),
+        h('dt', {}, 'Budget'), h('dd', { id: 'own-budget' }, budgetText(k.budget_usd, k.budget_period, k.period_spent_usd)),
+        h('dt', {}, 'Models'), h('dd', {}, me.allowed_models.length ? me.allowed_models.join(', ') : 'all'),
+        h('dt', {}, 'Per-model limits'), h('dd', {}, k.model_limits.length ? k.model_limits.map(m => h('span', {}, m.models, ': ', bucket(m.requests), ' ', bucket(m.tokens), ' ')) : 'none'),
+        h('dt', {}, 'Expires'), h('dd', {}, me.expires_at || 'never'))),
+    t ? h('section', { 'aria-labelledby': 'own-team' }, h('h3', { id: 'own-team' }, 'Team ' + t.name + ' (shared by its keys)'),
+      h('dl', { id: 'own-team-list' },
+        h('dt', {}, 'Requests per minute'), h('dd', {}, bucket(t.requests)),
+        h('dt', {}, 'Tokens per minute'), h('dd', {}, bucket(t.tokens)),
+        h('dt', {}, 'Budget'), h('dd', { id: 'own-team-budget' }, budgetText(t.budget_usd, t.budget_period, t.period_spent_usd)),
+        h('dt', {}, 'Models'), h('dd', {}, t.models.length ? t.models.join(', ') : 'all'))) : null);
 }
 
-// ---- keys ----
+// ---- keys and teams ----
 
 async function keysScreen() {
-  if (!session.me.admin) { view.replaceChildren(title('Keys'), h('p', {}, 'Managing keys needs the master key.')); return; }
-  const keys = await loadKeyNames();
+  if (!session.me.admin) { view.replaceChildren(title('Keys and teams'), h('p', {}, 'Managing keys needs the master key.')); return; }
+  const [keys, teams] = await Promise.all([loadKeyNames(), api('/api/v1/admin/teams').then(t => t.data)]);
   const message = h('div', { id: 'keys-message', role: 'status' });
-  const form = keyForm(null, async (body) => {
+  const form = keyForm(null, teams, async (body) => {
     const created = await api('/api/v1/admin/keys', { method: 'POST', body });
     await keysScreen();
     document.getElementById('keys-message').replaceChildren(
@@ -321,22 +358,40 @@ async function keysScreen() {
       h('p', { class: 'secret', id: 'new-key-secret', tabindex: '0', 'aria-label': 'The new key' }, created.key));
     document.getElementById('new-key-secret').focus();
   });
-  view.replaceChildren(title('Keys'), message, h('h3', {}, 'Create a key'), form, h('h3', {}, 'Keys'),
-    table([['Name'], ['Id'], ['Prefix'], ['Models'], ['RPM', 1], ['TPM', 1], ['Budget', 1], ['Spent', 1], ['State'], ['Created'], ['Actions']],
-      keys.map(k => [k.name, k.id, k.prefix + '…', k.models.length ? k.models.join(', ') : 'all', k.rpm ?? '–', k.tpm ?? '–',
-        k.budget_usd ? fmtUsd(k.budget_usd) : '–', fmtUsd(k.spent_usd), k.disabled ? 'disabled' : 'active', k.created_at.slice(0, 10),
+  const teamForm = teamFormOf(null, async (body) => {
+    const created = await api('/api/v1/admin/teams', { method: 'POST', body });
+    await keysScreen();
+    document.getElementById('keys-message').replaceChildren(h('p', {}, 'Team ', h('b', {}, created.name), ' created.'));
+  });
+  view.replaceChildren(title('Keys and teams'), message, h('h3', {}, 'Create a key'), form, h('h3', {}, 'Keys'),
+    table([['Name'], ['Id'], ['Prefix'], ['Team'], ['Models'], ['RPM', 1], ['TPM', 1], ['Budget'], ['Spent', 1], ['State'], ['Created'], ['Actions']],
+      keys.map(k => [k.name, k.id, k.prefix + '…', k.team_id ? session.teamNames[k.team_id] || k.team_id : '–', k.models.length ? k.models.join(', ') : 'all', k.rpm ?? '–', k.tpm ?? '–',
+        budgetText(k.budget_usd, k.budget_period, k.period_spent_usd), fmtUsd(k.spent_usd), k.disabled ? 'disabled' : 'active', k.created_at.slice(0, 10),
         h('span', {},
-          h('button', { type: 'button', class: 'secondary', 'aria-label': 'Edit ' + k.name, onclick: () => editKey(k) }, 'Edit'), ' ',
+          h('button', { type: 'button', class: 'secondary', 'aria-label': 'Edit ' + k.name, onclick: () => editKey(k, teams) }, 'Edit'), ' ',
           h('button', { type: 'button', class: 'secondary', 'aria-label': (k.disabled ? 'Enable ' : 'Disable ') + k.name,
             onclick: async () => { await api('/api/v1/admin/keys/' + k.id, { method: 'PATCH', body: { disabled: !k.disabled } }); await keysScreen(); } },
           k.disabled ? 'Enable' : 'Disable'), ' ',
           h('button', { type: 'button', class: 'danger', 'aria-label': 'Delete ' + k.name,
             onclick: async () => { if (confirm('Delete key ' + k.name + '? Its usage stays in the ledger.')) { await api('/api/v1/admin/keys/' + k.id, { method: 'DELETE' }); await keysScreen(); } } },
-          'Delete'))])));
+          'Delete'))]), null, 'keys-table'),
+    h('h3', {}, 'Create a team'), teamForm, h('h3', {}, 'Teams'),
+    h('p', { class: 'note' }, 'A team\'s allow-list, limits and budget apply to its keys on top of each key\'s own.'),
+    table([['Name'], ['Id'], ['Models'], ['RPM', 1], ['TPM', 1], ['Budget'], ['Spent', 1], ['Keys', 1], ['Created'], ['Actions']],
+      teams.map(t => [t.name, t.id, t.models.length ? t.models.join(', ') : 'all', t.rpm ?? '–', t.tpm ?? '–',
+        budgetText(t.budget_usd, t.budget_period, t.period_spent_usd), fmtUsd(t.spent_usd), keys.filter(k => k.team_id === t.id).length, t.created_at.slice(0, 10),
+        h('span', {},
+          h('button', { type: 'button', class: 'secondary', 'aria-label': 'Edit team ' + t.name, onclick: () => editTeam(t) }, 'Edit'), ' ',
+          h('button', { type: 'button', class: 'danger', 'aria-label': 'Delete team ' + t.name,
+            onclick: async () => {
+              if (!confirm('Delete team ' + t.name + '?')) return;
+              try { await api('/api/v1/admin/teams/' + t.id, { method: 'DELETE' }); await keysScreen(); }
+              catch (err) { document.getElementById('keys-message').replaceChildren(h('p', { class: 'error', role: 'alert' }, err.message)); }
+            } }, 'Delete'))]), null, 'teams-table'));
 }
 
-function editKey(k) {
-  const form = keyForm(k, async (body) => {
+function editKey(k, teams) {
+  const form = keyForm(k, teams, async (body) => {
     await api('/api/v1/admin/keys/' + k.id, { method: 'PATCH', body });
     await keysScreen();
     document.getElementById('keys-message').replaceChildren(h('p', {}, 'Key ', h('b', {}, body.name), ' saved.'));
@@ -346,63 +401,194 @@ function editKey(k) {
   form.querySelector('input').focus();
 }
 
-/** The create and edit form: empty fields mean "no limit" (sent as null when editing). */
-function keyForm(k, submit) {
+function editTeam(t) {
+  const form = teamFormOf(t, async (body) => {
+    await api('/api/v1/admin/teams/' + t.id, { method: 'PATCH', body });
+    await keysScreen();
+    document.getElementById('keys-message').replaceChildren(h('p', {}, 'Team ', h('b', {}, body.name), ' saved.'));
+  });
+  view.replaceChildren(title('Edit team ' + t.name), form,
+    h('button', { type: 'button', class: 'secondary', onclick: () => keysScreen() }, 'Cancel'));
+  form.querySelector('input').focus();
+}
+
+// not a number: sent as typed, so the admin API's 400 names the field
+const num = v => v.trim() === '' ? null : (Number.isFinite(Number(v)) ? Number(v) : v.trim());
+const globs = v => v.split(',').map(s => s.trim()).filter(Boolean);
+
+/** A form's text field with its label; ids are "<form>-<name>". */
+function field(form, name, label, value, attrs = {}) {
+  return h('label', {}, label, h('input', Object.assign({ id: form + '-' + name, name, value: value ?? '' }, attrs)));
+}
+
+/** Creating, all empty fields are left out; editing, they are sent as null ("no limit"). */
+function withoutEmpty(body) {
+  for (const key of Object.keys(body)) if (body[key] === null || (Array.isArray(body[key]) && !body[key].length)) delete body[key];
+  return body;
+}
+
+/** The key create and edit form: empty fields mean "no limit" (sent as null when editing). */
+function keyForm(k, teams, submit) {
   const id = k ? 'edit' : 'new';
-  const field = (name, label, value, attrs = {}) => h('label', {}, label, h('input', Object.assign({ id: id + '-' + name, name, value: value ?? '' }, attrs)));
   const error = h('p', { class: 'error', role: 'alert' });
   const form = h('form', { 'aria-label': k ? 'Edit key' : 'Create a key', onsubmit: async e => {
     e.preventDefault();
     error.textContent = '';
     const f = form.elements;
-    // not a number: sent as typed, so the admin API's 400 names the field
-    const num = v => v.trim() === '' ? null : (Number.isFinite(Number(v)) ? Number(v) : v.trim());
-    const body = { name: f.name.value.trim(), models: f.models.value.split(',').map(s => s.trim()).filter(Boolean),
+    const body = { name: f.name.value.trim(), models: globs(f.models.value), team_id: f.team_id.value || null,
       rpm: num(f.rpm.value), tpm: num(f.tpm.value), max_concurrent: num(f.max_concurrent.value),
-      budget_usd: f.budget_usd.value.trim() || null, expires_at: f.expires_at.value.trim() || null };
-    if (!k) for (const key of Object.keys(body)) if (body[key] === null || (Array.isArray(body[key]) && !body[key].length)) delete body[key];
-    try { await submit(body); } catch (err) { error.textContent = err.message; }
+      budget_usd: f.budget_usd.value.trim() || null, budget_period: f.budget_period.value, expires_at: f.expires_at.value.trim() || null };
+    try { await submit(k ? body : withoutEmpty(body)); } catch (err) { error.textContent = err.message; }
   } },
-    field('name', 'Name', k && k.name, { required: true, autocomplete: 'off' }),
-    field('models', 'Allowed models (globs, comma-separated; empty: all)', k && k.models.join(', ')),
-    field('rpm', 'Requests per minute', k && k.rpm, { inputmode: 'numeric' }),
-    field('tpm', 'Tokens per minute', k && k.tpm, { inputmode: 'numeric' }),
-    field('max_concurrent', 'Calls in flight', k && k.max_concurrent, { inputmode: 'numeric' }),
-    field('budget_usd', 'Budget (USD)', k && k.budget_usd, { inputmode: 'decimal' }),
-    field('expires_at', 'Expires (ISO instant)', k && k.expires_at, { placeholder: '2027-01-01T00:00:00Z' }),
+    field(id, 'name', 'Name', k && k.name, { required: true, autocomplete: 'off' }),
+    h('label', {}, 'Team', h('select', { id: id + '-team_id', name: 'team_id' }, h('option', { value: '' }, 'no team'),
+      teams.map(t => h('option', { value: t.id, selected: k && k.team_id === t.id }, t.name)))),
+    field(id, 'models', 'Allowed models (globs, comma-separated; empty: all)', k && k.models.join(', ')),
+    field(id, 'rpm', 'Requests per minute', k && k.rpm, { inputmode: 'numeric' }),
+    field(id, 'tpm', 'Tokens per minute', k && k.tpm, { inputmode: 'numeric' }),
+    field(id, 'max_concurrent', 'Calls in flight', k && k.max_concurrent, { inputmode: 'numeric' }),
+    field(id, 'budget_usd', 'Budget (USD)', k && k.budget_usd, { inputmode: 'decimal' }),
+    h('label', {}, 'Budget period', select(id + '-budget_period', PERIODS, k ? k.budget_period : 'lifetime', 'budget_period')),
+    field(id, 'expires_at', 'Expires (ISO instant)', k && k.expires_at, { placeholder: '2027-01-01T00:00:00Z' }),
     h('button', { type: 'submit' }, k ? 'Save' : 'Create key'), error);
+  return form;
+}
+
+/** The team create and edit form. */
+function teamFormOf(t, submit) {
+  const id = t ? 'team-edit' : 'team-new';
+  const error = h('p', { class: 'error', role: 'alert' });
+  const form = h('form', { 'aria-label': t ? 'Edit team' : 'Create a team', onsubmit: async e => {
+    e.preventDefault();
+    error.textContent = '';
+    const f = form.elements;
+    const body = { name: f.name.value.trim(), models: globs(f.models.value), rpm: num(f.rpm.value), tpm: num(f.tpm.value),
+      budget_usd: f.budget_usd.value.trim() || null, budget_period: f.budget_period.value };
+    try { await submit(t ? body : withoutEmpty(body)); } catch (err) { error.textContent = err.message; }
+  } },
+    field(id, 'name', 'Team name', t && t.name, { required: true, autocomplete: 'off' }),
+    field(id, 'models', 'Allowed models (globs, comma-separated; empty: all)', t && t.models.join(', ')),
+    field(id, 'rpm', 'Requests per minute (shared)', t && t.rpm, { inputmode: 'numeric' }),
+    field(id, 'tpm', 'Tokens per minute (shared)', t && t.tpm, { inputmode: 'numeric' }),
+    field(id, 'budget_usd', 'Budget (USD)', t && t.budget_usd, { inputmode: 'decimal' }),
+    h('label', {}, 'Budget period', select(id + '-budget_period', PERIODS, t ? t.budget_period : 'lifetime', 'budget_period')),
+    h('button', { type: 'submit' }, t ? 'Save team' : 'Create team'), error);
   return form;
 }
 
 // ---- limits ----
 
 async function limitsScreen() {
-  if (!session.me.admin) { view.replaceChildren(title('Limits'), await ownLimits()); return; }
   const out = h('div');
-  view.replaceChildren(title('Limits'), h('p', { class: 'note' }, 'Each key\'s rate-limit buckets as they are now, refreshed every 5 seconds.'), out);
-  const window = w => w ? h('span', {}, h('meter', { min: 0, max: w.limit, value: w.used, 'aria-label': w.used + ' of ' + w.limit + ' used' }), ' ',
-    fmtInt(w.remaining) + ' of ' + fmtInt(w.limit) + ' left') : 'no limit';
+  view.replaceChildren(title('Limits'), h('p', { class: 'note' }, (session.me.admin ? 'Each key\'s and team\'s' : 'This key\'s')
+    + ' rate-limit buckets as they are now (what is left), and budgets in their period; refreshed every 5 seconds.'), out);
   async function draw() {
+    if (!session.me.admin) { out.replaceChildren(await ownLimits()); return; }
     const limits = await api('/api/v1/admin/rate-limits');
-    out.replaceChildren(table([['Key'], ['Requests / min'], ['Tokens / min'], ['Calls in flight', 1], ['Budget', 1], ['Spent', 1], ['Per-model limits']],
-      limits.data.map(k => [k.name + (k.disabled ? ' (disabled)' : ''), window(k.requests), window(k.tokens), k.max_concurrent ?? '–',
-        k.budget_usd ? fmtUsd(k.budget_usd) : '–', fmtUsd(k.spent_usd),
-        k.model_limits.length ? h('span', {}, k.model_limits.map(m => h('span', {}, m.models, ': ', window(m.requests), ' ', window(m.tokens)))) : '–'])));
+    session.teamNames = Object.assign(session.teamNames, Object.fromEntries(limits.teams.map(t => [t.team_id, t.name])));
+    out.replaceChildren(h('h3', {}, 'Keys'),
+      table([['Key'], ['Team'], ['Requests / min'], ['Tokens / min'], ['Calls in flight', 1], ['Budget'], ['Spent in all', 1], ['Per-model limits']],
+        limits.data.map(k => [k.name + (k.disabled ? ' (disabled)' : ''), k.team_id ? session.teamNames[k.team_id] || k.team_id : '–',
+          bucket(k.requests), bucket(k.tokens), k.max_concurrent ?? '–', budgetText(k.budget_usd, k.budget_period, k.period_spent_usd), fmtUsd(k.spent_usd),
+          k.model_limits.length ? h('span', {}, k.model_limits.map(m => h('span', {}, m.models, ': ', bucket(m.requests), ' ', bucket(m.tokens)))) : '–']), null, 'limits-keys'),
+      h('h3', {}, 'Teams'),
+      table([['Team'], ['Requests / min (shared)'], ['Tokens / min (shared)'], ['Budget'], ['Spent in all', 1]],
+        limits.teams.map(t => [t.name, bucket(t.requests), bucket(t.tokens), budgetText(t.budget_usd, t.budget_period, t.period_spent_usd), fmtUsd(t.spent_usd)]),
+        null, 'limits-teams'));
   }
   await draw();
   const timer = setInterval(() => { if (document.visibilityState === 'visible') draw().catch(() => {}); }, 5000);
   leave = () => clearInterval(timer);
 }
 
-// ---- models ----
+// ---- models and deployments ----
 
 async function modelsScreen() {
   const models = await api('/api/v1/models');
   const price = v => v === undefined || v === null ? '–' : '$' + v;
+  const deployments = h('div', { id: 'deployments' });
   view.replaceChildren(title('Models'), h('p', { class: 'note' }, 'The effective catalogue; prices in USD per million tokens.'),
     table([['Model'], ['Vendor'], ['Upstream id'], ['Kind'], ['Context', 1], ['Input', 1], ['Output', 1], ['Cache read', 1], ['Cache write 5m', 1], ['Status']],
       models.data.map(m => [m.id, m.vendor, m.upstream_model, m.kind, fmtInt(m.context_window), price(m.pricing.input), price(m.pricing.output),
-        price(m.pricing.cache_read), price(m.pricing.cache_write_5m), m.status + (m.replacement ? ' → ' + m.replacement : '')])));
+        price(m.pricing.cache_read), price(m.pricing.cache_write_5m), m.status + (m.replacement ? ' → ' + m.replacement : '')]), null, 'models-table'),
+    session.me.admin ? h('section', { 'aria-labelledby': 'deployments-title' }, h('h3', { id: 'deployments-title' }, 'Deployments'),
+      h('p', { class: 'note' }, 'Each deployment\'s health: its circuit breaker and, while it cools down after failures or a rate limit, until when. Refreshed every 5 seconds.'),
+      deployments) : null);
+  if (!session.me.admin) return;
+  async function draw() {
+    const config = await api('/api/v1/admin/config');
+    const rows = [];
+    for (const [model, m] of Object.entries(config.models)) {
+      for (const d of m.deployments) {
+        rows.push([model, d.id, d.provider, d.weight,
+          h('span', { class: d.state === 'cooling' ? 'status-error' : 'status-ok' }, d.state),
+          d.breaker.replace('_', '-'), d.cooling_until ? d.cooling_until.replace('T', ' ').slice(0, 19) + ' UTC (' + fmtInt(Math.ceil(d.ready_in_ms / 1000)) + ' s)' : '–']);
+      }
+    }
+    // the cooling ones first: they are what an operator opens this for
+    rows.sort((a, b) => (b[4].textContent === 'cooling') - (a[4].textContent === 'cooling'));
+    deployments.replaceChildren(table([['Model'], ['Deployment'], ['Provider'], ['Weight', 1], ['State'], ['Breaker'], ['Cooling until']],
+      rows, null, 'deployments-table'));
+  }
+  await draw();
+  const timer = setInterval(() => { if (document.visibilityState === 'visible') draw().catch(() => {}); }, 5000);
+  leave = () => clearInterval(timer);
+}
+
+// ---- audit log ----
+
+const ACTIONS = [['', 'any'], ['key.create', 'key.create'], ['key.update', 'key.update'], ['key.delete', 'key.delete'],
+  ['team.create', 'team.create'], ['team.update', 'team.update'], ['team.delete', 'team.delete'], ['reprice', 'reprice'], ['alerts.update', 'alerts.update']];
+const TARGET_TYPES = [['', 'any'], ['key', 'keys'], ['team', 'teams'], ['ledger', 'ledger (repricing)'], ['alerts', 'alert settings']];
+const auditFilter = { action: '', target_type: '', target: '' };
+
+/** What changed: the fields whose values differ, "name: a → b"; a creation's or deletion's settings whole. */
+function changeText(before, after) {
+  const show = v => v === null || v === undefined ? '–' : Array.isArray(v) ? (v.length ? v.join(', ') : '[]') : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  if (!before && !after) return '–';
+  if (!before || !after) {
+    const s = before || after;
+    return (before ? 'removed: ' : '') + Object.entries(s).filter(([, v]) => v !== null && !(typeof v === 'object' && !Object.keys(v).length)).map(([k, v]) => k + ' ' + show(v)).join('; ');
+  }
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  const changed = keys.filter(k => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  return changed.length ? changed.map(k => k + ': ' + show(before[k]) + ' → ' + show(after[k])).join('; ') : 'no change';
+}
+
+async function auditScreen() {
+  if (!session.me.admin) { view.replaceChildren(title('Audit log'), h('p', {}, 'The audit log needs the master key.')); return; }
+  await loadKeyNames();
+  const form = h('form', { class: 'controls', 'aria-label': 'Filter the audit log', onsubmit: e => { e.preventDefault(); read(); first(); } },
+    h('label', {}, 'Action', select('audit-action', ACTIONS, auditFilter.action, 'action')),
+    h('label', {}, 'Changes to', select('audit-target-type', TARGET_TYPES, auditFilter.target_type, 'target_type')),
+    h('label', {}, 'Target id (key or team)', h('input', { id: 'audit-target', name: 'target', value: auditFilter.target, autocomplete: 'off', spellcheck: 'false' })),
+    h('button', { type: 'submit' }, 'Filter'));
+  const list = h('div', { id: 'audit-list' });
+  const more = h('button', { type: 'button', class: 'secondary', id: 'audit-older', hidden: true }, 'Older entries');
+  view.replaceChildren(title('Audit log'), h('p', { class: 'note' }, 'Every change to keys, teams, prices and alerts, newest first, 50 a page.'), form, list, h('p', {}, more));
+  const rows = [];
+  let next = null;
+  function read() {
+    auditFilter.action = form.querySelector('#audit-action').value;
+    auditFilter.target_type = form.querySelector('#audit-target-type').value;
+    auditFilter.target = form.target.value.trim();
+  }
+  const target = e => e.target_type === 'key' ? keyLabel(e.target_id) : e.target_type === 'team' ? teamLabel(e.target_id) : e.target_type + (e.target_id ? ' ' + e.target_id : '');
+  async function page() {
+    const q = new URLSearchParams({ limit: '50' });
+    for (const [k, v] of Object.entries(auditFilter)) if (v) q.set(k, v);
+    if (next) q.set('before', next);
+    const answer = await api('/api/v1/console/audit?' + q);
+    rows.push(...answer.data);
+    next = answer.next;
+    more.hidden = !next;
+    list.replaceChildren(table([['Time (UTC)'], ['Actor'], ['Action'], ['Target'], ['Change']],
+      rows.map(e => [e.at.replace('T', ' ').slice(0, 19), e.actor === 'master' ? 'master key' : keyLabel(e.actor), e.action, target(e),
+        h('span', { class: 'change' }, changeText(e.before, e.after))]), null, 'audit-table'));
+  }
+  async function first() { rows.length = 0; next = null; await page(); }
+  more.addEventListener('click', () => page().catch(err => list.append(h('p', { class: 'error', role: 'alert' }, err.message))));
+  await first();
 }
 
 // ---- requests ----

@@ -93,6 +93,7 @@ final class AccountsApi {
                     .map(entries -> list(entries.stream().map(AuditLog.Entry::json).toList()));
         }));
         router.get(BASE + "/admin/rate-limits").handler(admin(ctx -> rateLimits()));
+        router.get(BASE + "/limits").handler(ctx -> respond(ctx, accounts.authenticate(bearer(ctx)).compose(this::ownLimits)));
         router.get(BASE + "/usage").handler(ctx -> respond(ctx,
                 accounts.authenticate(bearer(ctx)).compose(key -> usage(ctx, key.id()))));
     }
@@ -157,10 +158,30 @@ final class AccountsApi {
                         .map(all -> view.put("teams", new JsonArray(new ArrayList<>(all.<JsonObject>list()))))));
     }
 
-    /** A team's shared buckets, as a key's own are shown. */
+    /**
+     * The caller's own limits, read-only: its buckets and budget as {@code /admin/rate-limits} shows them, and its
+     * team's (shared with the team's other keys) when it has one. Never another key's or team's.
+     */
+    private Future<JsonObject> ownLimits(ApiKey caller) {
+        if (caller.master()) {
+            return Future.failedFuture(GatewayException.of(ErrorKind.INVALID_REQUEST, "The master key has no limits of its own: every key's are at"
+                    + " /api/v1/admin/rate-limits.").withCode("master_key_unlimited"));
+        }
+        return accounts.findKey(caller.id()).compose(found -> {
+            StoredKey key = found.orElseThrow(() -> notFound(caller.id()));
+            Future<JsonObject> team = key.team() == null ? Future.succeededFuture(null) : teamRateView(key.team());
+            return rateLimitView(key).compose(own -> team.map(t -> new JsonObject().put("object", "limits").put("key", own).put("team", t)));
+        });
+    }
+
+    /** A team's shared buckets, as a key's own are shown, and its budget in its period. */
     private Future<JsonObject> teamRateView(Team team) {
         JsonObject item = new JsonObject().put("team_id", team.id()).put("name", team.name()).put("rpm", team.rpm())
-                .put("tpm", team.tpm());
+                .put("tpm", team.tpm()).put("models", new JsonArray(team.allowedModels()))
+                .put("budget_usd", team.budgetUsd() == null ? null : team.budgetUsd().toPlainString())
+                .put("budget_period", team.budgetPeriod().wire)
+                .put("period_spent_usd", Money.text(accounts.spentE10(team.holder(), team.budgetPeriod())))
+                .put("spent_usd", Money.text(accounts.spentE10(team.holder(), BudgetPeriod.LIFETIME)));
         RateScope scope = RateScope.team(team);
         if (scope == null) return Future.succeededFuture(item.putNull("requests").putNull("tokens"));
         return accounts.currentRates(List.of(scope)).map(levels -> windows(item, scope.limits(), levels.getFirst()));
@@ -174,9 +195,12 @@ final class AccountsApi {
         if (!own.none()) scopes.add(new RateScope(key.id(), null, own));
         apiKey.modelLimits().forEach(m -> scopes.add(new RateScope(key.id(), m.models(), m.limits())));
         JsonObject item = new JsonObject().put("key_id", key.id()).put("name", key.settings().name())
+                .put("team_id", key.settings().teamId())
                 .put("disabled", key.disabled()).put("rpm", key.settings().rpm()).put("tpm", key.settings().tpm())
                 .put("max_concurrent", effectiveMaxConcurrent(key))
                 .put("budget_usd", key.budgetUsd() == null ? null : key.budgetUsd().toPlainString())
+                .put("budget_period", key.settings().budgetPeriod().wire)
+                .put("period_spent_usd", Money.text(accounts.spentE10(key.id(), key.settings().budgetPeriod())))
                 .put("spent_usd", Money.text(accounts.spentE10(key.id())));
         return accounts.currentRates(scopes).map(levels -> {
             int next = 0;

@@ -24,6 +24,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * The console's read API under {@code /api/v1/console} (docs/console.md). Behind the gateway's Bearer auth like
@@ -34,6 +35,8 @@ final class ConsoleApi {
     private static final String BASE = "/api/v1/console";
     private static final Duration DEFAULT_REQUESTS_WINDOW = Duration.ofDays(1);
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleApi.class);
+    private static final Pattern ACTION = Pattern.compile("[a-z_]{1,20}(\\.[a-z_]{1,20})?");
+    private static final Pattern TARGET_TYPE = Pattern.compile("[a-z_]{1,20}");
 
     private final Vertx vertx;
     private final Console console;
@@ -49,6 +52,7 @@ final class ConsoleApi {
         router.get(BASE + "/usage.csv").handler(this::usageCsv);
         router.get(BASE + "/requests").handler(ctx -> json(ctx, requests(ctx)));
         router.get(BASE + "/requests/:id").handler(ctx -> json(ctx, request(ctx)));
+        router.get(BASE + "/audit").handler(ctx -> json(ctx, audit(ctx)));
     }
 
     private Future<JsonObject> me(RoutingContext ctx) {
@@ -100,25 +104,15 @@ final class ConsoleApi {
             throw GatewayException.invalid("limit", "'limit' must be between 1 and " + RequestFilter.MAX_LIMIT + ".");
         }
         long since = instantParam(ctx, "since", false, Instant.now().minus(DEFAULT_REQUESTS_WINDOW)).toEpochMilli();
-        Long beforeAt = null;
-        String beforeId = null;
-        String before = ctx.request().getParam("before");
-        if (before != null && !before.isEmpty()) {
-            int sep = before.indexOf('_');
-            try {
-                beforeAt = Long.parseLong(before.substring(0, sep));
-                beforeId = before.substring(sep + 1);
-            } catch (RuntimeException e) {
-                throw GatewayException.invalid("before", "'before' must be the 'next' cursor of the previous page.");
-            }
-        }
+        Cursor before = cursor(ctx);
         String status = blankToNull(ctx.request().getParam("status"));
         if (status != null && !status.equals("error") && !status.equals("ok")) {
             throw GatewayException.invalid("status", "'status' takes 'error' or 'ok', not '" + status + "'.");
         }
         String keyId = key.master() ? blankToNull(ctx.request().getParam("key")) : key.id();
         RequestFilter f = new RequestFilter(keyId, blankToNull(ctx.request().getParam("model")),
-                status == null ? null : status.equals("error"), since, beforeAt, beforeId, limit);
+                status == null ? null : status.equals("error"), since,
+                before == null ? null : before.atMs(), before == null ? null : before.id(), limit);
         return blocking(c -> ConsoleQueries.requests(c, f)).map(rows -> {
             JsonArray data = new JsonArray();
             rows.forEach(r -> data.add(requestJson(r)));
@@ -136,6 +130,53 @@ final class ConsoleApi {
                 .map(r -> Future.succeededFuture(requestJson(r)))
                 .orElseGet(() -> Future.failedFuture(GatewayException.of(ErrorKind.NOT_FOUND, "No request '" + id + "' in the ledger.")
                         .withParam("id").withCode("request_not_found"))));
+    }
+
+    /** The accounts' audit log, for the master key only: it names every key and team. */
+    private Future<JsonObject> audit(RoutingContext ctx) {
+        if (!caller(ctx).master()) {
+            throw GatewayException.of(ErrorKind.PERMISSION, "The audit log needs the master key.").withCode("master_key_required");
+        }
+        int limit = intParam(ctx, "limit", 50);
+        if (limit < 1 || limit > AuditFilter.MAX_LIMIT) {
+            throw GatewayException.invalid("limit", "'limit' must be between 1 and " + AuditFilter.MAX_LIMIT + ".");
+        }
+        String action = word(ctx, "action", ACTION, "an action such as 'key.create'");
+        String targetType = word(ctx, "target_type", TARGET_TYPE, "key, team, ledger or alerts");
+        String target = blankToNull(ctx.request().getParam("target"));
+        if (target != null && target.length() > 100) throw GatewayException.invalid("target", "'target' is at most 100 characters.");
+        Cursor before = cursor(ctx);
+        AuditFilter f = new AuditFilter(target, targetType, action, before == null ? null : before.atMs(), before == null ? null : before.id(), limit);
+        return blocking(c -> ConsoleQueries.audit(c, f)).map(rows -> {
+            JsonArray data = new JsonArray();
+            for (AuditRow r : rows) data.add(auditJson(r));
+            AuditRow last = rows.size() == limit ? rows.getLast() : null;
+            return new JsonObject().put("object", "list").put("data", data).put("next", last == null ? null : last.atMs() + "_" + last.id());
+        });
+    }
+
+    /** A parameter that must match {@code shape}; null when absent. */
+    private static String word(RoutingContext ctx, String name, Pattern shape, String expected) {
+        String value = blankToNull(ctx.request().getParam(name));
+        if (value != null && !shape.matcher(value).matches()) {
+            throw GatewayException.invalid(name, "'" + name + "' takes " + expected + ", not '" + value + "'.");
+        }
+        return value;
+    }
+
+    /** A page's {@code before} cursor: the previous page's {@code next}, {@code <at_ms>_<id>}; null when absent. */
+    private record Cursor(long atMs, String id) {
+    }
+
+    private static Cursor cursor(RoutingContext ctx) {
+        String before = blankToNull(ctx.request().getParam("before"));
+        if (before == null) return null;
+        int sep = before.indexOf('_');
+        try {
+            return new Cursor(Long.parseLong(before.substring(0, sep)), before.substring(sep + 1));
+        } catch (RuntimeException e) {
+            throw GatewayException.invalid("before", "'before' must be the 'next' cursor of the previous page.");
+        }
     }
 
     private static UsageQuery usageQuery(RoutingContext ctx) {
@@ -163,6 +204,13 @@ final class ConsoleApi {
                 .put("reasoning_tokens", r.reasoningTokens()).put("cost_usd", usd(r.costE10()))
                 .put("latency_sum_ms", r.latencySumMs()).put("ttft_sum_ms", r.ttftSumMs()).put("ttft_count", r.ttftCount())
                 .put("latency_histogram", counts(r.latency())).put("ttft_histogram", counts(r.ttft()));
+    }
+
+    static JsonObject auditJson(AuditRow r) {
+        return new JsonObject().put("id", r.id()).put("at", Instant.ofEpochMilli(r.atMs()).toString()).put("actor", r.actor())
+                .put("action", r.action()).put("target_type", r.targetType()).put("target_id", r.targetId())
+                .put("before", r.beforeJson() == null ? null : new JsonObject(r.beforeJson()))
+                .put("after", r.afterJson() == null ? null : new JsonObject(r.afterJson()));
     }
 
     static JsonObject requestJson(LedgerRow r) {

@@ -105,6 +105,44 @@ final class ConsoleQueries {
         }
     }
 
+    /**
+     * The audit log newest first: on {@code audit_log_target (target_id, at_ms)} for one target,
+     * {@code audit_log_action (action, at_ms)} for an action, {@code audit_log_kind (target_type, at_ms)}
+     * for a kind of target, else {@code audit_log_at (at_ms)}, walked backwards and stopped after {@code limit} rows.
+     */
+    static String auditSql(AuditFilter f) {
+        StringBuilder sql = new StringBuilder("SELECT id, at_ms, actor, action, target_type, target_id, before_json, after_json"
+                + " FROM audit_log WHERE 1 = 1");
+        if (f.targetId() != null) sql.append(" AND target_id = ?");
+        if (f.beforeAtMs() != null) sql.append(" AND at_ms <= ? AND (at_ms < ? OR id < ?)");
+        if (f.targetType() != null) sql.append(" AND target_type = ?");
+        if (f.action() != null) sql.append(" AND action = ?");
+        return sql.append(" ORDER BY at_ms DESC, id DESC LIMIT ?").toString();
+    }
+
+    static List<AuditRow> audit(Connection c, AuditFilter f) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement(auditSql(f))) {
+            int i = 1;
+            if (f.targetId() != null) st.setString(i++, f.targetId());
+            if (f.beforeAtMs() != null) {
+                st.setLong(i++, f.beforeAtMs());
+                st.setLong(i++, f.beforeAtMs());
+                st.setString(i++, f.beforeId());
+            }
+            if (f.targetType() != null) st.setString(i++, f.targetType());
+            if (f.action() != null) st.setString(i++, f.action());
+            st.setInt(i, f.limit());
+            List<AuditRow> rows = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(new AuditRow(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                            rs.getString(6), rs.getString(7), rs.getString(8)));
+                }
+            }
+            return rows;
+        }
+    }
+
     private static LedgerRow row(ResultSet rs) throws SQLException {
         long ttft = rs.getLong(16);
         Long ttftMs = rs.wasNull() ? null : ttft;

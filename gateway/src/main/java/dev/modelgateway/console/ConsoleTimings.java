@@ -16,7 +16,8 @@ import java.util.Locale;
 
 /**
  * {@code ./gw console-seed}: fills a database's ledger with synthetic rows (10 million by default, spread over
- * the last 30 days, 50 keys, 8 models), adds them to the rollups, then times each console screen's server work (its
+ * the last 30 days, 50 keys in 10 teams, 8 models) and its audit log with {@link #AUDIT_ROWS} entries, adds the
+ * ledger to the rollups, then times each console screen's server work (its
  * query and its JSON) and prints the timing table and the query plans that docs/console.md shows. The rows are
  * generated inside the database by one INSERT ... SELECT per million (a recursive CTE on SQLite,
  * generate_series on PostgreSQL), so seeding is bound by the database's own insert speed.
@@ -26,6 +27,9 @@ public final class ConsoleTimings {
             "platform/vendorB-5.5-mini", "platform/vendorC-3-pro", "platform/vendorC-3-flash", "vendorD-plus-latest", "vendorD-max-latest"};
     static final String[] VENDORS = {"A", "A", "B", "B", "C", "C", "D", "D"};
     static final int KEYS = 50;
+    /** Key k is in team k % TEAMS. */
+    static final int TEAMS = 10;
+    static final int AUDIT_ROWS = 100_000;
     private static final int CHUNK = 1_000_000;
     private static final int RUNS = 7;
 
@@ -56,6 +60,7 @@ public final class ConsoleTimings {
             ConsoleTimings t = new ConsoleTimings(db, System.out);
             long now = System.currentTimeMillis();
             t.seed(rows, days, now);
+            t.seedAudit(days, now);
             // after a bulk load, as autovacuum would soon: the planner's statistics of the new rows
             if (db.vendor() == Database.Vendor.POSTGRESQL) db.call(c -> c.createStatement().execute("ANALYZE usage_ledger"));
             long started = System.nanoTime();
@@ -106,14 +111,16 @@ public final class ConsoleTimings {
                 ? "substr(printf('%012x', at_ms), 1, 8) || '-' || substr(printf('%012x', at_ms), 9, 4) || '-7000-8000-' || printf('%012x', s.i)"
                 : "substr(lpad(to_hex(at_ms), 12, '0'), 1, 8) || '-' || substr(lpad(to_hex(at_ms), 12, '0'), 9, 4) || '-7000-8000-' || lpad(to_hex(s.i), 12, '0')";
         String key = "'key_seed_' || ((s.i * 7) % " + KEYS + ")";
+        String team = "'team_seed_' || (((s.i * 7) % " + KEYS + ") % " + TEAMS + ")";
         String select = "SELECT " + id + ", 'trace-seed-' || s.i, " + key + ", " + model + ", " + model + ", " + vendor + ","
                 + " 100 + s.i % 2000, CASE WHEN s.i % 3 = 0 THEN 500 ELSE 0 END, CASE WHEN s.i % 11 = 0 THEN 300 ELSE 0 END, 0,"
                 + " 50 + s.i % 700, CASE WHEN s.i % 5 = 0 THEN 20 ELSE 0 END, 1 + CASE WHEN s.i % 40 = 0 THEN 1 ELSE 0 END,"
                 + " CASE WHEN s.i % 50 = 0 THEN 500 WHEN s.i % 97 = 0 THEN 429 ELSE 200 END, 200 + (s.i * 37) % 5000,"
-                + " CASE WHEN s.i % 3 = 1 THEN NULL ELSE 50 + (s.i * 13) % 1500 END, at_ms, (100 + s.i % 2000) * 30 + (50 + s.i % 700) * 150";
+                + " CASE WHEN s.i % 3 = 1 THEN NULL ELSE 50 + (s.i * 13) % 1500 END, at_ms, (100 + s.i % 2000) * 30 + (50 + s.i % 700) * 150, "
+                + team;
         String columns = "INSERT INTO usage_ledger (id, trace_id, key_id, public_model, answered_model, vendor, input_tokens,"
                 + " cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens, output_tokens, reasoning_tokens, attempts, status,"
-                + " latency_ms, ttft_ms, at_ms, cost_usd_e10) ";
+                + " latency_ms, ttft_ms, at_ms, cost_usd_e10, team_id) ";
         if (sqlite) {
             return "WITH RECURSIVE n(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM n WHERE i < ?),"
                     + " s(i, at_ms) AS (SELECT i, " + at.replace("s.i", "i") + " FROM n) "
@@ -121,6 +128,29 @@ public final class ConsoleTimings {
         }
         return columns + select + " FROM generate_series(?::bigint, ?::bigint) AS g,"
                 + " LATERAL (SELECT g AS i, ?::bigint + g * ?::bigint AS at_ms) AS s";
+    }
+
+    /** Administrative changes over the days, newest last: key and team creations, updates and deletions. */
+    private void seedAudit(int days, long now) throws SQLException {
+        if (count("audit_log") >= AUDIT_ROWS) return;
+        boolean sqlite = db.vendor() == Database.Vendor.SQLITE;
+        String select = " SELECT 'audit-seed-' || s.i, CAST(? AS BIGINT) + s.i * CAST(? AS BIGINT), 'master', CASE s.i % 4 WHEN 0 THEN 'key.create' WHEN 1 THEN 'key.update'"
+                + " WHEN 2 THEN 'team.update' ELSE 'key.delete' END, CASE s.i % 4 WHEN 2 THEN 'team' ELSE 'key' END,"
+                + " CASE s.i % 4 WHEN 2 THEN 'team_seed_' || (s.i % " + TEAMS + ") ELSE 'key_seed_' || (s.i % " + KEYS + ") END,"
+                + " '{\"rpm\":60}', '{\"rpm\":120}'";
+        String insert = "INSERT INTO audit_log (id, at_ms, actor, action, target_type, target_id, before_json, after_json)";
+        String sql = sqlite
+                ? "WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < " + AUDIT_ROWS + ") " + insert + select + " FROM s"
+                : insert + select + " FROM generate_series(1, " + AUDIT_ROWS + ") AS s(i)";
+        db.transaction(c -> {
+            try (PreparedStatement st = c.prepareStatement(sql)) {
+                st.setLong(1, now - days * RollupJob.DAY_MS);
+                st.setLong(2, days * RollupJob.DAY_MS / AUDIT_ROWS);
+                return st.executeUpdate();
+            }
+        });
+        if (!sqlite) db.call(c -> c.createStatement().execute("ANALYZE audit_log"));
+        out.printf(Locale.ROOT, "seeded %,d audit log entries%n", AUDIT_ROWS);
     }
 
     private static String cases(String[] values) {
@@ -145,6 +175,7 @@ public final class ConsoleTimings {
         usage(screens, "Usage, 30 days by day, all", new UsageQuery(UsageQuery.Grain.DAY, RollupJob.dayStart(now) - 29 * RollupJob.DAY_MS, now, UsageQuery.Dimension.NONE, null));
         usage(screens, "Usage, 30 days by day, per model", new UsageQuery(UsageQuery.Grain.DAY, RollupJob.dayStart(now) - 29 * RollupJob.DAY_MS, now, UsageQuery.Dimension.MODEL, null));
         usage(screens, "Usage, 30 days by day, per key", new UsageQuery(UsageQuery.Grain.DAY, RollupJob.dayStart(now) - 29 * RollupJob.DAY_MS, now, UsageQuery.Dimension.KEY, null));
+        usage(screens, "Usage, 30 days by day, per team", new UsageQuery(UsageQuery.Grain.DAY, RollupJob.dayStart(now) - 29 * RollupJob.DAY_MS, now, UsageQuery.Dimension.TEAM, null));
         usage(screens, "Usage, 7 days by hour, per vendor", new UsageQuery(UsageQuery.Grain.HOUR, RollupJob.hourStart(now) - 7 * RollupJob.DAY_MS, now, UsageQuery.Dimension.VENDOR, null));
         usage(screens, "Usage, 24 hours by hour, per key", new UsageQuery(UsageQuery.Grain.HOUR, RollupJob.hourStart(now) - RollupJob.DAY_MS, now, UsageQuery.Dimension.KEY, null));
         usage(screens, "A key's own usage, 30 days by day, per model", new UsageQuery(UsageQuery.Grain.DAY, RollupJob.dayStart(now) - 29 * RollupJob.DAY_MS, now, UsageQuery.Dimension.MODEL, key));
@@ -156,6 +187,11 @@ public final class ConsoleTimings {
         requests(screens, "Requests of one model", new RequestFilter(null, MODELS[2], null, now - RollupJob.DAY_MS, null, null, 50));
         requests(screens, "Requests of a model without calls (worst case: the 24 h window)", new RequestFilter(null, "platform/none", null, now - RollupJob.DAY_MS, null, null, 50));
         requests(screens, "Failed requests (2.9 %)", new RequestFilter(null, null, true, now - RollupJob.DAY_MS, null, null, 50));
+        audit(screens, "Audit log, first page", new AuditFilter(null, null, null, null, null, 50));
+        audit(screens, "Audit log of one key", new AuditFilter("key_seed_7", null, null, null, null, 50));
+        audit(screens, "Audit log, team changes", new AuditFilter(null, "team", null, null, null, 50));
+        audit(screens, "Audit log, one action", new AuditFilter(null, null, "key.update", null, null, 50));
+        audit(screens, "Audit log, an action without entries", new AuditFilter(null, null, "alerts.update", null, null, 50));
         String id = firstPage.get(17).id();
         screens.add(new Timed("A request's page", "SELECT ... FROM usage_ledger WHERE id = ?", List.of(id),
                 c -> ConsoleQueries.request(c, id).map(r -> ConsoleApi.requestJson(r).encode().isEmpty() ? 0 : 1).orElse(0)));
@@ -206,6 +242,19 @@ public final class ConsoleTimings {
         screens.add(new Timed(name, ConsoleQueries.requestsSql(f), params, c -> {
             List<LedgerRow> rows = ConsoleQueries.requests(c, f);
             rows.forEach(r -> ConsoleApi.requestJson(r).encode());
+            return rows.size();
+        }));
+    }
+
+    private static void audit(List<Timed> screens, String name, AuditFilter f) {
+        List<Object> params = new ArrayList<>();
+        if (f.targetId() != null) params.add(f.targetId());
+        if (f.targetType() != null) params.add(f.targetType());
+        if (f.action() != null) params.add(f.action());
+        params.add(f.limit());
+        screens.add(new Timed(name, ConsoleQueries.auditSql(f), params, c -> {
+            List<AuditRow> rows = ConsoleQueries.audit(c, f);
+            rows.forEach(r -> ConsoleApi.auditJson(r).encode());
             return rows.size();
         }));
     }

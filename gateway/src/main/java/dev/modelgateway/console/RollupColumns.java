@@ -3,7 +3,7 @@ package dev.modelgateway.console;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The measures of {@code console_rollup} (V1__usage_rollups.sql) and the SQL that sums them. */
+/** The measures of {@code console_rollup} (V1__usage_rollups.sql, V2__team_cut.sql) and the SQL that sums them. */
 final class RollupColumns {
     /** Upper bounds (ms) of the latency and TTFT histogram buckets; the last bucket is everything above. */
     static final long[] BOUNDS_MS = {100, 250, 500, 1000, 2500, 5000, 10000, 30000, 60000};
@@ -11,7 +11,7 @@ final class RollupColumns {
 
     /** The measures, in table order after the dimensions. */
     static final List<String> MEASURES = measures();
-    static final String ALL = "cut, grain, bucket_ms, key_id, model, vendor, " + String.join(", ", MEASURES);
+    static final String ALL = "cut, grain, bucket_ms, key_id, model, vendor, team_id, " + String.join(", ", MEASURES);
     /** {@code SUM(m) AS m} for every measure. */
     static final String SUMS = String.join(", ", MEASURES.stream().map(m -> "SUM(" + m + ") AS " + m).toList());
 

@@ -15,7 +15,7 @@ import java.util.List;
  * whose text starts with the time the row was made (just before the ledger writer's batch wrote it), so the rows
  * after the watermark (the last id added) are the new ones, read through the ledger's primary key. A step takes
  * the rows made up to {@link #SETTLE} ago, a window of them sized to about {@link #BATCH_ROWS}, aggregates them per hour, key,
- * model and vendor into {@code console_rollup_batch}, and adds that to every cut of both grains (an upsert that
+ * model, vendor and team into {@code console_rollup_batch}, and adds that to every cut of both grains (an upsert that
  * sums), all in one transaction that first moves the watermark from the value it read: a second instance on the
  * same PostgreSQL waits on that row and then finds it moved, so no row is ever added twice. Blocking: runs on a
  * worker thread.
@@ -35,10 +35,12 @@ final class RollupJob {
     /** The longest range a chart shows (400 days): a first run starts no earlier. */
     static final long HISTORY_MS = 400 * DAY_MS;
     private static final long MAX_WINDOW_MS = DAY_MS;
-    /** The cut of key x model x vendor rows; the others sum it. */
+    /** The cut of key x model x vendor x team rows; the others sum it. */
     static final String FULL = "f";
-    /** Every cut and the dimensions it keeps. */
-    private static final String[][] CUTS = {{FULL, "key_id", "model", "vendor"}, {"k", "key_id"}, {"m", "model"}, {"v", "vendor"}, {"t"}};
+    /** Every cut and the dimensions it keeps ('g': per team, a group of keys). */
+    private static final String[][] CUTS = {{FULL, "key_id", "model", "vendor", "team_id"}, {"k", "key_id"}, {"m", "model"},
+            {"v", "vendor"}, {"g", "team_id"}, {"t"}};
+    private static final List<String> DIMENSIONS = List.of("key_id", "model", "vendor", "team_id");
 
     private final Database db;
     /**
@@ -82,13 +84,14 @@ final class RollupJob {
             if (!moveWatermark(c, stored, to)) return false;
             update(c, "DELETE FROM console_rollup_batch");
             update(c, "INSERT INTO console_rollup_batch SELECT (at_ms / " + HOUR_MS + ") * " + HOUR_MS
-                    + ", key_id, COALESCE(public_model, ''), COALESCE(vendor, ''), COUNT(*),"
+                    + ", key_id, COALESCE(public_model, ''), COALESCE(vendor, ''), COALESCE(team_id, ''), COUNT(*),"
                     + " SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END), SUM(input_tokens), SUM(cache_read_tokens),"
                     + " SUM(cache_write_5m_tokens + cache_write_1h_tokens), SUM(output_tokens), SUM(reasoning_tokens),"
                     + " SUM(cost_usd_e10), SUM(latency_ms), COALESCE(SUM(ttft_ms), 0), COUNT(ttft_ms), "
                     + RollupColumns.histogram("latency_ms") + ", " + RollupColumns.histogram("ttft_ms")
                     + " FROM usage_ledger WHERE id > ? AND id <= ?"
-                    + " GROUP BY (at_ms / " + HOUR_MS + ") * " + HOUR_MS + ", key_id, COALESCE(public_model, ''), COALESCE(vendor, '')", from, to);
+                    + " GROUP BY (at_ms / " + HOUR_MS + ") * " + HOUR_MS + ", key_id, COALESCE(public_model, ''), COALESCE(vendor, ''),"
+                    + " COALESCE(team_id, '')", from, to);
             long rows = count(c);
             if (rows > BATCH_ROWS) windowMs = Math.max(MIN_WINDOW_MS, windowMs / 2);
             else if (rows < BATCH_ROWS / 10) windowMs = Math.min(MAX_WINDOW_MS, windowMs * 2);
@@ -139,12 +142,12 @@ final class RollupJob {
         groups.addAll(keep);
         List<String> sets = new ArrayList<>();
         for (String m : RollupColumns.MEASURES) sets.add(m + " = console_rollup." + m + " + excluded." + m);
+        List<String> dims = DIMENSIONS.stream().map(d -> keep.contains(d) ? d : "''").toList();
         update(c, "INSERT INTO console_rollup (" + RollupColumns.ALL + ") SELECT '" + cut[0] + "', '" + grain + "', " + bucket + ", "
-                + (keep.contains("key_id") ? "key_id" : "''") + ", " + (keep.contains("model") ? "model" : "''") + ", "
-                + (keep.contains("vendor") ? "vendor" : "''") + ", " + RollupColumns.SUMS
+                + String.join(", ", dims) + ", " + RollupColumns.SUMS
                 // WHERE before GROUP BY: SQLite's upsert after INSERT ... SELECT needs one to parse
                 + " FROM console_rollup_batch WHERE 1 = 1 GROUP BY " + String.join(", ", groups)
-                + " ON CONFLICT (cut, grain, bucket_ms, key_id, model, vendor) DO UPDATE SET " + String.join(", ", sets));
+                + " ON CONFLICT (cut, grain, bucket_ms, key_id, model, vendor, team_id) DO UPDATE SET " + String.join(", ", sets));
     }
 
     private static String watermark(Connection c) throws SQLException {

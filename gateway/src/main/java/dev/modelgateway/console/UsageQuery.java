@@ -22,7 +22,7 @@ record UsageQuery(Grain grain, long fromMs, long toMs, Dimension dimension, Stri
     }
 
     enum Dimension {
-        NONE(null, "t"), KEY("key_id", "k"), MODEL("model", "m"), VENDOR("vendor", "v");
+        NONE(null, "t"), KEY("key_id", "k"), TEAM("team_id", "g"), MODEL("model", "m"), VENDOR("vendor", "v");
 
         final String column;
         /** The rollup cut that holds one row per bucket and group of this dimension. */
@@ -34,7 +34,7 @@ record UsageQuery(Grain grain, long fromMs, long toMs, Dimension dimension, Stri
         }
     }
 
-    /** A key's rows are in the full cut (key x model x vendor); everyone's in the dimension's own cut. */
+    /** A key's rows are in the full cut (key x model x vendor x team); everyone's in the dimension's own cut. */
     String cut() {
         return keyId != null ? RollupJob.FULL : dimension.cut;
     }

@@ -25,6 +25,8 @@ import io.vertx.ext.web.RoutingContext;
  * every secret masked, each deployment's state included.
  */
 final class AdminConfigRoutes {
+    /** By {@link CircuitBreaker#stateCode()}. */
+    private static final String[] BREAKER_STATES = {"closed", "half_open", "open"};
     private final ConfigReload reload;
     private final RoutingTable table;
 
@@ -82,7 +84,9 @@ final class AdminConfigRoutes {
                 ObjectNode dn = ds.addObject().put("id", d.id()).put("provider", d.endpoint().provider()).put("model", d.upstreamModel())
                         .put("weight", d.weight()).put("region", d.region());
                 d.tags().forEach(dn.putArray("tags")::add);
-                dn.put("state", wait == 0 ? "ready" : "cooling").put("ready_in_ms", wait);
+                dn.put("state", wait == 0 ? "ready" : "cooling").put("ready_in_ms", wait)
+                        .put("breaker", BREAKER_STATES[b.stateCode()])
+                        .put("cooling_until", wait == 0 ? null : java.time.Instant.now().plusMillis(wait).toString());
             }
         }
         ObjectNode aliases = out.putObject("aliases");

@@ -113,6 +113,26 @@ class RollupJobTest {
     }
 
     @Test
+    void theTeamCutSumsEachTeamsKeysAndAKeysOwnViewKeepsItsTeam() throws SQLException {
+        ledger(T0 + 1_000, "k1", "m1", 200, 90, 40L, 100, 20, 5_000);
+        ledger(T0 + 2_000, "k2", "m2", 200, 90, 40L, 10, 2, 7);
+        ledger(T0 + 3_000, "k3", "m1", 500, 90, 40L, 1, 0, 0);
+        ledger(T0 + 4_000, "k4", "m1", 200, 90, 40L, 1, 1, 1);
+        db.call(c -> c.createStatement().executeUpdate("UPDATE usage_ledger SET team_id = 'team_a' WHERE key_id IN ('k1', 'k2')"));
+        db.call(c -> c.createStatement().executeUpdate("UPDATE usage_ledger SET team_id = 'team_b' WHERE key_id = 'k3'"));
+        job.catchUp(T0 + RollupJob.DAY_MS);
+
+        assertThat(usage(UsageQuery.Grain.DAY, UsageQuery.Dimension.TEAM, null))
+                .extracting(r -> r.group() + "/" + r.requests() + "/" + r.errors() + "/" + r.costE10())
+                .containsExactlyInAnyOrder("team_a/2/0/5007", "team_b/1/1/0", "/1/0/1");
+        assertThat(usage(UsageQuery.Grain.HOUR, UsageQuery.Dimension.TEAM, "k2")).extracting(r -> r.group() + "/" + r.requests())
+                .containsExactly("team_a/1");
+        // the other cuts are unchanged by the team: one row per model, keys summed across teams
+        assertThat(usage(UsageQuery.Grain.DAY, UsageQuery.Dimension.MODEL, null)).extracting(r -> r.group() + "/" + r.requests())
+                .containsExactlyInAnyOrder("m1/3", "m2/1");
+    }
+
+    @Test
     void everyRowIsAddedOnceWhateverTheStepsAndInstances() throws SQLException {
         long now = T0 + 10 * RollupJob.HOUR_MS;
         ledger(now - 60_000, "k1", "m1", 200, 10, 5L, 1, 1, 1);

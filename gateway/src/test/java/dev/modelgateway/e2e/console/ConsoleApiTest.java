@@ -81,16 +81,121 @@ class ConsoleApiTest {
                 .isEqualTo(404);
         assertThat(get(other.secret(), "/api/v1/console/usage?grain=hour").path("data").size()).isZero();
 
-        HttpResponse<String> csv = h.get("/api/v1/console/usage.csv?grain=hour&dimension=model", "authorization", "Bearer " + GatewayHarness.KEY);
+        HttpResponse<String> csv = h.get("/api/v1/console/usage.csv?grain=hour&dimension=model&key=" + team.id(), "authorization", "Bearer " + GatewayHarness.KEY);
         assertThat(csv.headers().firstValue("content-type")).hasValue("text/csv; charset=utf-8");
         assertThat(csv.body()).startsWith("bucket,group,requests,").contains("," + MODEL + ",3,0,");
+    }
+
+    static String team(String json) {
+        HttpResponse<String> r = admin.call("POST", "/api/v1/admin/teams", json);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+        return Json.parseOrNull(r.body()).path("id").asText();
+    }
+
+    @Test
+    void teamsAreAUsageCutAndAKeySeesItsOwnBucketsAndItsTeamsOnly() throws Exception {
+        String squad = team("{\"name\":\"console-squad\",\"rpm\":4,\"budget_usd\":\"3\",\"budget_period\":\"month\"}");
+        String rivals = team("{\"name\":\"console-rivals\",\"tpm\":100000}");
+        AdminApi.CreatedKey member = admin.create("{\"name\":\"squad-key\",\"team_id\":\"" + squad
+                + "\",\"rpm\":3,\"budget_usd\":\"2\",\"budget_period\":\"week\"}");
+        AdminApi.CreatedKey rival = admin.create("{\"name\":\"rival-key\",\"team_id\":\"" + rivals + "\",\"rpm\":30}");
+        AdminApi.CreatedKey loner = admin.create("{\"name\":\"loner-key\",\"rpm\":10}");
+        for (int i = 0; i < 2; i++) {
+            h.openai(member.secret()).chat().completions().create(ChatCompletionCreateParams.builder().model(MODEL).addUserMessage("squad " + i).build());
+        }
+        h.openai(rival.secret()).chat().completions().create(ChatCompletionCreateParams.builder().model(MODEL).addUserMessage("rival").build());
+
+        // its own buckets, what is left of them (a request back every 20 s), its budget in its period, its team's:
+        // nothing of another's
+        JsonNode limits = get(member.secret(), "/api/v1/limits");
+        assertThat(limits.at("/key/key_id").asText()).isEqualTo(member.id());
+        assertThat(limits.at("/key/requests/limit").asLong()).isEqualTo(3);
+        assertThat(limits.at("/key/requests/remaining").asLong()).isEqualTo(1);
+        assertThat(limits.at("/key/budget_period").asText()).isEqualTo("week");
+        assertThat(limits.at("/team/team_id").asText()).isEqualTo(squad);
+        assertThat(limits.at("/team/requests/limit").asLong()).isEqualTo(4);
+        assertThat(limits.at("/team/requests/remaining").asLong()).isEqualTo(2);
+        assertThat(limits.at("/team/budget_usd").asText()).isEqualTo("3");
+        assertThat(limits.at("/team/budget_period").asText()).isEqualTo("month");
+        assertThat(limits.toString()).doesNotContain(rival.id(), rivals, loner.id(), "rival");
+        JsonNode lonerLimits = get(loner.secret(), "/api/v1/limits");
+        assertThat(lonerLimits.path("team").isNull()).isTrue();
+        assertThat(lonerLimits.at("/key/requests/remaining").asLong()).isEqualTo(10);
+        assertThat(lonerLimits.toString()).doesNotContain(member.id(), squad, rival.id(), rivals);
+        await(member.secret(), "/api/v1/limits", l -> !l.at("/key/period_spent_usd").asText().equals("0")
+                && l.at("/team/period_spent_usd").asText().equals(l.at("/key/period_spent_usd").asText()));
+        JsonNode byTeam = await(GatewayHarness.KEY, "/api/v1/console/usage?grain=hour&dimension=team",
+                u -> sum(u, squad, "requests") == 2 && sum(u, rivals, "requests") == 1);
+        assertThat(byTeam.path("dimension").asText()).isEqualTo("team");
+        // a key's own usage by team: its rows alone
+        JsonNode rivalsOwn = get(rival.secret(), "/api/v1/console/usage?grain=hour&dimension=team");
+        assertThat(sum(rivalsOwn, rivals, "requests")).isEqualTo(1);
+        assertThat(sum(rivalsOwn, squad, "requests")).isZero();
+
+        HttpResponse<String> master = h.get("/api/v1/limits", "authorization", "Bearer " + GatewayHarness.KEY);
+        assertThat(master.statusCode()).isEqualTo(400);
+        assertThat(master.body()).contains("master_key_unlimited");
+
+        // the admin view: every team with its budget's period and spend in it
+        JsonNode all = admin.get("/api/v1/admin/rate-limits");
+        JsonNode squadRow = null;
+        for (JsonNode t : all.path("teams")) if (t.path("team_id").asText().equals(squad)) squadRow = t;
+        assertThat(squadRow).isNotNull();
+        assertThat(squadRow.path("budget_period").asText()).isEqualTo("month");
+        assertThat(squadRow.path("period_spent_usd").asText()).isNotBlank();
+        for (JsonNode k : all.path("data")) {
+            if (k.path("key_id").asText().equals(member.id())) assertThat(k.path("team_id").asText()).isEqualTo(squad);
+        }
+    }
+
+    @Test
+    void theAuditLogIsTheMasterKeysFilteredAndPaged() {
+        String squad = team("{\"name\":\"audited-team\"}");
+        AdminApi.CreatedKey key = admin.create("{\"name\":\"audited-key\",\"team_id\":\"" + squad + "\"}");
+        admin.patch(key.id(), "{\"rpm\":7}");
+        AdminApi.CreatedKey gone = admin.create("{\"name\":\"audited-gone\"}");
+        assertThat(admin.call("DELETE", "/api/v1/admin/keys/" + gone.id(), null).statusCode()).isEqualTo(200);
+
+        JsonNode ofKey = get(GatewayHarness.KEY, "/api/v1/console/audit?target=" + key.id());
+        assertThat(ofKey.path("data")).extracting(e -> e.path("action").asText()).containsExactly("key.update", "key.create");
+        JsonNode update = ofKey.path("data").get(0);
+        assertThat(update.path("actor").asText()).isEqualTo("master");
+        assertThat(update.at("/before/rpm").isNull()).isTrue();
+        assertThat(update.at("/after/rpm").asLong()).isEqualTo(7);
+        assertThat(ofKey.path("data").get(1).at("/after/team_id").asText()).isEqualTo(squad);
+
+        JsonNode teams = get(GatewayHarness.KEY, "/api/v1/console/audit?action=team.create");
+        assertThat(teams.path("data")).allSatisfy(e -> assertThat(e.path("action").asText()).isEqualTo("team.create"));
+        assertThat(teams.path("data")).extracting(e -> e.path("target_id").asText()).contains(squad);
+        JsonNode keyFamily = get(GatewayHarness.KEY, "/api/v1/console/audit?target_type=key&limit=200");
+        assertThat(keyFamily.path("data")).allSatisfy(e -> assertThat(e.path("action").asText()).startsWith("key."));
+        assertThat(keyFamily.path("data")).extracting(e -> e.path("action").asText()).contains("key.create", "key.update", "key.delete");
+
+        JsonNode first = get(GatewayHarness.KEY, "/api/v1/console/audit?limit=2");
+        assertThat(first.path("data")).hasSize(2);
+        JsonNode second = get(GatewayHarness.KEY, "/api/v1/console/audit?limit=2&before=" + first.path("next").asText());
+        assertThat(second.path("data")).isNotEmpty();
+        assertThat(second.path("data").get(0).path("at").asText()).isLessThanOrEqualTo(first.path("data").get(1).path("at").asText());
+        assertThat(second.path("data").get(0).path("id").asText()).isNotIn(first.path("data").get(0).path("id").asText(),
+                first.path("data").get(1).path("id").asText());
+
+        // another key may not read it; no key at all is a 401
+        HttpResponse<String> refused = h.get("/api/v1/console/audit", "authorization", "Bearer " + key.secret());
+        assertThat(refused.statusCode()).isEqualTo(403);
+        assertThat(Json.parseOrNull(refused.body()).at("/error/code").asText()).isEqualTo("master_key_required");
+        assertThat(h.get("/api/v1/console/audit").statusCode()).isEqualTo(401);
+        assertThat(h.get("/api/v1/admin/config", "authorization", "Bearer " + key.secret()).statusCode()).isEqualTo(403);
+        assertThat(h.get("/api/v1/admin/teams", "authorization", "Bearer " + key.secret()).statusCode()).isIn(401, 403);
     }
 
     @Test
     void badParametersAre400sNamingTheField() {
         for (String[] c : new String[][]{{"/api/v1/console/usage?grain=week", "grain"}, {"/api/v1/console/usage?from=yesterday", "from"},
                 {"/api/v1/console/usage?grain=hour&from=2020-01-01&to=2026-01-01", "from"}, {"/api/v1/console/requests?limit=0", "limit"},
-                {"/api/v1/console/requests?before=x", "before"}, {"/api/v1/console/requests?status=maybe", "status"}}) {
+                {"/api/v1/console/requests?before=x", "before"}, {"/api/v1/console/requests?status=maybe", "status"},
+                {"/api/v1/console/usage?dimension=squad", "dimension"}, {"/api/v1/console/audit?limit=201", "limit"},
+                {"/api/v1/console/audit?action=DROP%20TABLE", "action"}, {"/api/v1/console/audit?target_type=Keys", "target_type"}, {"/api/v1/console/audit?before=12", "before"},
+                {"/api/v1/console/audit?target=" + "t".repeat(101), "target"}}) {
             HttpResponse<String> r = h.get(c[0], "authorization", "Bearer " + GatewayHarness.KEY);
             assertThat(r.statusCode()).as(c[0]).isEqualTo(400);
             assertThat(Json.parseOrNull(r.body()).at("/error/param").asText()).as(c[0]).isEqualTo(c[1]);

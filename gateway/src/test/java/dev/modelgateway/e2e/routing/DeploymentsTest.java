@@ -20,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -145,6 +146,14 @@ class DeploymentsTest {
         assertThat(send(40)).containsOnly(200);
         assertThat(count("compat")).isEqualTo(40);
         assertThat(count("azure")).isZero();
+        // the configuration view (and the console's models screen) shows it cooling, its breaker open, until when
+        JsonNode azureState = Json.parseOrNull(h.getAuthed("/api/v1/admin/config").body()).at("/models/team~1chat/deployments/0");
+        assertThat(azureState.path("state").asText()).isEqualTo("cooling");
+        assertThat(azureState.path("breaker").asText()).isEqualTo("open");
+        assertThat(Instant.parse(azureState.path("cooling_until").asText())).isAfter(Instant.now());
+        JsonNode compatState = Json.parseOrNull(h.getAuthed("/api/v1/admin/config").body()).at("/models/team~1chat/deployments/1");
+        assertThat(compatState.path("breaker").asText()).isEqualTo("closed");
+        assertThat(compatState.path("cooling_until").isNull()).isTrue();
 
         // healthy again: the next probe after the cooldown succeeds and it takes its share once more
         control("DELETE", "/_sim/faults");

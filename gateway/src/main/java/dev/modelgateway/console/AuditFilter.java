@@ -1,0 +1,10 @@
+package dev.modelgateway.console;
+
+/**
+ * The audit screen's question: the newest entries of the accounts' {@code audit_log}, optionally of one target
+ * (a key or team id), one kind of target ({@code key}, {@code team}, {@code ledger}, {@code alerts}) and one action
+ * ({@code key.create}), before a keyset cursor.
+ */
+record AuditFilter(String targetId, String targetType, String action, Long beforeAtMs, String beforeId, int limit) {
+    static final int MAX_LIMIT = 200;
+}
