@@ -43,14 +43,10 @@ PG_CONN="postgresql://gateway_test:gateway_test@127.0.0.1:5432/gateway_test"
 BODY='{"model":"platform/vendorB-5.5","max_completion_tokens":64,"messages":[{"role":"user","content":"Hello gateway"}]}'
 
 SIM_PID=""; GW_PID=""; PG_SCHEMA=""; REDIS_PREFIX=""; REDIS_PID="$(pgrep -x redis-server | head -1 || true)"; REDIS_MASK=""
-stop() { # pid: SIGTERM (the gateway flushes its ledger), up to 15 s, then SIGKILL
-  local pid=$1
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  kill -0 "$pid" 2>/dev/null && { echo "pid $pid ignored SIGTERM: kill -9" >&2; kill -KILL "$pid" 2>/dev/null || true; }
-  wait "$pid" 2>/dev/null || true
-}
+# stop (bench/lib.sh) waits up to 15 s: the gateway writes its ledger before it exits on SIGTERM
+BENCH_STOP_GRACE_S=15
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM

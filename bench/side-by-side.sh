@@ -101,25 +101,11 @@ SIM_PORT=${BENCH_SIM_PORT:-19191}; NGX_PORT=${BENCH_NGINX_PORT:-18181}; GW_PORT=
 WORK="$(mktemp -d)"; chmod 755 "$WORK"
 LOGDIR="$WORK"
 
-# --- process bookkeeping: everything started here is stopped here, by pid, with kill -9 after a grace period.
+# --- process bookkeeping: everything started here is stopped here, by pid, with kill -9 after a grace period
+# (stop: bench/lib.sh).
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
 SIM_PID=""; GW_PID=""; NGX_PID=""; NGX_WORKERS=""; WRK_PID=""; SAMPLER_PID=""
-stop() { # pid...: SIGTERM, up to 3 s grace, then SIGKILL
-  local pid alive
-  for pid in "$@"; do [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null || true; done
-  for _ in $(seq 1 30); do
-    alive=""
-    for pid in "$@"; do [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && alive=1; done
-    [ -z "$alive" ] && break
-    sleep 0.1
-  done
-  for pid in "$@"; do
-    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-      echo "pid $pid did not exit on SIGTERM within 3 s: kill -9" >&2
-      kill -KILL "$pid" 2>/dev/null || true
-    fi
-  done
-  for pid in "$@"; do [ -n "$pid" ] && wait "$pid" 2>/dev/null || true; done
-}
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM

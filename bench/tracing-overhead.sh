@@ -25,12 +25,10 @@ JAVA="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java"
 SIM_PORT=19190; GW_PORT=18180; OTLP_PORT=14318; KEY=pk-bench-master-key
 TICKS=$(getconf CLK_TCK)
 PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
+cleanup() { stop "${PIDS[@]}"; }
 trap cleanup EXIT
-up() { # any HTTP answer will do
-  for _ in $(seq 1 300); do [ "$(curl -s -o /dev/null -w '%{http_code}' "$1")" != 000 ] && return 0; sleep 0.1; done
-  echo "error: $1 not up" >&2; exit 1
-}
 cpu_ms() { read -ra s < "/proc/$1/stat"; echo $(( (${s[13]} + ${s[14]}) * 1000 / TICKS )); }
 
 taskset -c 1 "$JAVA" -XX:+UseZGC -cp "$JAR" dev.modelgateway.sim.VendorSimulator --port "$SIM_PORT" >/dev/null 2>&1 &
@@ -68,7 +66,7 @@ run_gateway() { # $1: off|on|baseline; prints "cpu_us_per_request requests_per_s
   local out; out=$(BENCH_BODY="$BODY" BENCH_KEY="$KEY" taskset -c 1 wrk -t1 -c"$CONNS" -d"${DURATION}s" --latency \
     -s "$ROOT/bench/post.lua" "http://127.0.0.1:$GW_PORT/api/v1/chat/completions")
   local after; after=$(cpu_ms "$gw")
-  kill "$gw"; wait "$gw" 2>/dev/null || true
+  stop "$gw"
   rm -rf "$data"
   local reqs; reqs=$(echo "$out" | awk '/requests in/ {print $1}')
   local rps; rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
