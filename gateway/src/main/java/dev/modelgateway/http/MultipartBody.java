@@ -1,7 +1,5 @@
 package dev.modelgateway.http;
 
-import dev.modelgateway.error.ErrorKind;
-import dev.modelgateway.error.GatewayException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
 
@@ -10,7 +8,7 @@ import java.util.Locale;
 /**
  * Keeps multipart/form-data bodies whole. Vert.x's BodyHandler decodes multipart itself and, with file
  * uploads off, drops the files; the gateway needs the raw bytes to forward or store them, so multipart
- * requests are read here instead (same size limit), and handlers parse them with {@code MultipartForm}.
+ * requests are read here instead ({@link BodyChunks}, same size limit), and handlers parse them with {@code MultipartForm}.
  */
 public final class MultipartBody {
     private static final String KEY = "multipart-body";
@@ -23,27 +21,11 @@ public final class MultipartBody {
         return type != null && type.toLowerCase(Locale.ROOT).startsWith("multipart/");
     }
 
-    public static void collect(RoutingContext ctx, long limit) {
-        Buffer body = Buffer.buffer();
-        ctx.request().handler(chunk -> {
-            if (body.length() + chunk.length() > limit) {
-                ctx.request().handler(null);
-                Exchange.fail(ctx, GatewayException.of(ErrorKind.REQUEST_TOO_LARGE,
-                        "The request body exceeds the limit of " + limit / (1024 * 1024) + " MB."));
-                return;
-            }
-            body.appendBuffer(chunk);
-        });
-        // a malformed framing or the caller leaving: the router's failure handler answers (or not) and logs
-        ctx.request().exceptionHandler(t -> {
-            if (!ctx.failed() && !ctx.response().ended()) ctx.fail(t);
-        });
-        ctx.request().endHandler(v -> {
-            if (ctx.response().ended()) return;
+    public static void collect(RoutingContext ctx, long limit, Runnable tooLarge) {
+        BodyChunks.collect(ctx, limit, tooLarge, body -> {
             ctx.put(KEY, body);
             ctx.next();
         });
-        ctx.request().resume();
     }
 
     /** The raw multipart body, or null when the request was not multipart. */

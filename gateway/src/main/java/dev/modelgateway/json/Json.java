@@ -18,10 +18,13 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.error.GatewayException;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.buffer.BufferInternal;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -73,7 +76,7 @@ public final class Json {
         try {
             ByteBuf buf = heapBytes(body);
             node = buf != null ? REQUEST_READER.readTree(buf.array(), buf.arrayOffset() + buf.readerIndex(), buf.readableBytes())
-                    : REQUEST_READER.readTree(body.getBytes());
+                    : REQUEST_READER.readTree(stream(body));
         } catch (StreamConstraintsException e) {
             throw GatewayException.invalid(null, "The request body exceeds a JSON limit: " + limitMessage(e) + ".");
         } catch (JsonProcessingException e) {
@@ -236,6 +239,12 @@ public final class Json {
     }
 
     /** The buffer's Netty buffer when its bytes are in an array that can be read in place, else null. */
+    /** The body's bytes as a stream, read in place: a body kept as its chunks (http/BodyChunks) is not copied whole. */
+    private static InputStream stream(Buffer body) {
+        ByteBuf buf = body instanceof BufferInternal internal ? internal.unwrap() : null;
+        return buf != null ? new ByteBufInputStream(buf.duplicate()) : new ByteArrayInputStream(body.getBytes());
+    }
+
     private static ByteBuf heapBytes(Buffer body) {
         ByteBuf buf = body instanceof BufferInternal internal ? internal.unwrap() : null;
         return buf != null && buf.hasArray() ? buf : null;

@@ -2,6 +2,7 @@ package dev.modelgateway.server;
 
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.http.BodyChunks;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.http.MultipartBody;
 import dev.modelgateway.config.ServerLimits;
@@ -9,6 +10,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.impl.RoutingContextInternal;
 
 import java.util.Map;
 
@@ -28,7 +30,6 @@ final class BodyReader {
     private final Vertx vertx;
     private final ServerLimits limits;
     private final BodyBudget budget;
-    private final BodyHandler modelBodies = BodyHandler.create(false).setBodyLimit(MODEL_BODY_LIMIT);
     private final BodyHandler adminBodies = BodyHandler.create(false).setBodyLimit(ADMIN_BODY_LIMIT);
 
     BodyReader(Vertx vertx, ServerLimits limits, BodyBudget budget) {
@@ -75,8 +76,15 @@ final class BodyReader {
                 ctx.addEndHandler(v -> vertx.cancelTimer(timer));
             }
         }
-        if (MultipartBody.applies(ctx)) MultipartBody.collect(ctx, limit);
-        else (limit == ADMIN_BODY_LIMIT ? adminBodies : modelBodies).handle(ctx);
+        Runnable refuse = () -> Exchange.fail(ctx, tooLarge(limit));
+        if (MultipartBody.applies(ctx)) MultipartBody.collect(ctx, limit, refuse);
+        else if (limit == ADMIN_BODY_LIMIT) adminBodies.handle(ctx);
+        else BodyChunks.collect(ctx, limit, refuse, body -> {
+            RoutingContextInternal internal = (RoutingContextInternal) ctx;
+            internal.visitHandler(RoutingContextInternal.BODY_HANDLER);
+            internal.setBody(body);
+            ctx.next();
+        });
     }
 
     /** The body has been read whole: its timer stops. */

@@ -151,7 +151,9 @@ class LargeBodyEventLoopTest {
     /**
      * The best of up to three measured calls stays under {@link #BUSY_LIMIT_MS}. Work the gateway does on a loop
      * in proportion to the body (what this test is for: 125 ms to 3 s per call before the fixes) shows in every
-     * call; a page fault storm or a JIT deoptimisation on a loaded CI machine shows in one (76 ms once, in CI).
+     * call; a JIT deoptimisation on a loaded CI machine shows in one. The upload's own growing array (Vert.x's
+     * BodyHandler) showed in every call only on a loaded machine: 56 ms in CI, 90–108 ms here with both cores
+     * busy, the kernel zeroing its fresh pages (http/BodyChunks).
      */
     static void assertLoopsStayResponsive(String path, String body) throws Exception {
         // warm-up and the client's own upload out of the way: one call first
