@@ -21,6 +21,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"; JAVA="$JAVA_HOME/bin/java"
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 SIM_PORT=19190; GW_PORT=18180; KEY=pk-bench-master-key
 DATA=$(mktemp -d); PIDS=()
 # shellcheck source=bench/lib.sh
