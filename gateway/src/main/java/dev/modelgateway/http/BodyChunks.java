@@ -1,5 +1,6 @@
 package dev.modelgateway.http;
 
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
@@ -43,8 +44,10 @@ public final class BodyChunks {
         });
         ctx.request().endHandler(v -> {
             if (refused[0] || ctx.failed() || ctx.response().ended()) return;
-            // one chunk (most small bodies): the array itself, for the parsers' no-copy path
-            whole.accept(BufferInternal.buffer(parts.numComponents() == 1 ? parts.component(0) : parts));
+            // a small body is copied into one array of its size, as BodyHandler did (a cheap copy, and the
+            // parsers' no-copy path); only a large one stays in its chunks
+            whole.accept(parts.readableBytes() <= BodyWork.INLINE_BYTES
+                    ? Buffer.buffer(ByteBufUtil.getBytes(parts)) : BufferInternal.buffer(parts));
         });
         ctx.request().resume();
     }
