@@ -10,12 +10,13 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.function.Consumer;
 
 /**
- * Reads a request's body as the chunks that arrived, joined without a copy. Vert.x's BodyHandler appends every
- * chunk to one array that doubles as it fills: for a 32 MB body, arrays of 1, 2, 4 … 32 MB allocated, zeroed and
+ * Reads a request's body as the chunks that arrived, and keeps a large one that way, joined without a copy.
+ * Vert.x's BodyHandler appends every chunk to one array that doubles as it fills: for a 32 MB body, arrays of 1, 2, 4 … 32 MB allocated, zeroed and
  * copied on the event loop, the last one in a single step; on a loaded machine, with the pages to fault in,
  * that step alone held the loop for 50–130 ms (docs/security.md). Vert.x hands each chunk over as its own heap
- * buffer, safe to keep, so the body here is a composite of them, and whoever walks it whole (the JSON parse,
- * {@link dev.modelgateway.json.Json#parseObject}) does so on a worker when it is large ({@link BodyWork}).
+ * buffer, safe to keep, so a large body here is a composite of them, and whoever walks it whole (the JSON parse,
+ * {@link dev.modelgateway.json.Json#parseObject}) does so on a worker ({@link BodyWork}). A small body is
+ * copied into one array once it has all arrived.
  */
 public final class BodyChunks {
     private BodyChunks() {

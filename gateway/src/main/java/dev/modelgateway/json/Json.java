@@ -238,16 +238,20 @@ public final class Json {
         return parseOrNull(buf.array(), buf.arrayOffset() + buf.readerIndex(), buf.readableBytes());
     }
 
-    /** The buffer's Netty buffer when its bytes are in an array that can be read in place, else null. */
     /** The body's bytes as a stream, read in place: a body kept as its chunks (http/BodyChunks) is not copied whole. */
     private static InputStream stream(Buffer body) {
-        ByteBuf buf = body instanceof BufferInternal internal ? internal.unwrap() : null;
+        ByteBuf buf = netty(body);
         return buf != null ? new ByteBufInputStream(buf.duplicate()) : new ByteArrayInputStream(body.getBytes());
     }
 
+    /** The buffer's Netty buffer when its bytes are in an array that can be read in place, else null. */
     private static ByteBuf heapBytes(Buffer body) {
-        ByteBuf buf = body instanceof BufferInternal internal ? internal.unwrap() : null;
+        ByteBuf buf = netty(body);
         return buf != null && buf.hasArray() ? buf : null;
+    }
+
+    private static ByteBuf netty(Buffer body) {
+        return body instanceof BufferInternal internal ? internal.unwrap() : null;
     }
 
     /**
