@@ -163,20 +163,27 @@ public final class MultipartForm {
         return null;
     }
 
+    /** The form for a vendor, in one buffer of its final size (a growing one copies a large file again at each doubling). */
     public static Encoded encode(List<Part> parts) {
         String boundary = "gateway-" + UUID.randomUUID();
-        Buffer out = Buffer.buffer();
+        List<byte[]> heads = new ArrayList<>(parts.size());
+        int size = 0;
         for (Part p : parts) {
-            out.appendString("--" + boundary + "\r\n");
-            out.appendString("Content-Disposition: form-data; name=\"" + escape(p.name()) + "\"", "UTF-8");
-            if (p.filename() != null) out.appendString("; filename=\"" + escape(p.filename()) + "\"", "UTF-8");
-            out.appendString("\r\n");
+            StringBuilder head = new StringBuilder("--").append(boundary).append("\r\n")
+                    .append("Content-Disposition: form-data; name=\"").append(escape(p.name())).append('"');
+            if (p.filename() != null) head.append("; filename=\"").append(escape(p.filename())).append('"');
+            head.append("\r\n");
             if (p.contentType() != null && !unsafe(p.contentType()) && !hasControl(p.contentType())) {
-                out.appendString("Content-Type: " + p.contentType() + "\r\n");
+                head.append("Content-Type: ").append(p.contentType()).append("\r\n");
             }
-            out.appendString("\r\n").appendBytes(p.data()).appendString("\r\n");
+            byte[] bytes = head.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
+            heads.add(bytes);
+            size += bytes.length + p.data().length + 2;
         }
-        out.appendString("--" + boundary + "--\r\n");
+        byte[] end = ("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
+        Buffer out = Buffer.buffer(size + end.length);
+        for (int i = 0; i < parts.size(); i++) out.appendBytes(heads.get(i)).appendBytes(parts.get(i).data()).appendString("\r\n");
+        out.appendBytes(end);
         return new Encoded("multipart/form-data; boundary=" + boundary, out);
     }
 

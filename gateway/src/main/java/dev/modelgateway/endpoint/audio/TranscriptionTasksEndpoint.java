@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.call.CallServices;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
+import dev.modelgateway.endpoint.FormBody;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
-import dev.modelgateway.http.MultipartBody;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.services.TranscriptionTasks;
 import dev.modelgateway.upstream.MultipartForm;
@@ -37,7 +37,10 @@ public final class TranscriptionTasksEndpoint {
     }
 
     public void submit(RoutingContext ctx) {
-        List<MultipartForm.Part> parts = MultipartForm.parse(ctx.request().getHeader("content-type"), MultipartBody.of(ctx));
+        FormBody.read(ctx, parts -> submit(ctx, parts));
+    }
+
+    private void submit(RoutingContext ctx, List<MultipartForm.Part> parts) {
         if (parts == null) {
             throw GatewayException.invalid("file", "Send the audio as multipart/form-data with the fields 'file' and 'model'.");
         }

@@ -5,9 +5,9 @@ import dev.modelgateway.call.SingleAttempt;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
+import dev.modelgateway.endpoint.FormBody;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
-import dev.modelgateway.http.MultipartBody;
 import dev.modelgateway.routing.Deadline;
 import dev.modelgateway.services.TranscriptionTasks;
 import dev.modelgateway.upstream.JsonAnswer;
@@ -37,7 +37,10 @@ public final class TranscriptionsEndpoint {
     }
 
     public void handle(RoutingContext ctx) {
-        List<MultipartForm.Part> parts = MultipartForm.parse(ctx.request().getHeader("content-type"), MultipartBody.of(ctx));
+        FormBody.read(ctx, parts -> handle(ctx, parts));
+    }
+
+    private void handle(RoutingContext ctx, List<MultipartForm.Part> parts) {
         if (parts == null) throw GatewayException.invalid("file", "Send the audio as multipart/form-data with the fields 'file' and 'model'.");
         MultipartForm.Part modelPart = MultipartForm.single(parts, "model");
         MultipartForm.Part file = MultipartForm.single(parts, "file");
@@ -59,17 +62,18 @@ public final class TranscriptionsEndpoint {
 
         List<MultipartForm.Part> upstream = new ArrayList<>();
         for (MultipartForm.Part p : parts) upstream.add(p.name().equals("model") ? MultipartForm.Part.field("model", model.upstreamId()) : p);
-        MultipartForm.Encoded encoded = MultipartForm.encode(upstream);
-        VendorRequest req = new VendorRequest(platform.endpointOf(model), "/audio/transcriptions",
-                MultiMap.caseInsensitiveMultiMap().set("content-type", encoded.contentType()), encoded.body(),
-                Deadline.ofMillis(TranscriptionTasks.UPSTREAM_TIMEOUT_MS));
-        if (JSON_FORMATS.contains(format) && !stream) {
-            JsonAnswer answer = body -> new JsonAnswer.Answer(body, TranscriptionTasks.usageOf(body));
-            SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0,
-                    () -> platform.relay().json(Exchange.of(ctx), req, answer, VendorErrorMapper.NATIVE));
-        } else {
-            SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0,
-                    () -> platform.relay().bytes(Exchange.of(ctx), req, Usage.ZERO, VendorErrorMapper.NATIVE));
-        }
+        FormBody.encode(ctx, upstream, encoded -> {
+            VendorRequest req = new VendorRequest(platform.endpointOf(model), "/audio/transcriptions",
+                    MultiMap.caseInsensitiveMultiMap().set("content-type", encoded.contentType()), encoded.body(),
+                    Deadline.ofMillis(TranscriptionTasks.UPSTREAM_TIMEOUT_MS));
+            if (JSON_FORMATS.contains(format) && !stream) {
+                JsonAnswer answer = body -> new JsonAnswer.Answer(body, TranscriptionTasks.usageOf(body));
+                SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0,
+                        () -> platform.relay().json(Exchange.of(ctx), req, answer, VendorErrorMapper.NATIVE));
+            } else {
+                SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0,
+                        () -> platform.relay().bytes(Exchange.of(ctx), req, Usage.ZERO, VendorErrorMapper.NATIVE));
+            }
+        });
     }
 }

@@ -6,23 +6,20 @@ import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.config.Vendor;
+import dev.modelgateway.endpoint.FormBody;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.http.MultipartBody;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.Deadline;
 import dev.modelgateway.upstream.JsonAnswer;
-import dev.modelgateway.upstream.MultipartForm;
 import dev.modelgateway.upstream.VendorErrorMapper;
 import dev.modelgateway.upstream.VendorRequest;
 import dev.modelgateway.wire.Codecs;
 import dev.modelgateway.wire.EncodedRequest;
 import dev.modelgateway.wire.gemini.ImagenUpscale;
 import io.vertx.core.MultiMap;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
-
-import java.util.List;
 
 /**
  * {@code POST /api/v1/images/scales}: upscaling, translated to vendor C's Imagen upscale ({@link ImagenUpscale}),
@@ -38,15 +35,17 @@ public final class ImageScalesEndpoint {
     }
 
     public void handle(RoutingContext ctx) {
-        Buffer multipart = MultipartBody.of(ctx);
-        ScaleRequest req;
-        if (multipart != null) {
-            List<MultipartForm.Part> parts = MultipartForm.parse(ctx.request().getHeader("content-type"), multipart);
-            if (parts == null) throw GatewayException.invalid("image", "Send 'image', 'model' and 'scale' as multipart/form-data or JSON.");
-            req = ScaleRequest.multipart(parts);
-        } else {
-            req = ScaleRequest.json(ctx.body().buffer());
+        if (MultipartBody.of(ctx) == null) {
+            handle(ctx, ScaleRequest.json(ctx.body().buffer()));
+            return;
         }
+        FormBody.read(ctx, parts -> {
+            if (parts == null) throw GatewayException.invalid("image", "Send 'image', 'model' and 'scale' as multipart/form-data or JSON.");
+            handle(ctx, ScaleRequest.multipart(parts));
+        });
+    }
+
+    private void handle(RoutingContext ctx, ScaleRequest req) {
         ModelEntry model = platform.served(platform.catalogue().resolve(req.model()));
         Exchange.of(ctx).model(model.id());
         if (model.kind() != ModelKind.IMAGE || !model.has("image_upscale") || model.vendor() != Vendor.GEMINI) {

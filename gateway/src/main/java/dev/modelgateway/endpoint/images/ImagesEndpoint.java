@@ -9,9 +9,9 @@ import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.endpoint.FormBody;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
-import dev.modelgateway.http.MultipartBody;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.Deadline;
@@ -48,7 +48,10 @@ public final class ImagesEndpoint {
     }
 
     public void edits(RoutingContext ctx) {
-        List<MultipartForm.Part> parts = MultipartForm.parse(ctx.request().getHeader("content-type"), MultipartBody.of(ctx));
+        FormBody.read(ctx, parts -> edits(ctx, parts));
+    }
+
+    private void edits(RoutingContext ctx, List<MultipartForm.Part> parts) {
         if (parts == null) throw GatewayException.invalid("image", "Send image edits as multipart/form-data with 'image', 'prompt' and 'model'.");
         MultipartForm.Part modelPart = MultipartForm.single(parts, "model");
         if (modelPart == null) throw GatewayException.invalid("model", "Missing required parameter: 'model'.");
@@ -57,8 +60,7 @@ public final class ImagesEndpoint {
         ModelEntry model = imageModel(ctx, modelPart.text().trim());
         List<MultipartForm.Part> upstream = new ArrayList<>();
         for (MultipartForm.Part p : parts) upstream.add(p.name().equals("model") ? MultipartForm.Part.field("model", model.upstreamId()) : p);
-        MultipartForm.Encoded encoded = MultipartForm.encode(upstream);
-        send(ctx, model, "/images/edits", encoded.contentType(), encoded.body());
+        FormBody.encode(ctx, upstream, encoded -> send(ctx, model, "/images/edits", encoded.contentType(), encoded.body()));
     }
 
     private ModelEntry imageModel(RoutingContext ctx, String requested) {
