@@ -28,7 +28,7 @@ trap cleanup EXIT
 "$JAVA" -Xmx256m -cp "$JAR" dev.modelgateway.sim.VendorSimulator --port "$SIM_PORT" --any-key >"$WORK/sim.log" 2>&1 &
 pids+=($!)
 SIM="http://127.0.0.1:$SIM_PORT"
-env GATEWAY_PORT="$GW_PORT" GATEWAY_MASTER_KEY="$SOAK_KEY" GATEWAY_DATABASE_URL="jdbc:sqlite:$WORK/gateway.db" \
+env GATEWAY_PORT="$GW_PORT" GATEWAY_MASTER_KEY="$SOAK_KEY" GATEWAY_DATABASE_URL="jdbc:sqlite:$WORK/gateway.db" GATEWAY_LEDGER_JOURNAL_DIR="$WORK/journal" \
   OPENAI_BASE_URL="$SIM/openai/v1" OPENAI_API_KEY=soak ANTHROPIC_BASE_URL="$SIM/anthropic" ANTHROPIC_API_KEY=soak \
   GEMINI_BASE_URL="$SIM/gemini" GEMINI_API_KEY=soak DASHSCOPE_BASE_URL="$SIM/dashscope/compatible-mode/v1" DASHSCOPE_API_KEY=soak \
   "$JAVA" -XX:+UseZGC -Xmx512m -jar "$JAR" serve >"$WORK/gateway.log" 2>&1 &

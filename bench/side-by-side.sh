@@ -239,7 +239,7 @@ vendors:
   anthropic: {base_url: "http://127.0.0.1:$SIM_PORT/anthropic", http_version: "2"}
 EOF
 # shellcheck disable=SC2086
-env GATEWAY_PORT="$GW_PORT" GATEWAY_MASTER_KEY="$KEY" GATEWAY_DATABASE_URL="jdbc:sqlite:$WORK/gateway/gateway.db" \
+env GATEWAY_PORT="$GW_PORT" GATEWAY_MASTER_KEY="$KEY" GATEWAY_DATABASE_URL="jdbc:sqlite:$WORK/gateway/gateway.db" GATEWAY_LEDGER_JOURNAL_DIR="$WORK/gateway/journal" \
   GATEWAY_MAX_CONNECTIONS_PER_CLIENT=0 GATEWAY_MAX_CONNECTIONS="$NGX_CONNS" \
   OPENAI_BASE_URL="http://127.0.0.1:$SIM_PORT/openai/v1" OPENAI_API_KEY=sim-openai-key \
   ANTHROPIC_BASE_URL="http://127.0.0.1:$SIM_PORT/anthropic" ANTHROPIC_API_KEY=sim-anthropic-key \

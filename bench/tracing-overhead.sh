@@ -55,7 +55,7 @@ run_gateway() { # $1: off|on|baseline; prints "cpu_us_per_request requests_per_s
   local otel=()
   [ "$1" = on ] && otel=(OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:$OTLP_PORT" OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf)
   env GATEWAY_PORT=$GW_PORT GATEWAY_HOST=127.0.0.1 GATEWAY_MASTER_KEY=$KEY GATEWAY_ACCESS_LOG=OFF \
-    GATEWAY_DATABASE_URL="jdbc:sqlite:$data/g.db" \
+    GATEWAY_DATABASE_URL="jdbc:sqlite:$data/g.db" GATEWAY_LEDGER_JOURNAL_DIR="$data/journal" \
     OPENAI_BASE_URL="http://127.0.0.1:$SIM_PORT/openai/v1" OPENAI_API_KEY=sim-openai-key "${otel[@]}" \
     taskset -c 0 "$JAVA" -XX:+UseZGC -Xmx1g -jar "$jar" serve >"$data/gw.log" 2>&1 &
   local gw=$!
