@@ -7,6 +7,7 @@ import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.error.VendorError;
+import dev.modelgateway.http.BodyWork;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
@@ -104,13 +105,15 @@ public final class Relay {
                     if (resp.statusCode() / 100 != 2) {
                         return Future.failedFuture(errors.map(new VendorError(resp.statusCode(), resp.headers(), body)));
                     }
-                    JsonAnswer.Answer a = answer.answer(body);
-                    HttpServerResponse out = ex.response();
-                    if (call.expired()) return Future.failedFuture(call.timeout());
-                    if (out.closed()) return Future.succeededFuture(new RelayOutcome(499, a.usage(), null, false));
-                    ex.answerEnding(200, a.usage(), ex.elapsedMs());
-                    out.setStatusCode(200).putHeader("content-type", "application/json").end(a.body());
-                    return Future.succeededFuture(new RelayOutcome(200, a.usage(), ex.elapsedMs(), false));
+                    // an answer of megabytes (images as base64) is decoded and re-encoded beside the event loop
+                    return BodyWork.run(ex.vertx(), body.length(), () -> answer.answer(body)).compose(a -> {
+                        HttpServerResponse out = ex.response();
+                        if (call.expired()) return Future.failedFuture(call.timeout());
+                        if (out.closed()) return Future.succeededFuture(new RelayOutcome(499, a.usage(), null, false));
+                        ex.answerEnding(200, a.usage(), ex.elapsedMs());
+                        out.setStatusCode(200).putHeader("content-type", "application/json").end(a.body());
+                        return Future.succeededFuture(new RelayOutcome(200, a.usage(), ex.elapsedMs(), false));
+                    });
                 })));
     }
 

@@ -7,6 +7,7 @@ import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.endpoint.FormBody;
+import dev.modelgateway.endpoint.JsonBody;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.http.MultipartBody;
@@ -36,7 +37,7 @@ public final class ImageScalesEndpoint {
 
     public void handle(RoutingContext ctx) {
         if (MultipartBody.of(ctx) == null) {
-            handle(ctx, ScaleRequest.json(ctx.body().buffer()));
+            JsonBody.read(ctx, ScaleRequest::json, req -> handle(ctx, req));
             return;
         }
         FormBody.read(ctx, parts -> {
@@ -51,15 +52,17 @@ public final class ImageScalesEndpoint {
         if (model.kind() != ModelKind.IMAGE || !model.has("image_upscale") || model.vendor() != Vendor.GEMINI) {
             throw GatewayException.invalid("model", "Model '" + model.id() + "' does not upscale images; use platform/vendorC-imagen-upscale.");
         }
-        EncodedRequest encoded = ImagenUpscale.encode(model.upstreamId(), req.image(), req.scale(), req.outputFormat());
-        VendorRequest upstream = new VendorRequest(platform.endpointOf(model), encoded.path(),
-                MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(encoded.body()),
-                Deadline.ofMillis(ImagesEndpoint.TIMEOUT_MS));
         JsonAnswer answer = vendorBody -> new JsonAnswer.Answer(Json.toBuffer(
                 ImagenUpscale.decode(Json.parseOrNull(vendorBody.toString()), model.vendor().id(), req.outputFormat())),
                 Usage.ZERO);
         VendorErrorMapper errors = e -> Codecs.of(Vendor.GEMINI).decodeError(e.status(), e.body().toString());
+        // the image goes out as base64 in JSON: megabytes to encode, beside the event loop when large
         SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0,
-                () -> platform.relay().json(Exchange.of(ctx), upstream, answer, errors));
+                () -> SingleAttempt.bodyWork(Exchange.of(ctx), req.image().length, () -> {
+                    EncodedRequest encoded = ImagenUpscale.encode(model.upstreamId(), req.image(), req.scale(), req.outputFormat());
+                    return new VendorRequest(platform.endpointOf(model), encoded.path(),
+                            MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(encoded.body()),
+                            Deadline.ofMillis(ImagesEndpoint.TIMEOUT_MS));
+                }).compose(upstream -> platform.relay().json(Exchange.of(ctx), upstream, answer, errors)));
     }
 }

@@ -5,9 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.canonical.DataUrl;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Fields;
-import dev.modelgateway.json.Json;
 import dev.modelgateway.upstream.MultipartForm;
-import io.vertx.core.buffer.Buffer;
 
 import java.util.Base64;
 import java.util.List;
@@ -29,8 +27,7 @@ record ScaleRequest(String model, byte[] image, int scale, String outputFormat) 
         return of(text(parts, "model"), image.data(), text(parts, "scale"), text(parts, "output_format"), text(parts, "response_format"));
     }
 
-    static ScaleRequest json(Buffer body) {
-        ObjectNode o = Json.parseObject(body);
+    static ScaleRequest json(ObjectNode o) {
         String encoded = Fields.requiredString(o, "image");
         DataUrl data = DataUrl.parse(encoded);
         byte[] image;

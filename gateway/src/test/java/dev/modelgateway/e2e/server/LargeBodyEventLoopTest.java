@@ -10,24 +10,28 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.awt.image.BufferedImage;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.http.HttpResponse;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.imageio.ImageIO;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A 30 MB JSON body, after its parse (on a worker thread, endpoint/JsonBody): validation, the copies and the
  * encoding sent upstream must not stall the gateway's event loops either, on any endpoint that takes a large
- * body (docs/security.md); nor a 25 MB multipart upload (endpoint/FormBody). A 5 ms timer on every event loop measures how late it fires while the gateway
+ * body (docs/security.md); nor a 25 MB multipart upload (endpoint/FormBody), nor an image and its upscaled answer
+ * as base64 (images/ImageScalesEndpoint, upstream/Relay). A 5 ms timer on every event loop measures how late it fires while the gateway
  * handles the body, and how long the loop ran other code meanwhile.
  */
 class LargeBodyEventLoopTest {
@@ -239,5 +243,24 @@ class LargeBodyEventLoopTest {
         byte[] body = form.toByteArray();
         assertLoopsStayResponsive("/api/v1/audio/transcriptions", "multipart, vendor B", body.length,
                 () -> h.postMultipartAuthed("/api/v1/audio/transcriptions", boundary, body));
+    }
+
+    /**
+     * A 1600 × 1200 image of noise (about 6 MB of PNG, 8 MB as base64 in JSON) upscaled twice by vendor C: the
+     * request's base64 decoded and re-encoded for Imagen, and Imagen's answer (about 20 MB of base64) reshaped.
+     */
+    @Test
+    void imageUpscaleKeepsTheLoopsResponsive() throws Exception {
+        BufferedImage noise = new BufferedImage(1600, 1200, BufferedImage.TYPE_INT_RGB);
+        Random random = new Random(11);
+        for (int y = 0; y < noise.getHeight(); y++) {
+            for (int x = 0; x < noise.getWidth(); x++) noise.setRGB(x, y, random.nextInt());
+        }
+        ByteArrayOutputStream png = new ByteArrayOutputStream();
+        ImageIO.write(noise, "png", png);
+        String body = "{\"model\":\"platform/vendorC-imagen-upscale\",\"scale\":2,\"image\":\""
+                + Base64.getEncoder().encodeToString(png.toByteArray()) + "\"}";
+        assertLoopsStayResponsive("/api/v1/images/scales", "JSON, vendor C", body.length(),
+                () -> h.postAuthed("/api/v1/images/scales", body));
     }
 }
