@@ -3,7 +3,6 @@ package dev.modelgateway.endpoint;
 import dev.modelgateway.http.BodyWork;
 import dev.modelgateway.http.MultipartBody;
 import dev.modelgateway.upstream.MultipartForm;
-import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
 
@@ -24,27 +23,13 @@ public final class FormBody {
     public static void read(RoutingContext ctx, Consumer<List<MultipartForm.Part>> handler) {
         Buffer body = MultipartBody.of(ctx);
         String type = ctx.request().getHeader("content-type");
-        then(ctx, BodyWork.run(ctx.vertx(), body == null ? 0 : body.length(), () -> MultipartForm.parse(type, body)), handler);
+        BodyReady.then(ctx, BodyWork.run(ctx.vertx(), body == null ? 0 : body.length(), () -> MultipartForm.parse(type, body)), handler);
     }
 
     /** {@code parts} encoded for the vendor. */
     public static void encode(RoutingContext ctx, List<MultipartForm.Part> parts, Consumer<MultipartForm.Encoded> handler) {
         long bytes = 0;
         for (MultipartForm.Part p : parts) bytes += p.data().length;
-        then(ctx, BodyWork.run(ctx.vertx(), bytes, () -> MultipartForm.encode(parts)), handler);
-    }
-
-    private static <T> void then(RoutingContext ctx, Future<T> work, Consumer<T> handler) {
-        work.onComplete(done -> {
-            if (done.failed()) {
-                ctx.fail(done.cause());
-                return;
-            }
-            try {
-                handler.accept(done.result());
-            } catch (RuntimeException e) {
-                ctx.fail(e);
-            }
-        });
+        BodyReady.then(ctx, BodyWork.run(ctx.vertx(), bytes, () -> MultipartForm.encode(parts)), handler);
     }
 }

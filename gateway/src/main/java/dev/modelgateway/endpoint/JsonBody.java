@@ -34,16 +34,6 @@ public final class JsonBody {
     /** @param reader what the handler needs from the body, read (and validated) where it was parsed */
     public static <T> void read(RoutingContext ctx, Function<ObjectNode, T> reader, Consumer<T> handler) {
         Buffer body = ctx.body().buffer();
-        BodyWork.run(ctx.vertx(), body == null ? 0 : body.length(), () -> reader.apply(Json.parseObject(body))).onComplete(parsed -> {
-            if (parsed.failed()) {
-                ctx.fail(parsed.cause());
-                return;
-            }
-            try {
-                handler.accept(parsed.result());
-            } catch (RuntimeException e) {
-                ctx.fail(e);
-            }
-        });
+        BodyReady.then(ctx, BodyWork.run(ctx.vertx(), body == null ? 0 : body.length(), () -> reader.apply(Json.parseObject(body))), handler);
     }
 }
