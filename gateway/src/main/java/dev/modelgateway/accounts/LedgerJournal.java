@@ -71,6 +71,8 @@ final class LedgerJournal implements AutoCloseable {
         private final Arena arena = Arena.ofShared();
         private final MemorySegment map;
         private final AtomicLong outstanding = new AtomicLong();
+        /** This journal's count of segments begun when this one was: the order of the names. */
+        private final long order;
         /** Bytes appended (guarded by the journal). */
         private long size;
         /** Bytes synced (guarded by this). */
@@ -79,8 +81,9 @@ final class LedgerJournal implements AutoCloseable {
         /** Unmapped and deleted (guarded by this). */
         private boolean deleted;
 
-        private Segment(Path path, FileChannel channel, FileLock lock, long size) throws IOException {
+        private Segment(Path path, long order, FileChannel channel, FileLock lock, long size) throws IOException {
             this.path = path;
+            this.order = order;
             this.channel = channel;
             this.lock = lock;
             this.map = channel.map(FileChannel.MapMode.READ_WRITE, 0, SEGMENT_BYTES, arena);
@@ -142,6 +145,7 @@ final class LedgerJournal implements AutoCloseable {
      */
     private volatile Segment spare;
     private final AtomicLong appended = new AtomicLong();
+    private final AtomicLong begun = new AtomicLong();
     private volatile long synced;
     private volatile boolean closed;
     /** The sync thread sleeps until an append wakes it. */
@@ -248,9 +252,14 @@ final class LedgerJournal implements AutoCloseable {
         return current;
     }
 
+    /**
+     * Begins a segment, named so that names sort in the order segments are begun (replay follows it): the time,
+     * then this journal's count, then a random part for the other processes sharing the directory.
+     */
     private Segment newSegment() throws IOException {
-        String name = "ledger-" + System.currentTimeMillis() + "-"
-                + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()) + SUFFIX;
+        long order = begun.incrementAndGet();
+        String name = "ledger-%013d-%08d-%s%s".formatted(System.currentTimeMillis(), order,
+                HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()), SUFFIX);
         Path path = dir.resolve(name);
         FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
@@ -265,7 +274,7 @@ final class LedgerJournal implements AutoCloseable {
             }
             ch.write(ByteBuffer.wrap(header), 0);
             ch.force(true);
-            return new Segment(path, ch, lock, header.length);
+            return new Segment(path, order, ch, lock, header.length);
         } catch (IOException | RuntimeException e) {
             ch.close();
             Files.deleteIfExists(path);
@@ -303,12 +312,14 @@ final class LedgerJournal implements AutoCloseable {
         try {
             Segment next = newSegment();
             synchronized (this) {
-                if (!closed && spare == null) {
+                // one begun after it may be current already (a rotation that found no spare begins its own): its
+                // rows come first, so this one, whose name sorts before, must not hold later rows
+                if (!closed && spare == null && next.order > current.order) {
                     spare = next;
                     return;
                 }
             }
-            next.release(true); // closed meanwhile
+            next.release(true); // closed meanwhile, or overtaken
         } catch (IOException | RuntimeException e) {
             // a full disk: appends go on in the current segment, and a rotation tries again on its own
             LOG.error("ledger journal: no next segment ({}); retrying in 1 s", e.toString());
