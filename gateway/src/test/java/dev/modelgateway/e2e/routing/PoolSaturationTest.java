@@ -85,11 +85,14 @@ class PoolSaturationTest {
         }
     }
 
-    /** Two streams of 20 events 150 ms apart, holding both connections for about 3 s. */
+    /**
+     * Two streams of 40 events 150 ms apart, holding both connections for about 6 s: time for the calls queued
+     * behind them to settle in order on a loaded machine, long before a queued call would be served.
+     */
     private static List<CompletableFuture<HttpResponse<String>>> slowStreams(String marker) {
         List<CompletableFuture<HttpResponse<String>>> slow = IntStream.range(0, 2).mapToObj(i -> send("/api/v1/chat/completions",
                 "{\"model\":\"platform/vendorB-5.5\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":"
-                        + "\"[[sim:chunks=20;chunk_delay_ms=150]] " + marker + i + "\"}]}")).toList();
+                        + "\"[[sim:chunks=40;chunk_delay_ms=150]] " + marker + i + "\"}]}")).toList();
         h.sim.awaitReceived(list -> list.stream().filter(r -> r.body().contains(marker)).count() == 2, 5_000).await();
         return slow;
     }
@@ -107,7 +110,7 @@ class PoolSaturationTest {
         // one call takes the queue's only place; the next finds it full and is refused at once, in its own shape
         var waiting = send("/api/v1/chat/completions", "{\"model\":\"platform/vendorB-5.5\","
                 + "\"messages\":[{\"role\":\"user\",\"content\":\"waiting for a connection\"}]}");
-        Thread.sleep(300);
+        Thread.sleep(1_000); // it must hold the queue's place before the next call comes
         long t0 = System.nanoTime();
         var refused = send("/api/v1/messages", "{\"model\":\"platform/vendorB-5.5\",\"max_tokens\":50,"
                 + "\"messages\":[{\"role\":\"user\",\"content\":\"queue full\"}]}").get();
