@@ -29,8 +29,8 @@ import java.util.stream.Stream;
 
 /**
  * {@code train}, run by {@code ./gw} to build the start-up cache (docs/configuration.md, "Start-up"): the
- * JVM runs with {@code -XX:AOTCacheOutput}, records the classes this run loads and links and the methods' profiles
- * (JEP 483, 514, 515), and writes the cache when it exits. So the run does what a real start and its first
+ * JVM runs with {@code -XX:AOTCacheOutput}, records the classes this run loads and links (JEP 483, 514; not the
+ * methods' profiles of JEP 515: {@code -XX:-AOTRecordTraining}, docs/performance.md), and writes the cache when it exits. So the run does what a real start and its first
  * requests do: {@code serve}'s configuration loading and start-up on a new SQLite file (the migrations run), then
  * every caller protocol, JSON and SSE, native and translated, with the master key and with a stored key, in front
  * of the built-in simulator on loopback. It exits 0 only if every answer was the expected one.
