@@ -92,6 +92,11 @@ final class LedgerJournal implements AutoCloseable {
             open.add(this);
         }
 
+        /** The segment's file. */
+        Path path() {
+            return path;
+        }
+
         /** A row of this segment is in the database (or was dropped for good). */
         void done() {
             if (outstanding.decrementAndGet() == 0 && sealed) release(true);
