@@ -2,7 +2,7 @@
 # Side-by-side benchmark (issue 13): the vendor simulator called directly, through an nginx proxy_pass and
 # through the gateway, on the same hop with the same wrk settings, in one run; then a slow-stream soak.
 # Usage: bench/side-by-side.sh [--quick] [--only relay|soak] [--soak 1000,5000,10000] [--duration S]
-#                              [--warmup S] [--jit-warmup S] [--soak-duration S] [--wait-quiet S]
+#                              [--warmup S] [--jit-warmup S] [--soak-duration S] [--wait-quiet S] [--out FILE]
 #   --duration S       measured seconds per relay run (default 10)
 #   --warmup S         unmeasured wrk run just before each measured relay run (default 3)
 #   --jit-warmup S     before anything is measured, drive every gateway scenario for S seconds in total (default 30)
@@ -11,7 +11,9 @@
 #   --only P           relay (the 8 scenarios × concurrency 1 and 64) or soak (the slow streams) only
 #   --quick            --duration 3 --warmup 1 --jit-warmup 10 --soak 1000 --soak-duration 8 (a smoke run)
 #   --wait-quiet S     wait up to S seconds for the 1-minute load average to drop to 1 first (default 60)
-# Writes bench/results/side-by-side-latest.md. Ports: BENCH_SIM_PORT (19191), BENCH_NGINX_PORT (18181),
+#   --out FILE         where the results go (default bench/results/side-by-side-latest.md, or with --only
+#                      side-by-side-<relay|soak>-latest.md, so that a partial run keeps the full one)
+# Ports: BENCH_SIM_PORT (19191), BENCH_NGINX_PORT (18181),
 # BENCH_GW_PORT (18182). BENCH_GW_ENV="NAME=value ..." adds environment to the gateway (e.g. GATEWAY_ACCESS_LOG=OFF).
 # Placement: nginx and the gateway on CPU 0 (only one of them under load at a time), the simulator and wrk on
 # CPU 1 for every target, so a difference between targets is the proxy's own cost (BENCH_PROXY_CPUS,
@@ -21,7 +23,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAR="$ROOT/gateway/target/gateway.jar"
 ARGS="$*"
-DURATION=10; WARMUP=3; JIT_WARMUP=30; SOAK_LEVELS=1000,5000,10000; SOAK_DURATION=20; ONLY=""; WAIT_QUIET=60
+DURATION=10; WARMUP=3; JIT_WARMUP=30; SOAK_LEVELS=1000,5000,10000; SOAK_DURATION=20; ONLY=""; WAIT_QUIET=60; OUT=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --duration) DURATION="$2"; shift 2 ;;
@@ -32,6 +34,7 @@ while [ $# -gt 0 ]; do
     --only) ONLY="$2"; shift 2 ;;
     --quick) DURATION=3; WARMUP=1; JIT_WARMUP=10; SOAK_LEVELS=1000; SOAK_DURATION=8; shift ;;
     --wait-quiet) WAIT_QUIET="$2"; shift 2 ;;
+    --out) OUT="$2"; shift 2 ;;
     -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -494,7 +497,7 @@ mib() { awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
 f0() { awk -v v="$1" 'BEGIN { if (v == "" || v == "-") print "–"; else printf "%.0f", v }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b + 0 == 0) print "–"; else printf "%.2f", a / b }'; }
 field() { echo "$1" | awk -v k="$2" '{ print $k }'; }   # "rps n p50 p99 err sock tmo cpu" -> column k
-RESULT="$ROOT/bench/results/side-by-side-latest.md"
+RESULT="${OUT:-$ROOT/bench/results/side-by-side${ONLY:+-$ONLY}-latest.md}"
 {
   echo "# Side-by-side: direct, nginx proxy_pass, gateway ($(date -u +%Y-%m-%dT%H:%MZ))"
   echo
