@@ -105,7 +105,13 @@ final class InFlight<T> {
 
     private void expire() {
         expired = true;
-        if (upstream == null && pool != null && pool.saturated()) expiredQueued = pool.deadlineWhileQueued(req.deadline().idleMs());
+        if (upstream == null && pool != null && pool.saturated()) {
+            expiredQueued = pool.deadlineWhileQueued(req.deadline().idleMs());
+            // Still in Vert.x's queue, whose wait ends at the same deadline (VendorClients.send): that failure,
+            // a moment later, gives its place back first. Failing now would answer before, and the next caller
+            // could find the queue still full.
+            return;
+        }
         if (upstream != null) upstream.reset();
         result.tryFail(timeout());
     }
