@@ -221,7 +221,7 @@ public final class TranscriptionTasks {
 
     /** Token-billed models report tokens; duration-billed ones ({@code "type":"duration"}) record none. */
     public static Usage usageOf(Buffer body) {
-        JsonNode usage = Json.parseOrNull(body.toString()) instanceof JsonNode n ? n.path("usage") : null;
+        JsonNode usage = Json.parseOrNull(body) instanceof JsonNode n ? n.path("usage") : null;
         if (usage == null || !"tokens".equals(usage.path("type").asText())) return Usage.ZERO;
         return new Usage(usage.path("input_tokens").asLong(0), 0, 0, 0, usage.path("output_tokens").asLong(0), 0);
     }

@@ -53,7 +53,7 @@ public final class ImageScalesEndpoint {
             throw GatewayException.invalid("model", "Model '" + model.id() + "' does not upscale images; use platform/vendorC-imagen-upscale.");
         }
         JsonAnswer answer = vendorBody -> new JsonAnswer.Answer(Json.toBuffer(
-                ImagenUpscale.decode(Json.parseOrNull(vendorBody.toString()), model.vendor().id(), req.outputFormat())),
+                ImagenUpscale.decode(Json.parseOrNull(vendorBody), model.vendor().id(), req.outputFormat())),
                 Usage.ZERO);
         VendorErrorMapper errors = e -> Codecs.of(Vendor.GEMINI).decodeError(e.status(), e.body().toString());
         // the image goes out as base64 in JSON: megabytes to encode, beside the event loop when large

@@ -80,7 +80,7 @@ public final class ImagesEndpoint {
         VendorRequest req = new VendorRequest(platform.endpointOf(model), path,
                 MultiMap.caseInsensitiveMultiMap().set("content-type", contentType), body, Deadline.ofMillis(TIMEOUT_MS));
         JsonAnswer answer = vendorBody -> {
-            JsonNode parsed = Json.parseOrNull(vendorBody.toString());
+            JsonNode parsed = Json.parseOrNull(vendorBody);
             if (parsed == null) throw GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + model.vendor().id() + "' returned invalid JSON.");
             JsonNode u = parsed.path("usage");
             return new JsonAnswer.Answer(vendorBody, new Usage(u.path("input_tokens").asLong(0), 0, 0, 0, u.path("output_tokens").asLong(0), 0));

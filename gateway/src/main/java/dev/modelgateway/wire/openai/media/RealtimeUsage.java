@@ -52,7 +52,7 @@ public final class RealtimeUsage {
     private void inspect(Buffer message) {
         byte[] bytes = message.getBytes();
         if (!"response.done".equals(topLevelType(bytes))) return;
-        JsonNode parsed = Json.parseOrNull(message.toString());
+        JsonNode parsed = Json.parseOrNull(bytes, 0, bytes.length);
         JsonNode usage = parsed == null ? null : parsed.path("response").path("usage");
         if (usage == null || !usage.isObject()) return;
         // OpenAI's input_tokens include the cached ones; the canonical usage keeps them apart
