@@ -20,7 +20,17 @@ public record ServerLimits(long idleTimeoutSeconds, long requestHeadTimeoutSecon
                            int maxConnectionsPerClient, int maxConnections, long maxBufferedBodyBytes,
                            VendorAnswerLimits vendorAnswers) {
 
-    public static final ServerLimits DEFAULT = new ServerLimits(360, 30, 120, 256, 16_384, 0);
+    /**
+     * 16,384 open connections, or fewer when the heap could not hold that many streams: a slow stream holds
+     * 20–24 KiB of heap while it runs, so one connection is given 30 KiB (docs/performance.md, "The JVM").
+     * The launcher's 512 MiB heap (507 MiB usable: one survivor space is not counted) gives 16,384.
+     */
+    static int defaultMaxConnections(long maxHeapBytes) {
+        return (int) Math.clamp(maxHeapBytes / (30 * 1024), 1_024, 16_384);
+    }
+
+    public static final ServerLimits DEFAULT = new ServerLimits(360, 30, 120, 256,
+            defaultMaxConnections(Runtime.getRuntime().maxMemory()), 0);
 
     public ServerLimits {
         if (idleTimeoutSeconds < 0 || requestHeadTimeoutSeconds < 0 || bodyReadTimeoutSeconds < 0

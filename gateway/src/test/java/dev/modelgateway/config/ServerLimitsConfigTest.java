@@ -13,9 +13,20 @@ class ServerLimitsConfigTest {
     @Test
     void defaults() throws Exception {
         ServerLimits limits = new ConfigLoader(k -> null).load(null).limits();
-        assertThat(limits).isEqualTo(new ServerLimits(360, 30, 120, 256, 16_384, 0));
+        assertThat(limits).isEqualTo(new ServerLimits(360, 30, 120, 256,
+                ServerLimits.defaultMaxConnections(Runtime.getRuntime().maxMemory()), 0));
         assertThat(limits.bufferedBodyBudget()).isEqualTo(Runtime.getRuntime().maxMemory() / 4);
         assertThat(limits.vendorAnswers()).isEqualTo(new VendorAnswerLimits(64L * 1024 * 1024, 1800, 16L * 1024 * 1024));
+    }
+
+    @Test
+    void defaultConnectionCapFollowsTheHeap() {
+        long mib = 1024 * 1024;
+        // the launcher's -Xmx512m, as Runtime.maxMemory() reports it under the serial collector
+        assertThat(ServerLimits.defaultMaxConnections(507 * mib)).isEqualTo(16_384);
+        assertThat(ServerLimits.defaultMaxConnections(256 * mib)).isEqualTo(8_738);
+        assertThat(ServerLimits.defaultMaxConnections(6144 * mib)).isEqualTo(16_384);
+        assertThat(ServerLimits.defaultMaxConnections(16 * mib)).isEqualTo(1_024);
     }
 
     @Test
