@@ -21,6 +21,13 @@ import java.util.concurrent.TimeUnit;
 
 /** Command line: {@code serve [--config FILE]}, {@code demo}. The {@code ./gw} launcher calls this. */
 public final class Main {
+    static {
+        // Netty 4.2 reports its buffer allocations as JFR events when the JVM has JFR; the first check whether
+        // they are enabled loads JFR's metadata: ~0.1 s on the event loop, inside the first request. The gateway
+        // does not record them (docs/performance.md, "Start-up"); -Dio.netty.jfr.enabled=true brings them back.
+        if (System.getProperty("io.netty.jfr.enabled") == null) System.setProperty("io.netty.jfr.enabled", "false");
+    }
+
     /** The drain (5 s), the Redis closes (2 s each, up to 5 s in all) and room to write the ledger. */
     static final long STOP_SECONDS = 15;
     static final long VERTX_CLOSE_SECONDS = 5;
