@@ -1,6 +1,8 @@
 package dev.modelgateway.bench;
 
 import dev.modelgateway.sse.SseParser;
+import dev.modelgateway.upstream.RelayedFrames;
+import dev.modelgateway.wire.CallerFrames;
 import dev.modelgateway.wire.StreamTap;
 import dev.modelgateway.wire.anthropic.AnthropicNativeTap;
 import dev.modelgateway.wire.openai.chat.ChatNativeTap;
@@ -23,7 +25,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The native (same-protocol) fast path, as the relay's StreamPump runs it: SseParser → StreamTap (observes
- * usage, relays the event's bytes) → a fresh Buffer per network read, sized from it as StreamPump sizes it.
+ * usage, relays the event's bytes) → RelayedFrames, which forwards the read's own bytes where the relayed
+ * events lie in it as they would be written, and copies the rest into a buffer sized as StreamPump sizes it.
  * One operation = one recorded stream.
  * Scenario = {source stream}_{tap}; "qwen_openai" is a chat stream whose chunks all carry "usage":null.
  */
@@ -48,7 +51,7 @@ public class NativeTapBench {
         pieces = Workloads.buffers(Workloads.split(Workloads.bytes(parts[0], 1), Workloads.MIN_PIECE, Workloads.MAX_PIECE));
         StreamTap tap = newTap();
         Buffer all = Buffer.buffer();
-        SseParser p = new SseParser(e -> tap.onEvent(e, all));
+        SseParser p = new SseParser(e -> tap.onEvent(e, CallerFrames.into(all)));
         for (Buffer b : pieces) p.feed(b);
         p.end();
         if (!tap.complete()) throw new IllegalStateException(scenario + ": tap did not see the end of the stream");
@@ -58,26 +61,20 @@ public class NativeTapBench {
         return anthropic ? new AnthropicNativeTap("trace-bench") : new ChatNativeTap(false);
     }
 
-    private static final class Pump {
-        Buffer pending;
-    }
-
     @Benchmark
     public void relay(Blackhole bh) {
         StreamTap tap = newTap();
-        Pump pump = new Pump();
-        SseParser parser = new SseParser(e -> tap.onEvent(e, pump.pending));
+        RelayedFrames frames = new RelayedFrames(); // as upstream/StreamPump: one read in, the caller's frames out
+        SseParser parser = new SseParser(e -> tap.onEvent(e, frames));
         for (Buffer b : pieces) {
-            if (pump.pending == null) pump.pending = Workloads.output(b);
+            frames.read(b, b.length() + (b.length() >> 2) + 64);
             parser.feed(b);
-            if (pump.pending.length() > 0) { // StreamPump writes it and starts another with the next read
-                bh.consume(pump.pending);
-                pump.pending = null;
-            }
+            Buffer out = frames.take();
+            if (out != null) bh.consume(out);
         }
-        if (pump.pending == null) pump.pending = Buffer.buffer(256);
+        frames.noRead();
         parser.end();
-        bh.consume(pump.pending);
+        bh.consume(frames.take());
         bh.consume(tap.usage());
     }
 }

@@ -111,6 +111,31 @@ public final class SseEvent {
         out.appendBytes(DATA_FIELD).appendBytes(bytes, dataOffset, dataLength).appendBytes(BLANK_LINE);
     }
 
+    /**
+     * Where the frame {@link #appendFrame} would write lies, byte for byte, in {@code array} within
+     * {@code [from, to)}: its start, or -1 when it does not (the event was read from other bytes, its lines end
+     * in CR, its data was joined from several lines, a comment or another field lies between its lines). The
+     * frame then ends at {@link #frameEnd()}.
+     */
+    public int frameStartIn(byte[] array, int from, int to) {
+        int start = dataOffset - DATA_FIELD.length;
+        int end = frameEnd();
+        if (bytes != array || start < from || end > to
+                || !Arrays.equals(array, start, dataOffset, DATA_FIELD, 0, DATA_FIELD.length)
+                || !Arrays.equals(array, end - BLANK_LINE.length, end, BLANK_LINE, 0, BLANK_LINE.length)) return -1;
+        if (nameLength < 0) return start;
+        int nameStart = nameOffset - EVENT_FIELD.length;
+        int nameEnd = nameOffset + nameLength;
+        if (nameBytes != array || nameStart < from || nameEnd + LF.length != start || array[nameEnd] != '\n'
+                || !Arrays.equals(array, nameStart, nameOffset, EVENT_FIELD, 0, EVENT_FIELD.length)) return -1;
+        return nameStart;
+    }
+
+    /** The end of the frame {@link #frameStartIn} found: past the data and the blank line after it. */
+    public int frameEnd() {
+        return dataOffset + dataLength + BLANK_LINE.length;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof SseEvent e && Objects.equals(event(), e.event()) && data().equals(e.data());

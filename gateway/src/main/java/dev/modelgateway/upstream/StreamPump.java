@@ -26,7 +26,8 @@ final class StreamPump {
     private final HttpServerResponse out;
     private final Promise<RelayOutcome> done = Promise.promise();
     /** Frames for the caller not yet written: one buffer per upstream read, sized from it (null once written). */
-    private Buffer pending;
+    /** What the caller gets next: the frames of the upstream reads since the last flush. */
+    private final RelayedFrames frames = new RelayedFrames();
     private Long ttftMs;
     private final VendorAnswerLimits limits;
     private long silenceTimer = -1;
@@ -49,7 +50,7 @@ final class StreamPump {
     Future<RelayOutcome> run() {
         SseParser parser = new SseParser(event -> {
             sinceEvent = 0;
-            tap.onEvent(event, pending(0));
+            tap.onEvent(event, frames);
         });
         lastEventNanos = System.nanoTime();
         watchSilence();
@@ -61,7 +62,7 @@ final class StreamPump {
             lastEventNanos = System.nanoTime();
             sinceEvent += chunk.length();
             // what the caller gets is about what came (the same bytes natively, a translation of them otherwise)
-            pending(chunk.length() + (chunk.length() >> 2) + 64);
+            frames.read(chunk, chunk.length() + (chunk.length() >> 2) + 64);
             parser.feed(chunk);
             if (sinceEvent > limits.maxEventBytes()) {
                 // an event that never ends would grow the parser's line buffer without bound
@@ -81,8 +82,9 @@ final class StreamPump {
         });
         upstream.endHandler(v -> {
             if (done.future().isComplete()) return;
+            frames.noRead();
             parser.end();
-            tap.onUpstreamEnd(pending(0));
+            tap.onUpstreamEnd(frames.buffer());
             if (!tap.complete()) {
                 GatewayException cut = GatewayException.of(ErrorKind.UPSTREAM,
                         "Vendor '" + vendor + "' ended the stream before it was complete.");
@@ -90,7 +92,7 @@ final class StreamPump {
                     done.tryFail(cut);
                     return;
                 }
-                tap.appendError(cut, pending(0));
+                tap.appendError(cut, frames.buffer());
             }
             finish();
         });
@@ -100,7 +102,7 @@ final class StreamPump {
                 done.tryFail(call.failure(t));
                 return;
             }
-            if (!tap.complete()) tap.appendError(TransportFailures.classify(t, vendor), pending(0));
+            if (!tap.complete()) tap.appendError(TransportFailures.classify(t, vendor), frames.buffer());
             finish();
         });
         out.closeHandler(v -> {
@@ -126,7 +128,7 @@ final class StreamPump {
         if (ttftMs == null) {
             done.tryFail(reason);
         } else {
-            if (!tap.complete()) tap.appendError(reason, pending(0));
+            if (!tap.complete()) tap.appendError(reason, frames.buffer());
             finish();
         }
         upstream.request().reset();
@@ -151,21 +153,17 @@ final class StreamPump {
             if (ttftMs == null) {
                 done.tryFail(silent);
             } else {
-                if (!tap.complete()) tap.appendError(silent, pending(0));
+                if (!tap.complete()) tap.appendError(silent, frames.buffer());
                 finish();
             }
             upstream.request().reset();
         });
     }
 
-    /** The buffer for the caller's next frames, made with room for {@code size} bytes if there is none. */
-    private Buffer pending(int size) {
-        if (pending == null) pending = Buffer.buffer(Math.max(size, 256));
-        return pending;
-    }
-
     private void flush() {
-        if (pending == null || pending.length() == 0 || out.closed() || done.future().isComplete()) return;
+        if (out.closed() || done.future().isComplete()) return;
+        Buffer next = frames.take();
+        if (next == null || next.length() == 0) return;
         if (ttftMs == null) {
             ttftMs = ex.elapsedMs();
             call.committed();
@@ -173,8 +171,7 @@ final class StreamPump {
                     .putHeader("content-type", "text/event-stream; charset=utf-8")
                     .putHeader("cache-control", "no-cache");
         }
-        out.write(pending);
-        pending = null;
+        out.write(next);
         if (out.writeQueueFull()) {
             upstream.pause();
             out.drainHandler(v -> upstream.resume());

@@ -10,8 +10,8 @@ import io.vertx.core.buffer.Buffer;
  * collects usage, and knows whether the stream ended properly.
  */
 public interface StreamTap {
-    /** Appends the frames for one upstream event to {@code out} (possibly none). */
-    void onEvent(SseEvent event, Buffer out);
+    /** Puts the frames for one upstream event in {@code out} (possibly none). */
+    void onEvent(SseEvent event, CallerFrames out);
 
     /** The upstream closed its response normally; vendors without a terminal event (Gemini) finish here. */
     default void onUpstreamEnd(Buffer out) {

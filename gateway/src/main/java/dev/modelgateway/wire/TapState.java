@@ -2,7 +2,6 @@ package dev.modelgateway.wire;
 
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.GatewayException;
-import dev.modelgateway.sse.SseEvent;
 import io.vertx.core.buffer.Buffer;
 
 /** What every stream tap keeps: the usage seen so far, and whether (and how) the stream has ended. */
@@ -43,9 +42,4 @@ public abstract class TapState implements StreamTap {
 
     /** Writes this protocol's own error event. */
     protected abstract void writeError(GatewayException error, Buffer out);
-
-    /** Writes an upstream event as it came, its name (if any) included: its bytes, never decoded. */
-    protected static void relay(SseEvent e, Buffer out) {
-        e.appendFrame(out);
-    }
 }

@@ -20,9 +20,9 @@ public final class TranslatingTap extends TapState {
     }
 
     @Override
-    public void onEvent(SseEvent event, Buffer out) {
+    public void onEvent(SseEvent event, CallerFrames frames) {
         if (complete()) return;
-        this.out = out;
+        this.out = frames.buffer();
         try {
             decoder.decode(event, this::emit);
         } catch (GatewayException e) {

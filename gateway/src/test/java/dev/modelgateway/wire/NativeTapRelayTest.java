@@ -75,7 +75,7 @@ class NativeTapRelayTest {
         String stream = Fixtures.text("openai-responses/stream-web-search.sse");
         StreamTap tap = new ResponsesNativeTap("trace", id -> { });
         Buffer out = Buffer.buffer();
-        SseParser parser = new SseParser(e -> tap.onEvent(e, out));
+        SseParser parser = new SseParser(e -> tap.onEvent(e, CallerFrames.into(out)));
         parser.feed(Buffer.buffer(stream));
         parser.end();
         // one web_search_call among the completed response's output items; 9463 input of which 8320 cached
@@ -87,7 +87,7 @@ class NativeTapRelayTest {
         for (int piece = 1; piece <= bytes.length; piece++) {
             StreamTap tap = taps.get();
             Buffer out = Buffer.buffer();
-            SseParser parser = new SseParser(e -> tap.onEvent(e, out));
+            SseParser parser = new SseParser(e -> tap.onEvent(e, CallerFrames.into(out)));
             for (int i = 0; i < bytes.length; i += piece) {
                 parser.feed(Buffer.buffer(Arrays.copyOfRange(bytes, i, Math.min(bytes.length, i + piece))));
             }

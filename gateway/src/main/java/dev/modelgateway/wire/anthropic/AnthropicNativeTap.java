@@ -5,6 +5,7 @@ import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sse.SseEvent;
+import dev.modelgateway.wire.CallerFrames;
 import dev.modelgateway.wire.TapState;
 import io.vertx.core.buffer.Buffer;
 
@@ -26,7 +27,7 @@ public final class AnthropicNativeTap extends TapState {
     }
 
     @Override
-    public void onEvent(SseEvent e, Buffer out) {
+    public void onEvent(SseEvent e, CallerFrames out) {
         if (e.named(MESSAGE_START)) {
             JsonNode msg = Json.parseOrNull(e.dataArray(), e.dataOffset(), e.dataLength());
             if (msg != null) usage = AnthropicUsage.toCanonical(msg.path("message").path("usage"));
@@ -38,7 +39,7 @@ public final class AnthropicNativeTap extends TapState {
         } else if (e.named(ERROR)) {
             endedWithError();
         }
-        relay(e, out);
+        out.relay(e);
     }
 
     @Override

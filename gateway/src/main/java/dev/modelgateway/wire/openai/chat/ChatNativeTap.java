@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sse.SseEvent;
+import dev.modelgateway.wire.CallerFrames;
 import dev.modelgateway.wire.TapState;
 import io.vertx.core.buffer.Buffer;
 
@@ -24,7 +25,7 @@ public final class ChatNativeTap extends TapState {
     }
 
     @Override
-    public void onEvent(SseEvent e, Buffer out) {
+    public void onEvent(SseEvent e, CallerFrames out) {
         if (e.dataIs(DONE)) {
             ended();
         } else if (e.dataStartsWith(ERROR_START)) { // a vendor's mid-stream error, relayed as it is
@@ -37,7 +38,7 @@ public final class ChatNativeTap extends TapState {
                 if (!callerWantsUsage && choices.isArray() && choices.isEmpty()) return;
             }
         }
-        relay(e, out);
+        out.relay(e);
     }
 
     @Override

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sse.SseEvent;
+import dev.modelgateway.wire.CallerFrames;
 import dev.modelgateway.wire.TapState;
 import io.vertx.core.buffer.Buffer;
 
@@ -33,7 +34,7 @@ public final class ResponsesNativeTap extends TapState {
     }
 
     @Override
-    public void onEvent(SseEvent e, Buffer out) {
+    public void onEvent(SseEvent e, CallerFrames out) {
         if (e.named(COMPLETED) || e.named(INCOMPLETE)) {
             JsonNode parsed = Json.parseOrNull(e.dataArray(), e.dataOffset(), e.dataLength());
             if (parsed != null) {
@@ -44,7 +45,7 @@ public final class ResponsesNativeTap extends TapState {
         } else if (e.named(FAILED) || e.named(ERROR)) {
             endedWithError();
         }
-        relay(e, out);
+        out.relay(e);
         lastSequence++;
     }
 
