@@ -4,9 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.buffer.BufferInternal;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.function.Consumer;
 
@@ -23,11 +20,8 @@ public final class SseParser {
     private static final byte[] EVENT = {'e', 'v', 'e', 'n', 't'};
     /** A held line's first buffer: most lines a read splits are short events. */
     private static final int SMALL_LINE = 512;
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long LF_LANES = 0x0A0A0A0A0A0A0A0AL;
-    private static final long CR_LANES = 0x0D0D0D0D0D0D0D0DL;
-    private static final long LOW_BITS = 0x0101010101010101L;
-    private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final long LF_LANES = ByteLanes.lanes((byte) '\n');
+    private static final long CR_LANES = ByteLanes.lanes((byte) '\r');
 
     private final Consumer<SseEvent> sink;
     /** The unfinished last line of the previous reads; made when a line is split, dropped once it was long. */
@@ -93,19 +87,16 @@ public final class SseParser {
     }
 
     /**
-     * The index of the first CR or LF in {@code [from, to)}, or {@code to}: eight bytes at a time, since most
-     * of a stream is the text between line ends. A byte equal to CR or LF makes its lane of {@code word ^ CR}
-     * or {@code word ^ LF} zero, and {@code (x - 0x01..) & ~x & 0x80..} marks zero lanes; lanes above a marked
-     * one may be marked falsely, never below, so the lowest mark is the first line end.
+     * The index of the first CR or LF in {@code [from, to)}, or {@code to}: eight bytes at a time
+     * ({@link ByteLanes}), since most of a stream is the text between line ends. The lowest mark of either
+     * byte is the first line end.
      */
     static int lineEnd(byte[] bytes, int from, int to) {
         int i = from;
         for (; i + Long.BYTES <= to; i += Long.BYTES) {
-            long word = (long) LONGS.get(bytes, i);
-            long lf = word ^ LF_LANES;
-            long cr = word ^ CR_LANES;
-            long marks = ((lf - LOW_BITS) & ~lf | (cr - LOW_BITS) & ~cr) & HIGH_BITS;
-            if (marks != 0) return i + (Long.numberOfTrailingZeros(marks) >>> 3);
+            long word = ByteLanes.word(bytes, i);
+            long marks = ByteLanes.marks(word, LF_LANES) | ByteLanes.marks(word, CR_LANES);
+            if (marks != 0) return i + ByteLanes.lane(marks);
         }
         for (; i < to; i++) {
             if (bytes[i] == '\n' || bytes[i] == '\r') return i;
