@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The native (same-protocol) fast path, as the relay's StreamPump runs it: SseParser → StreamTap (observes
  * usage, relays the event's bytes) → RelayedFrames, which forwards the read's own bytes where the relayed
- * events lie in it as they would be written, and copies the rest into a buffer sized as StreamPump sizes it.
+ * events lie in it as they would be written, and copies the rest into a buffer (RelayedFrames.copyRoom).
  * One operation = one recorded stream.
  * Scenario = {source stream}_{tap}; "qwen_openai" is a chat stream whose chunks all carry "usage":null.
  */
@@ -67,7 +67,7 @@ public class NativeTapBench {
         RelayedFrames frames = new RelayedFrames(); // as upstream/StreamPump: one read in, the caller's frames out
         SseParser parser = new SseParser(e -> tap.onEvent(e, frames));
         for (Buffer b : pieces) {
-            frames.read(b, b.length() + (b.length() >> 2) + 64);
+            frames.read(b);
             parser.feed(b);
             Buffer out = frames.take();
             if (out != null) bh.consume(out);

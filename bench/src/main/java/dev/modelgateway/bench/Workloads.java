@@ -1,6 +1,7 @@
 package dev.modelgateway.bench;
 
 import dev.modelgateway.sse.SseParser;
+import dev.modelgateway.upstream.RelayedFrames;
 import io.vertx.core.buffer.Buffer;
 
 import java.io.IOException;
@@ -90,8 +91,8 @@ public final class Workloads {
         return out;
     }
 
-    /** The caller's output buffer for one network read, sized from it as upstream/StreamPump sizes it. */
+    /** The caller's output buffer for one network read, sized from it as upstream/RelayedFrames sizes a copy. */
     public static Buffer output(Buffer piece) {
-        return Buffer.buffer(piece.length() + (piece.length() >> 2) + 64);
+        return Buffer.buffer(RelayedFrames.copyRoom(piece.length()));
     }
 }

@@ -27,12 +27,20 @@ public final class RelayedFrames implements CallerFrames {
     private Buffer copied;
     private int copiedSize = 256;
 
-    /** The frames that follow come from this read; {@code size} is the room a copy of them would start with. */
-    public void read(Buffer read, int size) {
+    /**
+     * The room a copy of one read's frames starts with: about what came (the same bytes natively, a translation
+     * of them otherwise).
+     */
+    public static int copyRoom(int readBytes) {
+        return Math.max(readBytes + (readBytes >> 2) + 64, 256);
+    }
+
+    /** The frames that follow come from this read. */
+    public void read(Buffer read) {
         copyRun(); // a run not taken yet stays first, copied
         this.read = read;
         this.array = null;
-        this.copiedSize = Math.max(size, 256);
+        this.copiedSize = copyRoom(read.length());
         if (read instanceof BufferInternal internal) {
             ByteBuf buf = internal.unwrap();
             if (buf.hasArray()) {

@@ -25,7 +25,6 @@ final class StreamPump {
     private final InFlight<RelayOutcome> call;
     private final HttpServerResponse out;
     private final Promise<RelayOutcome> done = Promise.promise();
-    /** Frames for the caller not yet written: one buffer per upstream read, sized from it (null once written). */
     /** What the caller gets next: the frames of the upstream reads since the last flush. */
     private final RelayedFrames frames = new RelayedFrames();
     private Long ttftMs;
@@ -61,8 +60,7 @@ final class StreamPump {
             if (done.future().isComplete()) return;
             lastEventNanos = System.nanoTime();
             sinceEvent += chunk.length();
-            // what the caller gets is about what came (the same bytes natively, a translation of them otherwise)
-            frames.read(chunk, chunk.length() + (chunk.length() >> 2) + 64);
+            frames.read(chunk);
             parser.feed(chunk);
             if (sinceEvent > limits.maxEventBytes()) {
                 // an event that never ends would grow the parser's line buffer without bound

@@ -79,7 +79,7 @@ class RelayedFramesTest {
         RelayedFrames frames = new RelayedFrames();
         StreamTap tap = new ChatNativeTap(true);
         SseParser parser = new SseParser(e -> tap.onEvent(e, frames));
-        frames.read(read, 0);
+        frames.read(read);
         parser.feed(read);
 
         assertThat(frames.take()).isSameAs(read);
@@ -92,7 +92,7 @@ class RelayedFramesTest {
         RelayedFrames frames = new RelayedFrames();
         List<SseEvent> events = new ArrayList<>();
         SseParser parser = new SseParser(events::add);
-        frames.read(read, 0);
+        frames.read(read);
         parser.feed(read);
         frames.relay(events.get(0));
         frames.relay(events.get(1));
@@ -110,9 +110,9 @@ class RelayedFramesTest {
         Buffer two = Buffer.buffer("data: 2\n\n");
         RelayedFrames frames = new RelayedFrames();
         SseParser parser = new SseParser(frames::relay);
-        frames.read(one, 0);
+        frames.read(one);
         parser.feed(one);
-        frames.read(two, 0);
+        frames.read(two);
         parser.feed(two);
 
         assertThat(frames.take().toString(StandardCharsets.UTF_8)).isEqualTo("data: 1\n\ndata: 2\n\n");
@@ -133,7 +133,7 @@ class RelayedFramesTest {
             SseParser parser = new SseParser(e -> tap.onEvent(e, frames));
             for (int i = 0; i < bytes.length; i += piece) {
                 Buffer read = Buffer.buffer(Arrays.copyOfRange(bytes, i, Math.min(bytes.length, i + piece)));
-                frames.read(read, read.length());
+                frames.read(read);
                 parser.feed(read);
                 Buffer taken = frames.take();
                 if (taken != null) caller.appendBuffer(taken);
