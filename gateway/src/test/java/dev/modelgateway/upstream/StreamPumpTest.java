@@ -663,11 +663,10 @@ class StreamPumpTest {
      */
     private Received call(Consumer<HttpClientResponse> onFirstChunk) {
         Promise<Received> done = Promise.promise();
-        caller.request(HttpMethod.GET, front.actualPort(), "127.0.0.1", "/").compose(r -> r.send()).onComplete(ar -> {
-            if (ar.failed()) {
-                done.tryFail(ar.cause());
-                return;
-            }
+        // The handlers are set on the event loop as the response arrives: set from this thread, once the future
+        // had completed, they could come after a short answer had already ended ("Response already ended").
+        caller.request(HttpMethod.GET, front.actualPort(), "127.0.0.1", "/").compose(r -> r.send().andThen(ar -> {
+            if (ar.failed()) return;
             HttpClientResponse resp = ar.result();
             Buffer body = Buffer.buffer();
             resp.handler(chunk -> {
@@ -677,7 +676,7 @@ class StreamPumpTest {
             });
             resp.exceptionHandler(t -> done.tryComplete(new Received(resp.statusCode(), resp.headers(), body.toString(), t)));
             resp.endHandler(v -> done.tryComplete(new Received(resp.statusCode(), resp.headers(), body.toString(), null)));
-        });
+        })).onFailure(done::tryFail);
         return await(done.future());
     }
 
