@@ -4,6 +4,7 @@ import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.store.Database;
 import dev.modelgateway.store.Schema;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
@@ -16,8 +17,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * The web console (docs/console.md): its pages under {@code /console/}, its read API under
  * {@code /api/v1/console/}, and the rollups behind the usage charts. One per accounts database, however many
- * event loops mount its routes: the first mount migrates the console's tables and starts {@link RollupJob}
- * on a timer of the mounting verticle, so that undeploying the gateway stops it.
+ * event loops mount its routes. Its tables are migrated, and {@link RollupJob} started on a timer of the
+ * gateway's verticles (so that undeploying the gateway stops it), at the console's first request or one rollup
+ * period after the mount, whichever comes first: not during the start-up, where a new database's console
+ * migrations (a Flyway set-up and its scripts) took 0.1-0.2 s of the one core from the first requests
+ * (docs/performance.md, "Start-up"). The charts are a rollup period behind the ledger in any case.
  */
 public final class Console {
     /** The console's tables; the newest of the migrations under {@code db/migration/console}. */
@@ -31,20 +35,28 @@ public final class Console {
     private final Vertx vertx;
     private final Database db;
     private final RollupJob job;
-    private final Future<Void> ready;
+    private final Promise<Void> ready = Promise.promise();
+    private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean rolling = new AtomicBoolean();
 
     private Console(Vertx vertx, Database db) {
         this.vertx = vertx;
         this.db = db;
         this.job = new RollupJob(db);
-        this.ready = vertx.executeBlocking(() -> {
+        vertx.setTimer(ROLLUP_EVERY_MS, id -> start());
+    }
+
+    /** Migrates the console's tables, then rolls up now and every period; once, whoever asks first. */
+    private void start() {
+        if (!started.compareAndSet(false, true)) return;
+        vertx.executeBlocking(() -> {
             db.migrate(SCHEMA);
             return null;
         }, false).<Void>mapEmpty().onSuccess(v -> {
             roll();
             vertx.setPeriodic(ROLLUP_EVERY_MS, id -> roll());
-        }).onFailure(e -> LOG.error("console tables could not be migrated; the console's API answers 503", e));
+        }).onFailure(e -> LOG.error("console tables could not be migrated; the console's API answers 503", e))
+                .onComplete(ready);
     }
 
     /** Mounts the console on a gateway router (called once per event loop). */
@@ -62,7 +74,8 @@ public final class Console {
     }
 
     Future<Void> ready() {
-        return ready;
+        start();
+        return ready.future();
     }
 
     /** One catch-up on a worker thread, skipped while the previous one still runs. */
