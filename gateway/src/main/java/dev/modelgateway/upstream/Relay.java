@@ -58,7 +58,7 @@ public final class Relay {
         long max = limits.maxAnswerBytes();
         String length = resp.getHeader("content-length");
         if (length != null && parseOr(length, -1) > max) {
-            resp.request().reset();
+            abandon(resp);
             return Future.failedFuture(tooLarge(vendor));
         }
         // a declared length within the cap: Vert.x's own reader, which buffers what arrived before it was asked
@@ -77,6 +77,16 @@ public final class Relay {
         resp.exceptionHandler(done::tryFail);
         resp.endHandler(v -> done.tryComplete(body));
         return done.future();
+    }
+
+    /**
+     * Resets an upstream call the gateway gives up on. The reset fails the response with a {@code StreamResetException}
+     * of its own, which Vert.x logs as an error when the response has no exception handler yet: the reset is the
+     * gateway's decision, not a fault.
+     */
+    private static void abandon(HttpClientResponse resp) {
+        resp.exceptionHandler(t -> LOG.debug("upstream call reset by the gateway: {}", t.toString()));
+        resp.request().reset();
     }
 
     private GatewayException tooLarge(String vendor) {
