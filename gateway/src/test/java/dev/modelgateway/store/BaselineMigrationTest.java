@@ -122,10 +122,12 @@ class BaselineMigrationTest {
 
     private static List<String> history(Connection c) throws SQLException {
         List<String> rows = new ArrayList<>();
-        try (ResultSet rs = c.createStatement().executeQuery("SELECT version, type FROM " + Accounts.SCHEMA.historyTable()
-                + " WHERE success = " + (c.getMetaData().getURL().startsWith("jdbc:sqlite:") ? "1" : "true")
-                + " ORDER BY installed_rank")) {
-            while (rs.next()) rows.add(rs.getString(1) + " " + rs.getString(2));
+        // success is an integer in SQLite and a boolean in PostgreSQL: read as a boolean, it is either
+        try (ResultSet rs = c.createStatement().executeQuery("SELECT version, type, success FROM "
+                + Accounts.SCHEMA.historyTable() + " ORDER BY installed_rank")) {
+            while (rs.next()) {
+                if (rs.getBoolean(3)) rows.add(rs.getString(1) + " " + rs.getString(2));
+            }
         }
         return rows;
     }
