@@ -1,7 +1,7 @@
 -- The accounts schema at version 14 in one script, for a new, empty database: Flyway runs this baseline
 -- migration instead of V1 to V14 there, and only the versioned migrations after it; a database that already
 -- has a history goes on with the versioned migrations. One script instead of nine saves a first start
--- about 0.1 s of Flyway's per-migration work on one core (docs/performance.md, "Start-up").
+-- 60-90 ms of Flyway's per-migration work on one core (docs/performance.md, "Start-up").
 -- It is the versioned scripts V1 to V14 one after another, unchanged (BaselineMigrationTest checks it, and that
 -- both paths give the same schema). Never edit it; a later version gets its own versioned migration.
 
