@@ -101,6 +101,9 @@ public final class Metering {
         private Long ttftMs;
         private Map<String, Admission> fallbackAdmissions = Map.of();
         private boolean written;
+        /** Set when the row is journaled, for what follows it. */
+        private String vendor;
+        private long latencyMs;
 
         private Record(Exchange ex, Admission admission, ModelEntry requested) {
             this.ex = ex;
@@ -136,14 +139,18 @@ public final class Metering {
         }
 
         /**
-         * Writes the row when the relay is about to end the answer ({@link Exchange#beforeAnswerEnds}); the call's
-         * own {@link #write()} afterwards then does nothing.
+         * Journals the row when the relay is about to end the answer ({@link Exchange#beforeAnswerEnds}) and
+         * returns the rest of {@link #write()} (the row queued, the call's metrics, the admission settled), which
+         * the relay runs once the last bytes are sent; the call's own {@link #write()} afterwards then does nothing.
          */
-        public void answerEnding(int status, Usage usage, Long ttftMs) {
+        public Runnable answerEnding(int status, Usage usage, Long ttftMs) {
             this.status = status;
             this.usage = usage == null ? Usage.ZERO : usage;
             this.ttftMs = ttftMs;
-            write();
+            if (written) return () -> { };
+            written = true;
+            Runnable queue = journal();
+            return () -> settle(queue);
         }
 
         private double cost() {
@@ -155,12 +162,21 @@ public final class Metering {
         public void write() {
             if (written) return;
             written = true;
-            // the record first: its cost is queued as spend before the budget reservation is released
-            String vendor = (answered == null ? requested : answered).vendor().id();
-            long latencyMs = ex.elapsedMs();
-            accounts.record(new UsageRecord(ex.traceId(), ex.caller().keyId(), requested.id(),
+            settle(journal());
+        }
+
+        /** The row in the journal; what it returns queues it for the database. */
+        private Runnable journal() {
+            vendor = (answered == null ? requested : answered).vendor().id();
+            latencyMs = ex.elapsedMs();
+            return accounts.journal(new UsageRecord(ex.traceId(), ex.caller().keyId(), requested.id(),
                     answered == null ? null : answered.id(), vendor, usage, attempts, status, latencyMs, ttftMs, Instant.now(),
                     ex.caller().key().teamId()));
+        }
+
+        private void settle(Runnable queue) {
+            // the record first: its cost is queued as spend before the budget reservation is released
+            queue.run();
             ex.trace().recorded(new CallFacts(requested.id(), answered == null ? null : answered.id(), vendor, status, usage,
                     attempts, latencyMs, ttftMs, cost()), ex.caller().keyId());
             if (admission != null) admission.settle(usage.totalTokens());

@@ -34,11 +34,15 @@ public final class Exchange {
     private String model;
     private final List<String> callWarnings = new ArrayList<>();
     private AnswerEnd answerEnd;
+    private Runnable afterAnswer;
 
-    /** What runs just before a relayed answer's last bytes are sent. */
+    /**
+     * What runs just before a relayed answer's last bytes are sent; it returns what runs right after they are, the
+     * bookkeeping the answer need not wait for.
+     */
     @FunctionalInterface
     public interface AnswerEnd {
-        void ending(int status, Usage usage, Long ttftMs);
+        Runnable ending(int status, Usage usage, Long ttftMs);
     }
 
     private Exchange(String traceId, ErrorShape shape, long startNanos, Vertx vertx, HttpServerResponse response,
@@ -97,11 +101,21 @@ public final class Exchange {
         this.answerEnd = hook;
     }
 
-    /** Called by the relay right before it ends a successful answer; runs the hook set, at most once. */
+    /**
+     * Called by the relay right before it ends a successful answer; runs the hook set, at most once. The relay calls
+     * {@link #answerEnded()} once it has ended the answer.
+     */
     public void answerEnding(int status, Usage usage, Long ttftMs) {
         AnswerEnd hook = answerEnd;
         answerEnd = null;
-        if (hook != null) hook.ending(status, usage, ttftMs);
+        if (hook != null) afterAnswer = hook.ending(status, usage, ttftMs);
+    }
+
+    /** Called by the relay right after it ended the answer (whether or not ending it succeeded): runs what the hook returned. */
+    public void answerEnded() {
+        Runnable after = afterAnswer;
+        afterAnswer = null;
+        if (after != null) after.run();
     }
 
     public long elapsedMs() {

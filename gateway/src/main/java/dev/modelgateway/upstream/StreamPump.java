@@ -181,7 +181,11 @@ final class StreamPump {
         int status = tap.failed() ? 502 : 200;
         if (!out.closed()) {
             ex.answerEnding(status, tap.usage(), ttftMs);
-            out.end();
+            try {
+                out.end();
+            } finally {
+                ex.answerEnded();
+            }
         }
         done.tryComplete(new RelayOutcome(status, tap.usage(), ttftMs, tap.failed()));
     }

@@ -199,6 +199,33 @@ class CallRunnerTest {
         assertThat(row.ttftMs()).isNotNull();
     }
 
+    /**
+     * A successful answer's record is finished right after its last bytes are sent (Exchange#answerEnded), no
+     * longer before them: it must still have freed the call's concurrency slot by the time the caller, holding the
+     * whole answer, asks again. A key allowed one call at a time calls ten times in a row, JSON and SSE: every call
+     * is served and has its row.
+     */
+    @Test
+    void aKeyAllowedOneCallAtATimeIsServedCallAfterCall() {
+        key = new ApiKey("key-" + UUID.randomUUID().toString().substring(0, 8), "call-runner-test", List.of(),
+                null, null, List.of(), null, null, 1L, false, false);
+        for (int i = 0; i < 10; i++) {
+            callOf = chat("platform/vendorB-5.5", i % 2 == 1, "", PlatformOptions.DEFAULTS);
+            HttpResponse<String> r = get();
+            assertThat(r.statusCode()).as("call %d: %s", i, r.body()).isEqualTo(200);
+        }
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        List<Row> rows = ledgerRows();
+        while (rows.size() < 10 && System.nanoTime() < deadline) {
+            sleep(25);
+            rows = ledgerRows();
+        }
+        assertThat(rows).hasSize(10).allSatisfy(row -> {
+            assertThat(row.status()).isEqualTo(200);
+            assertThat(row.outputTokens()).isPositive();
+        });
+    }
+
     @Test
     void refusedAdmissionCallsNoVendorAndIsRecorded() {
         key = key(List.of("platform/vendorA-*"));
