@@ -101,9 +101,6 @@ public final class Metering {
         private Long ttftMs;
         private Map<String, Admission> fallbackAdmissions = Map.of();
         private boolean written;
-        /** Set when the row is journaled, for what follows it. */
-        private String vendor;
-        private long latencyMs;
 
         private Record(Exchange ex, Admission admission, ModelEntry requested) {
             this.ex = ex;
@@ -147,10 +144,7 @@ public final class Metering {
             this.status = status;
             this.usage = usage == null ? Usage.ZERO : usage;
             this.ttftMs = ttftMs;
-            if (written) return () -> { };
-            written = true;
-            Runnable queue = journal();
-            return () -> settle(queue);
+            return journal();
         }
 
         private double cost() {
@@ -160,28 +154,30 @@ public final class Metering {
 
         /** Writes the row (once) and corrects the token counters with what was really used. */
         public void write() {
-            if (written) return;
-            written = true;
-            settle(journal());
+            journal().run();
         }
 
-        /** The row in the journal; what it returns queues it for the database. */
+        /**
+         * Puts the row in the journal, once, and returns the rest: the row queued for the database, the call's
+         * metrics, the admission settled (nothing after the first call).
+         */
         private Runnable journal() {
-            vendor = (answered == null ? requested : answered).vendor().id();
-            latencyMs = ex.elapsedMs();
-            return accounts.journal(new UsageRecord(ex.traceId(), ex.caller().keyId(), requested.id(),
+            if (written) return () -> { };
+            written = true;
+            String vendor = (answered == null ? requested : answered).vendor().id();
+            long latencyMs = ex.elapsedMs();
+            Runnable queue = accounts.journal(new UsageRecord(ex.traceId(), ex.caller().keyId(), requested.id(),
                     answered == null ? null : answered.id(), vendor, usage, attempts, status, latencyMs, ttftMs, Instant.now(),
                     ex.caller().key().teamId()));
-        }
-
-        private void settle(Runnable queue) {
-            // the record first: its cost is queued as spend before the budget reservation is released
-            queue.run();
-            ex.trace().recorded(new CallFacts(requested.id(), answered == null ? null : answered.id(), vendor, status, usage,
-                    attempts, latencyMs, ttftMs, cost()), ex.caller().keyId());
-            if (admission != null) admission.settle(usage.totalTokens());
-            fallbackAdmissions.forEach((model, a) ->
-                    a.settle(answered != null && answered.id().equals(model) ? usage.totalTokens() : 0));
+            return () -> {
+                // the record first: its cost is queued as spend before the budget reservation is released
+                queue.run();
+                ex.trace().recorded(new CallFacts(requested.id(), answered == null ? null : answered.id(), vendor, status,
+                        usage, attempts, latencyMs, ttftMs, cost()), ex.caller().keyId());
+                if (admission != null) admission.settle(usage.totalTokens());
+                fallbackAdmissions.forEach((model, a) ->
+                        a.settle(answered != null && answered.id().equals(model) ? usage.totalTokens() : 0));
+            };
         }
     }
 }

@@ -34,7 +34,6 @@ public final class Exchange {
     private String model;
     private final List<String> callWarnings = new ArrayList<>();
     private AnswerEnd answerEnd;
-    private Runnable afterAnswer;
 
     /**
      * What runs just before a relayed answer's last bytes are sent; it returns what runs right after they are, the
@@ -102,20 +101,18 @@ public final class Exchange {
     }
 
     /**
-     * Called by the relay right before it ends a successful answer; runs the hook set, at most once. The relay calls
-     * {@link #answerEnded()} once it has ended the answer.
+     * Ends a successful relayed answer with {@code end}: the hook set runs just before it (at most once), and what
+     * the hook returned right after it, whether or not ending succeeded.
      */
-    public void answerEnding(int status, Usage usage, Long ttftMs) {
+    public void endAnswer(int status, Usage usage, Long ttftMs, Runnable end) {
         AnswerEnd hook = answerEnd;
         answerEnd = null;
-        if (hook != null) afterAnswer = hook.ending(status, usage, ttftMs);
-    }
-
-    /** Called by the relay right after it ended the answer (whether or not ending it succeeded): runs what the hook returned. */
-    public void answerEnded() {
-        Runnable after = afterAnswer;
-        afterAnswer = null;
-        if (after != null) after.run();
+        Runnable after = hook == null ? null : hook.ending(status, usage, ttftMs);
+        try {
+            end.run();
+        } finally {
+            if (after != null) after.run();
+        }
     }
 
     public long elapsedMs() {

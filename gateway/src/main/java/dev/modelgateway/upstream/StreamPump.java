@@ -180,12 +180,7 @@ final class StreamPump {
         flush();
         int status = tap.failed() ? 502 : 200;
         if (!out.closed()) {
-            ex.answerEnding(status, tap.usage(), ttftMs);
-            try {
-                out.end();
-            } finally {
-                ex.answerEnded();
-            }
+            ex.endAnswer(status, tap.usage(), ttftMs, out::end);
         }
         done.tryComplete(new RelayOutcome(status, tap.usage(), ttftMs, tap.failed()));
     }

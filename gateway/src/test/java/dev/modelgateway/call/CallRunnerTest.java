@@ -200,7 +200,7 @@ class CallRunnerTest {
     }
 
     /**
-     * A successful answer's record is finished right after its last bytes are sent (Exchange#answerEnded), no
+     * A successful answer's record is finished right after its last bytes are sent (Exchange#endAnswer), no
      * longer before them: it must still have freed the call's concurrency slot by the time the caller, holding the
      * whole answer, asks again. A key allowed one call at a time calls ten times in a row, JSON and SSE: every call
      * is served and has its row.
@@ -214,13 +214,7 @@ class CallRunnerTest {
             HttpResponse<String> r = get();
             assertThat(r.statusCode()).as("call %d: %s", i, r.body()).isEqualTo(200);
         }
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        List<Row> rows = ledgerRows();
-        while (rows.size() < 10 && System.nanoTime() < deadline) {
-            sleep(25);
-            rows = ledgerRows();
-        }
-        assertThat(rows).hasSize(10).allSatisfy(row -> {
+        assertThat(ledgerRows(10)).hasSize(10).allSatisfy(row -> {
             assertThat(row.status()).isEqualTo(200);
             assertThat(row.outputTokens()).isPositive();
         });
@@ -508,16 +502,22 @@ class CallRunnerTest {
      * batch window, so that a second row would have shown up too.
      */
     private Row onlyLedgerRow() {
+        ledgerRows(1);
+        sleep(300);
+        List<Row> rows = ledgerRows();
+        assertThat(rows).as("ledger rows of key %s", key.id()).hasSize(1);
+        return rows.getFirst();
+    }
+
+    /** The test key's ledger rows once there are at least {@code n}, or after 5 s (the writer is asynchronous). */
+    private List<Row> ledgerRows(int n) {
         long deadline = System.nanoTime() + 5_000_000_000L;
         List<Row> rows = ledgerRows();
-        while (rows.isEmpty() && System.nanoTime() < deadline) {
+        while (rows.size() < n && System.nanoTime() < deadline) {
             sleep(25);
             rows = ledgerRows();
         }
-        sleep(300);
-        rows = ledgerRows();
-        assertThat(rows).as("ledger rows of key %s", key.id()).hasSize(1);
-        return rows.getFirst();
+        return rows;
     }
 
     private List<Row> ledgerRows() {
