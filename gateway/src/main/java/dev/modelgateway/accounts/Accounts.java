@@ -289,16 +289,6 @@ public final class Accounts {
      * row is marked, and an alert says so once a day per model: never a silent $0.
      */
     public void record(UsageRecord record) {
-        journal(record).run();
-    }
-
-    /**
-     * The first half of {@link #record}: prices the record and writes it to the journal now, and returns the second
-     * half, which queues it for the database and counts its spend. A relay journals a successful answer's row just
-     * before its last bytes and runs the rest once they are sent, so that the answer does not wait on the
-     * bookkeeping that follows (docs/accounts.md, "A ledger that loses nothing"). Never throws.
-     */
-    public Runnable journal(UsageRecord record) {
         try {
             String model = record.answeredModel() != null ? record.answeredModel() : record.publicModel();
             ModelPrice price = model == null ? null : prices.priceOf(model);
@@ -307,21 +297,12 @@ public final class Accounts {
             if (unknown && (usage.totalTokens() > 0 || usage.webSearchCalls() > 0)) priceUnknown(model);
             String version = prices.version();
             if (!version.equals(registeredPrices)) registerPrices(version);
-            LedgerEntry entry = journaled(LedgerEntry.of(record, unknown ? 0 : Money.toE10(price.cost(usage)), version,
-                    unknown && model != null));
-            return () -> queue(entry);
-        } catch (RuntimeException e) {
-            LOG.error("usage record dropped: " + record, e);
-            return () -> { };
-        }
-    }
-
-    private void queue(LedgerEntry entry) {
-        try {
-            writer.submit(entry);
+            LedgerEntry entry = LedgerEntry.of(record, unknown ? 0 : Money.toE10(price.cost(usage)), version,
+                    unknown && model != null);
+            writer.submit(journaled(entry));
             for (String holder : entry.holders()) holds.spent(holder, entry.at(), entry.costE10());
         } catch (RuntimeException e) {
-            LOG.error("usage record dropped: " + entry.record(), e);
+            LOG.error("usage record dropped: " + record, e);
         }
     }
 

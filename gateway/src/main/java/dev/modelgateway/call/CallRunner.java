@@ -159,7 +159,7 @@ public final class CallRunner {
             // the row is journaled just before the answer ends (docs/accounts.md, "A ledger that loses nothing")
             call.exchange().beforeAnswerEnds((status, usage, ttftMs) -> {
                 answerRecorded = true;
-                return record(model).answerEnding(status, usage, ttftMs);
+                record(model).answerEnding(status, usage, ttftMs);
             });
             ModelEntry upstream = model.withUpstream(deployment.upstreamModel());
             start(upstream, deployment.endpoint()).onComplete(ar -> {

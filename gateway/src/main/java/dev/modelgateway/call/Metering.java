@@ -136,15 +136,14 @@ public final class Metering {
         }
 
         /**
-         * Journals the row when the relay is about to end the answer ({@link Exchange#beforeAnswerEnds}) and
-         * returns the rest of {@link #write()} (the row queued, the call's metrics, the admission settled), which
-         * the relay runs once the last bytes are sent; the call's own {@link #write()} afterwards then does nothing.
+         * Writes the row when the relay is about to end the answer ({@link Exchange#beforeAnswerEnds}); the call's
+         * own {@link #write()} afterwards then does nothing.
          */
-        public Runnable answerEnding(int status, Usage usage, Long ttftMs) {
+        public void answerEnding(int status, Usage usage, Long ttftMs) {
             this.status = status;
             this.usage = usage == null ? Usage.ZERO : usage;
             this.ttftMs = ttftMs;
-            return journal();
+            write();
         }
 
         private double cost() {
@@ -154,30 +153,19 @@ public final class Metering {
 
         /** Writes the row (once) and corrects the token counters with what was really used. */
         public void write() {
-            journal().run();
-        }
-
-        /**
-         * Puts the row in the journal, once, and returns the rest: the row queued for the database, the call's
-         * metrics, the admission settled (nothing after the first call).
-         */
-        private Runnable journal() {
-            if (written) return () -> { };
+            if (written) return;
             written = true;
+            // the record first: its cost is queued as spend before the budget reservation is released
             String vendor = (answered == null ? requested : answered).vendor().id();
             long latencyMs = ex.elapsedMs();
-            Runnable queue = accounts.journal(new UsageRecord(ex.traceId(), ex.caller().keyId(), requested.id(),
+            accounts.record(new UsageRecord(ex.traceId(), ex.caller().keyId(), requested.id(),
                     answered == null ? null : answered.id(), vendor, usage, attempts, status, latencyMs, ttftMs, Instant.now(),
                     ex.caller().key().teamId()));
-            return () -> {
-                // the record first: its cost is queued as spend before the budget reservation is released
-                queue.run();
-                ex.trace().recorded(new CallFacts(requested.id(), answered == null ? null : answered.id(), vendor, status,
-                        usage, attempts, latencyMs, ttftMs, cost()), ex.caller().keyId());
-                if (admission != null) admission.settle(usage.totalTokens());
-                fallbackAdmissions.forEach((model, a) ->
-                        a.settle(answered != null && answered.id().equals(model) ? usage.totalTokens() : 0));
-            };
+            ex.trace().recorded(new CallFacts(requested.id(), answered == null ? null : answered.id(), vendor, status, usage,
+                    attempts, latencyMs, ttftMs, cost()), ex.caller().keyId());
+            if (admission != null) admission.settle(usage.totalTokens());
+            fallbackAdmissions.forEach((model, a) ->
+                    a.settle(answered != null && answered.id().equals(model) ? usage.totalTokens() : 0));
         }
     }
 }

@@ -35,13 +35,10 @@ public final class Exchange {
     private final List<String> callWarnings = new ArrayList<>();
     private AnswerEnd answerEnd;
 
-    /**
-     * What runs just before a relayed answer's last bytes are sent; it returns what runs right after they are, the
-     * bookkeeping the answer need not wait for.
-     */
+    /** What runs just before a relayed answer's last bytes are sent. */
     @FunctionalInterface
     public interface AnswerEnd {
-        Runnable ending(int status, Usage usage, Long ttftMs);
+        void ending(int status, Usage usage, Long ttftMs);
     }
 
     private Exchange(String traceId, ErrorShape shape, long startNanos, Vertx vertx, HttpServerResponse response,
@@ -100,19 +97,11 @@ public final class Exchange {
         this.answerEnd = hook;
     }
 
-    /**
-     * Ends a successful relayed answer with {@code end}: the hook set runs just before it (at most once), and what
-     * the hook returned right after it, whether or not ending succeeded.
-     */
-    public void endAnswer(int status, Usage usage, Long ttftMs, Runnable end) {
+    /** Called by the relay right before it ends a successful answer; runs the hook set, at most once. */
+    public void answerEnding(int status, Usage usage, Long ttftMs) {
         AnswerEnd hook = answerEnd;
         answerEnd = null;
-        Runnable after = hook == null ? null : hook.ending(status, usage, ttftMs);
-        try {
-            end.run();
-        } finally {
-            if (after != null) after.run();
-        }
+        if (hook != null) hook.ending(status, usage, ttftMs);
     }
 
     public long elapsedMs() {

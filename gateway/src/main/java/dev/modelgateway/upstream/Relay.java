@@ -120,8 +120,8 @@ public final class Relay {
                         HttpServerResponse out = ex.response();
                         if (call.expired()) return Future.failedFuture(call.timeout());
                         if (out.closed()) return Future.succeededFuture(new RelayOutcome(499, a.usage(), null, false));
-                        ex.endAnswer(200, a.usage(), ex.elapsedMs(),
-                                () -> out.setStatusCode(200).putHeader("content-type", "application/json").end(a.body()));
+                        ex.answerEnding(200, a.usage(), ex.elapsedMs());
+                        out.setStatusCode(200).putHeader("content-type", "application/json").end(a.body());
                         return Future.succeededFuture(new RelayOutcome(200, a.usage(), ex.elapsedMs(), false));
                     });
                 })));

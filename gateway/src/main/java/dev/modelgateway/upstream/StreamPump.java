@@ -180,7 +180,8 @@ final class StreamPump {
         flush();
         int status = tap.failed() ? 502 : 200;
         if (!out.closed()) {
-            ex.endAnswer(status, tap.usage(), ttftMs, out::end);
+            ex.answerEnding(status, tap.usage(), ttftMs);
+            out.end();
         }
         done.tryComplete(new RelayOutcome(status, tap.usage(), ttftMs, tap.failed()));
     }
