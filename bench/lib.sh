@@ -26,3 +26,26 @@ up() {
   echo "error: $1 not up" >&2
   exit 1
 }
+
+# find_java25: prints the path of a java of version 25 or later: $JAVA_HOME's, the PATH's, or one under /usr/lib/jvm
+# (the simulator runs on it; the gateway itself starts through ./gw, which finds its own).
+find_java25() {
+  local j major
+  for j in ${JAVA_HOME:+"$JAVA_HOME/bin/java"} "$(command -v java || true)" /usr/lib/jvm/*/bin/java; do
+    [ -x "$j" ] || continue
+    major=$("$j" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1)
+    [ "${major:-0}" -ge 25 ] 2>/dev/null && { echo "$j"; return 0; }
+  done
+  echo "error: no Java 25 found (set JAVA_HOME)" >&2
+  exit 1
+}
+
+# build_if_stale ROOT: ./gw build when gateway.jar is missing or older than a source, before anything is timed
+# (./gw serve would otherwise build inside the measured start).
+build_if_stale() {
+  local jar="$1/gateway/target/gateway.jar"
+  if [ ! -f "$jar" ] || [ -n "$(cd "$1" && find pom.xml ./*/pom.xml ./*/src -newer "$jar" -type f 2>/dev/null | head -n1)" ]; then
+    echo "gateway.jar is missing or older than the sources: ./gw build" >&2
+    "$1/gw" build
+  fi
+}

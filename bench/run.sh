@@ -34,15 +34,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 # ./gw bench has already put a JDK 25 first on the PATH; when run directly, find one the same way.
-java_major() { "$1" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1; }
-JAVA=java
-if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then JAVA="$JAVA_HOME/bin/java"; fi
-if [ "$(java_major "$JAVA" 2>/dev/null || echo 0)" -lt 25 ] 2>/dev/null; then
-  for d in /usr/lib/jvm/*; do
-    if [ -x "$d/bin/java" ] && [ "$(java_major "$d/bin/java")" -ge 25 ] 2>/dev/null; then JAVA="$d/bin/java"; break; fi
-  done
-fi
-[ "$(java_major "$JAVA")" -ge 25 ] 2>/dev/null || { echo "error: no Java 25 found (set JAVA_HOME)" >&2; exit 1; }
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
+JAVA=$(find_java25)
 [ -f "$JAR" ] || { echo "error: $JAR not found; build first (./gw build)" >&2; exit 1; }
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 command -v taskset >/dev/null || { echo "error: taskset (util-linux) is required for CPU pinning" >&2; exit 1; }
@@ -52,8 +46,6 @@ LOGDIR="$(mktemp -d)"
 
 # --- process bookkeeping: everything started here is stopped here, by pid, with kill -9 after a grace period
 # (stop: bench/lib.sh).
-# shellcheck source=bench/lib.sh
-. "$ROOT/bench/lib.sh"
 SIM_PID=""; GW_PID=""; WRK_PID=""
 cleanup() {
   local rc=$?

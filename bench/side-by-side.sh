@@ -52,26 +52,16 @@ done
 STARTED=$(date +%s)
 
 # --- tools: a Java 25 for the simulator (the gateway runs through ./gw, which finds its own), wrk, nginx.
-java_major() { "$1" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1; }
-JAVA=java
-if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then JAVA="$JAVA_HOME/bin/java"; fi
-if [ "$(java_major "$JAVA" 2>/dev/null || echo 0)" -lt 25 ] 2>/dev/null; then
-  for d in /usr/lib/jvm/*; do
-    if [ -x "$d/bin/java" ] && [ "$(java_major "$d/bin/java")" -ge 25 ] 2>/dev/null; then JAVA="$d/bin/java"; break; fi
-  done
-fi
-[ "$(java_major "$JAVA")" -ge 25 ] 2>/dev/null || { echo "error: no Java 25 found (set JAVA_HOME)" >&2; exit 1; }
+# shellcheck source=bench/lib.sh
+. "$ROOT/bench/lib.sh"
+JAVA=$(find_java25)
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 NGINX=/usr/sbin/nginx
 [ -x "$NGINX" ] || { apt-get update -qq && apt-get install -y -qq nginx-light >/dev/null; }
 [ -x "$NGINX" ] || { echo "error: $NGINX not found (apt-get install nginx-light)" >&2; exit 1; }
 command -v taskset >/dev/null || { echo "error: taskset (util-linux) is required for CPU pinning" >&2; exit 1; }
 [ "$(nproc)" -ge 2 ] || { echo "error: needs at least 2 CPUs (proxies on CPU 0, simulator and wrk on CPU 1)" >&2; exit 1; }
-# ./gw serve rebuilds a stale jar before it starts: do that here, unpinned, so it is not timed as start-up.
-if [ ! -f "$JAR" ] || [ -n "$(cd "$ROOT" && find pom.xml ./*/pom.xml ./*/src -newer "$JAR" -type f 2>/dev/null | head -n1)" ]; then
-  echo "gateway.jar is missing or older than the sources: ./gw build" >&2
-  "$ROOT/gw" build
-fi
+build_if_stale "$ROOT"
 
 # --- file descriptors: N streams are N sockets in wrk and in the simulator, 2 N in a proxy (caller + upstream).
 # Raising the hard limit needs CAP_SYS_RESOURCE (root normally has it; some containers drop it): a level the
@@ -112,8 +102,6 @@ LOGDIR="$WORK"
 
 # --- process bookkeeping: everything started here is stopped here, by pid, with kill -9 after a grace period
 # (stop: bench/lib.sh).
-# shellcheck source=bench/lib.sh
-. "$ROOT/bench/lib.sh"
 SIM_PID=""; GW_PID=""; NGX_PID=""; NGX_WORKERS=""; WRK_PID=""; SAMPLER_PID=""
 cleanup() {
   local rc=$?
