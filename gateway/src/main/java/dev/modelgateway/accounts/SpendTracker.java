@@ -74,8 +74,9 @@ final class SpendTracker {
 
     private static void change(Map<String, Long> sums, LedgerEntry e, long delta) {
         if (delta == 0) return;
+        List<String> periods = BudgetPeriod.all(e.at()); // once per entry, not per holder: LocalDate arithmetic
         for (String holder : e.holders()) {
-            for (String period : BudgetPeriod.all(e.at())) {
+            for (String period : periods) {
                 sums.compute(slot(holder, period), (k, v) -> {
                     long sum = (v == null ? 0 : v) + delta;
                     return sum == 0 ? null : sum;
