@@ -56,15 +56,8 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-(cd "$WORK" && exec taskset -c "$SIM_CPUS" "$JAVA" -XX:+UseG1GC -Xmx1g -Dsim.log.max=100 -cp "$B/gateway/target/gateway.jar" \
-  dev.modelgateway.sim.VendorSimulator --port "$SIM_PORT") >"$WORK/sim.log" 2>&1 &
-SIM_PID=$!
-# HTTP/2 to the simulator, as side-by-side.sh and the real vendors' APIs
-cat >"$WORK/gateway.yaml" <<EOF
-vendors:
-  openai: {base_url: "http://127.0.0.1:$SIM_PORT/openai/v1", http_version: "2"}
-  anthropic: {base_url: "http://127.0.0.1:$SIM_PORT/anthropic", http_version: "2"}
-EOF
+start_sim "$JAVA" "$B/gateway/target/gateway.jar" "$SIM_CPUS" "$SIM_PORT" "$WORK" "$WORK/sim.log"
+sim_vendors_yaml "$SIM_PORT" >"$WORK/gateway.yaml"
 start() { # checkout port name: ./gw serve runs exec java, so $! is the JVM
   mkdir -p "$WORK/$3"
   env GATEWAY_PORT="$2" GATEWAY_MASTER_KEY="$KEY" GATEWAY_DATABASE_URL="jdbc:sqlite:$WORK/$3/gateway.db" \

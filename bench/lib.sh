@@ -49,3 +49,24 @@ build_if_stale() {
     "$1/gw" build
   fi
 }
+
+# The vendor simulator as side-by-side.sh, ab.sh and memory.sh run it: one event loop, a bounded heap (without a
+# limit it grows to gigabytes over a run: ZGC, a quarter of the RAM), G1 rather than the serial collector (with
+# -XX:+UseSerialGC, Temurin 25.0.3's C2 crashed twice compiling Netty's ChannelOutboundBuffer::remove, in
+# PhiNode::Ideal; cf. JDK-8376104), a short request log. BENCH_SIM_JAVA_OPTS replaces these flags.
+SIM_JAVA_OPTS=${BENCH_SIM_JAVA_OPTS:-"-XX:+UseG1GC -Xmx1g -Dsim.log.max=100"}
+
+# start_sim JAVA JAR CPUS PORT DIR LOG: the simulator pinned to CPUS, run in DIR (a JVM crash report lands there,
+# not in the repository), its output to LOG; sets SIM_PID.
+start_sim() {
+  # shellcheck disable=SC2086
+  (cd "$5" && exec taskset -c "$3" "$1" $SIM_JAVA_OPTS -cp "$2" dev.modelgateway.sim.VendorSimulator --port "$4") >"$6" 2>&1 &
+  SIM_PID=$!
+}
+
+# sim_vendors_yaml PORT: the gateway's configuration for the simulator at PORT, over HTTP/2 in cleartext, as the
+# gateway speaks to the real vendors' APIs (by ALPN): thousands of streams share a few upstream connections.
+sim_vendors_yaml() {
+  printf 'vendors:\n  openai: {base_url: "http://127.0.0.1:%s/openai/v1", http_version: "2"}\n' "$1"
+  printf '  anthropic: {base_url: "http://127.0.0.1:%s/anthropic", http_version: "2"}\n' "$1"
+}

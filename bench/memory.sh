@@ -42,14 +42,8 @@ SIM_PID=""; GW_PID=""; SAMPLER_PID=""; WRK_PID=""
 cleanup() { stop "$WRK_PID" "$SAMPLER_PID" "$GW_PID" "$SIM_PID"; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-(cd "$WORK" && exec taskset -c 1 "$JAVA" -XX:+UseG1GC -Xmx1g -Dsim.log.max=100 -cp "$ROOT/gateway/target/gateway.jar" \
-  dev.modelgateway.sim.VendorSimulator --port "$SIM_PORT") >"$WORK/sim.log" 2>&1 &
-SIM_PID=$!
-cat >"$WORK/gateway.yaml" <<EOF
-vendors:
-  openai: {base_url: "http://127.0.0.1:$SIM_PORT/openai/v1", http_version: "2"}
-  anthropic: {base_url: "http://127.0.0.1:$SIM_PORT/anthropic", http_version: "2"}
-EOF
+start_sim "$JAVA" "$ROOT/gateway/target/gateway.jar" 1 "$SIM_PORT" "$WORK" "$WORK/sim.log"
+sim_vendors_yaml "$SIM_PORT" >"$WORK/gateway.yaml"
 env GATEWAY_PORT="$GW_PORT" GATEWAY_MASTER_KEY="$KEY" GATEWAY_DATABASE_URL="jdbc:sqlite:$WORK/gateway.db" \
   GATEWAY_LEDGER_JOURNAL_DIR="$WORK/journal" GATEWAY_MAX_CONNECTIONS_PER_CLIENT=0 \
   OPENAI_API_KEY=sim-openai-key ANTHROPIC_API_KEY=sim-anthropic-key \

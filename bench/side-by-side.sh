@@ -152,15 +152,8 @@ if awk -v l="$LOAD1" 'BEGIN { exit !(l > 1.0) }'; then
   echo "WARNING: load average $LOAD1 > 1 at the start" >&2
 fi
 
-# --- the simulator (CPU 1): one event loop. A bounded heap: without a limit it grows to gigabytes over the run
-# (ZGC, a quarter of the RAM). G1, not the serial collector: with -XX:+UseSerialGC on Temurin 25.0.3 the
-# simulator crashed twice in C2 (PhiNode::Ideal, compiling Netty's ChannelOutboundBuffer::remove; cf.
-# JDK-8376104). Its request log (read by tests, not here) is kept short.
-SIM_JAVA_OPTS=${BENCH_SIM_JAVA_OPTS:-"-XX:+UseG1GC -Xmx1g -Dsim.log.max=100"}
-# shellcheck disable=SC2086
-(cd "$WORK" && exec taskset -c "$SIM_CPUS" "$JAVA" $SIM_JAVA_OPTS -cp "$JAR" dev.modelgateway.sim.VendorSimulator --port "$SIM_PORT") \
-  >"$LOGDIR/sim.log" 2>&1 &   # in the work directory: a JVM crash report lands there, not in the repository
-SIM_PID=$!
+# --- the simulator (CPU 1), as lib.sh's start_sim runs it
+start_sim "$JAVA" "$JAR" "$SIM_CPUS" "$SIM_PORT" "$WORK" "$LOGDIR/sim.log"
 
 # --- nginx (CPU 0): Debian's nginx-light as a plain reverse proxy, one worker, keep-alive to the simulator,
 # nothing buffered, no access log; it swaps the caller's key for the vendor's, as a gateway does.
@@ -221,14 +214,10 @@ NGX_PID=$!
 # balancer) and the total cap is nginx's worker_connections, so both proxies accept the soak's connections.
 # ./gw cds to the repository: the SQLite file goes to the work directory instead of ./data.
 mkdir -p "$WORK/gateway"
-# The gateway speaks HTTP/2 to the simulator (h2c), as it does by ALPN to the real vendors, whose APIs all offer
-# it (docs/configuration.md, "Vendor connection pools"): thousands of streams share a few upstream connections.
-# nginx's proxy_pass speaks HTTP/1.1 upstream only: one upstream connection per stream.
-cat >"$WORK/gateway/gateway.yaml" <<EOF
-vendors:
-  openai: {base_url: "http://127.0.0.1:$SIM_PORT/openai/v1", http_version: "2"}
-  anthropic: {base_url: "http://127.0.0.1:$SIM_PORT/anthropic", http_version: "2"}
-EOF
+# The gateway speaks HTTP/2 to the simulator (sim_vendors_yaml), as it does by ALPN to the real vendors, whose
+# APIs all offer it (docs/configuration.md, "Vendor connection pools"). nginx's proxy_pass speaks HTTP/1.1
+# upstream only: one upstream connection per stream.
+sim_vendors_yaml "$SIM_PORT" >"$WORK/gateway/gateway.yaml"
 # shellcheck disable=SC2086
 env GATEWAY_PORT="$GW_PORT" GATEWAY_MASTER_KEY="$KEY" GATEWAY_DATABASE_URL="jdbc:sqlite:$WORK/gateway/gateway.db" GATEWAY_LEDGER_JOURNAL_DIR="$WORK/gateway/journal" \
   GATEWAY_MAX_CONNECTIONS_PER_CLIENT=0 GATEWAY_MAX_CONNECTIONS="$NGX_CONNS" \
