@@ -34,27 +34,15 @@ for c in "$A" "$B"; do
   [ -x "$c/gw" ] && [ -f "$c/gateway/target/gateway.jar" ] || { echo "error: $c is not a built checkout (./gw build)" >&2; exit 1; }
 done
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
-JAVA=java
-for d in "${JAVA_HOME:-}" /usr/lib/jvm/*; do
-  [ -n "$d" ] && [ -x "$d/bin/java" ] && [ "$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$d/release" 2>/dev/null || echo 0)" -ge 25 ] 2>/dev/null \
-    && { JAVA="$d/bin/java"; break; }
-done
 PROXY_CPUS=${BENCH_PROXY_CPUS:-0}; SIM_CPUS=${BENCH_SIM_CPUS:-1}; WRK_CPUS=${BENCH_WRK_CPUS:-1}
 SIM_PORT=19591; PORT_A=18591; PORT_B=18592; KEY=pk-bench
 WORK="$(mktemp -d)"
 # shellcheck source=bench/lib.sh
 . "$ROOT/bench/lib.sh"
+JAVA=$(find_java25)
 SIM_PID=""; PID_A=""; PID_B=""
-cleanup() {
-  local rc=$?
-  trap - EXIT INT TERM
-  stop "$PID_A" "$PID_B" "$SIM_PID"
-  if [ $rc -ne 0 ]; then echo "ab failed (exit $rc); logs kept in $WORK" >&2; else rm -rf "$WORK"; fi
-  exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+cleanup() { stop "$PID_A" "$PID_B" "$SIM_PID"; }
+on_exit cleanup "$WORK"
 
 start_sim "$JAVA" "$B/gateway/target/gateway.jar" "$SIM_CPUS" "$SIM_PORT" "$WORK" "$WORK/sim.log"
 sim_vendors_yaml "$SIM_PORT" >"$WORK/gateway.yaml"

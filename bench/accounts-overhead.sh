@@ -48,18 +48,12 @@ BENCH_STOP_GRACE_S=15
 # shellcheck source=bench/lib.sh
 . "$ROOT/bench/lib.sh"
 cleanup() {
-  local rc=$?
-  trap - EXIT INT TERM
   stop "$GW_PID"; stop "$SIM_PID"
   [ -n "$REDIS_MASK" ] && taskset -a -p "$REDIS_MASK" "$REDIS_PID" >/dev/null 2>&1 || true
   [ -n "$PG_SCHEMA" ] && psql -q "$PG_CONN" -c "DROP SCHEMA $PG_SCHEMA CASCADE" >/dev/null 2>&1 || true
   [ -n "$REDIS_PREFIX" ] && redis-cli -h 127.0.0.1 --scan --pattern "$REDIS_PREFIX*" | xargs -r redis-cli -h 127.0.0.1 del >/dev/null || true
-  if [ $rc -ne 0 ]; then echo "benchmark failed (exit $rc); logs in $LOGDIR" >&2; else rm -rf "$LOGDIR"; fi
-  exit $rc
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+on_exit cleanup "$LOGDIR"
 
 wait_http() { # url: up to 30 s
   for _ in $(seq 1 300); do curl -s -o /dev/null "$1" && return 0; sleep 0.1; done

@@ -70,3 +70,22 @@ sim_vendors_yaml() {
   printf 'vendors:\n  openai: {base_url: "http://127.0.0.1:%s/openai/v1", http_version: "2"}\n' "$1"
   printf '  anthropic: {base_url: "http://127.0.0.1:%s/anthropic", http_version: "2"}\n' "$1"
 }
+
+# on_exit CLEANUP DIR: when the script ends (normally, on an error, on Ctrl-C or SIGTERM), runs the function
+# CLEANUP, which stops what the script started, then removes the work directory DIR if the script succeeded, or
+# keeps it, with its logs, and says where if it failed; the script's exit status stays its own. INT and TERM are trapped
+# so that a signal, too, exits through the EXIT trap.
+on_exit() {
+  ON_EXIT=("$@")
+  trap run_on_exit EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+}
+run_on_exit() {
+  local rc=$?
+  trap - EXIT INT TERM
+  "${ON_EXIT[0]}" || true # under set -e a cleanup's last failed test would end the trap before the rest
+  if [ "$rc" -ne 0 ]; then echo "benchmark failed (exit $rc); logs kept in ${ON_EXIT[1]}" >&2
+  else rm -rf "${ON_EXIT[1]}"; fi
+  exit "$rc"
+}

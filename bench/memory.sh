@@ -39,8 +39,8 @@ build_if_stale "$ROOT"
 WORK=$(mktemp -d); SIM_PORT=${BENCH_SIM_PORT:-19191}; GW_PORT=${BENCH_GW_PORT:-18182}
 KEY="pk-bench-memory-$(date +%s)-0123456789abcdef"
 SIM_PID=""; GW_PID=""; SAMPLER_PID=""; WRK_PID=""
-cleanup() { stop "$WRK_PID" "$SAMPLER_PID" "$GW_PID" "$SIM_PID"; rm -rf "$WORK"; }
-trap cleanup EXIT
+cleanup() { stop "$WRK_PID" "$SAMPLER_PID" "$GW_PID" "$SIM_PID"; }
+on_exit cleanup "$WORK"
 
 start_sim "$JAVA" "$ROOT/gateway/target/gateway.jar" 1 "$SIM_PORT" "$WORK" "$WORK/sim.log"
 sim_vendors_yaml "$SIM_PORT" >"$WORK/gateway.yaml"

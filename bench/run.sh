@@ -47,16 +47,8 @@ LOGDIR="$(mktemp -d)"
 # --- process bookkeeping: everything started here is stopped here, by pid, with kill -9 after a grace period
 # (stop: bench/lib.sh).
 SIM_PID=""; GW_PID=""; WRK_PID=""
-cleanup() {
-  local rc=$?
-  trap - EXIT INT TERM
-  stop "$WRK_PID" "$GW_PID" "$SIM_PID"
-  if [ $rc -ne 0 ]; then echo "benchmark failed (exit $rc); logs kept in $LOGDIR" >&2; else rm -rf "$LOGDIR"; fi
-  exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+cleanup() { stop "$WRK_PID" "$GW_PID" "$SIM_PID"; }
+on_exit cleanup "$LOGDIR"
 
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 for p in $SIM_PORT $GW_PORT; do

@@ -104,19 +104,13 @@ LOGDIR="$WORK"
 # (stop: bench/lib.sh).
 SIM_PID=""; GW_PID=""; NGX_PID=""; NGX_WORKERS=""; WRK_PID=""; SAMPLER_PID=""
 cleanup() {
-  local rc=$?
-  trap - EXIT INT TERM
   stop "$WRK_PID" "$SAMPLER_PID"
   stop "$GW_PID" "$NGX_PID" "$SIM_PID"
   # nginx workers are the master's children: if the master had to be killed they would be left behind.
   # shellcheck disable=SC2086
   [ -n "$NGX_WORKERS" ] && stop $NGX_WORKERS
-  if [ $rc -ne 0 ]; then echo "benchmark failed (exit $rc); logs kept in $LOGDIR" >&2; else rm -rf "$WORK"; fi
-  exit $rc
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+on_exit cleanup "$WORK"
 
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 for p in $SIM_PORT $NGX_PORT $GW_PORT; do
