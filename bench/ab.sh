@@ -127,4 +127,4 @@ SUMMARY=$(awk '
   echo "$SUMMARY"
 } >"$WORK/table.md"
 cat "$WORK/table.md"
-[ -n "$OUT" ] && cp "$WORK/table.md" "$OUT"
+if [ -n "$OUT" ]; then cp "$WORK/table.md" "$OUT"; fi # a last failed test would be the exit status
