@@ -102,7 +102,30 @@ public final class ConfigLoader {
             if (replaced != null) vendors.put(v, replaced.builtIn(v));
         }
         return new GatewayConfig(host, port, masterKey, vendors, overrides, databaseUrl, redisUrl, media(root.path("media")),
-                limits(server), tls, (int) maxConcurrent, dropHostedTools, routing);
+                limits(server), tls, (int) maxConcurrent, dropHostedTools, routing, timeouts(root.path("timeouts")));
+    }
+
+    /** Section {@code timeouts}: each endpoint's vendor-call deadline, in whole seconds. */
+    private static OperationTimeouts timeouts(JsonNode node) {
+        OperationTimeouts d = OperationTimeouts.DEFAULT;
+        java.util.List<String> known = java.util.List.of("embeddings_seconds", "count_tokens_seconds", "speech_seconds",
+                "images_seconds", "stored_responses_seconds", "transcriptions_seconds");
+        node.fieldNames().forEachRemaining(k -> {
+            if (!known.contains(k)) throw new IllegalArgumentException("timeouts." + k + ": unknown setting; known: " + known);
+        });
+        try {
+            return new OperationTimeouts(
+                    parseLong("timeouts.embeddings_seconds", node.path("embeddings_seconds").asText(Long.toString(d.embeddingsSeconds()))),
+                    parseLong("timeouts.count_tokens_seconds", node.path("count_tokens_seconds").asText(Long.toString(d.countTokensSeconds()))),
+                    parseLong("timeouts.speech_seconds", node.path("speech_seconds").asText(Long.toString(d.speechSeconds()))),
+                    parseLong("timeouts.images_seconds", node.path("images_seconds").asText(Long.toString(d.imagesSeconds()))),
+                    parseLong("timeouts.stored_responses_seconds",
+                            node.path("stored_responses_seconds").asText(Long.toString(d.storedResponsesSeconds()))),
+                    parseLong("timeouts.transcriptions_seconds",
+                            node.path("transcriptions_seconds").asText(Long.toString(d.transcriptionsSeconds()))));
+        } catch (IllegalArgumentException e) {
+            throw e.getMessage().startsWith("timeouts") ? e : new IllegalArgumentException("timeouts: " + e.getMessage());
+        }
     }
 
     private MediaPolicy media(JsonNode node) {

@@ -16,11 +16,12 @@ import java.util.Map;
  * @param defaultMaxConcurrent calls in flight at once for an API key that sets no {@code max_concurrent}; 0: no bound
  * @param dropRefusedHostedTools Responses API: drop a hosted tool the model refuses (with a warning) instead of a 400
  * @param routing providers, deployments, the catalogue's overrides and cooldowns: what a reload applies again
+ * @param timeouts the vendor calls' deadlines of the endpoints without {@code platform_options}
  */
 public record GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
                             Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl,
                             MediaPolicy media, ServerLimits limits, ServerTls tls, int defaultMaxConcurrent,
-                            boolean dropRefusedHostedTools, RoutingConfig routing) {
+                            boolean dropRefusedHostedTools, RoutingConfig routing, OperationTimeouts timeouts) {
 
     /** Keys' default concurrency bound; the same as {@code AccountsConfig.DEFAULT_MAX_CONCURRENT} (docs/security.md). */
     public static final int DEFAULT_MAX_CONCURRENT = 64;
@@ -31,6 +32,16 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
         if (limits == null) limits = ServerLimits.DEFAULT;
         if (defaultMaxConcurrent < 0) throw new IllegalArgumentException("accounts.default_max_concurrent must not be negative");
         if (routing == null) routing = RoutingConfig.NONE;
+        if (timeouts == null) timeouts = OperationTimeouts.DEFAULT;
+    }
+
+    /** With the default operation timeouts. */
+    public GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
+                         Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl, MediaPolicy media,
+                         ServerLimits limits, ServerTls tls, int defaultMaxConcurrent, boolean dropRefusedHostedTools,
+                         RoutingConfig routing) {
+        this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, tls, defaultMaxConcurrent,
+                dropRefusedHostedTools, routing, OperationTimeouts.DEFAULT);
     }
 
     /** Without providers, deployments or catalogue entries of the operator's own. */
@@ -80,12 +91,12 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
      */
     public GatewayConfig withReloadable(GatewayConfig reloaded) {
         return new GatewayConfig(host, port, masterKey, reloaded.vendors, reloaded.upstreamOverrides, databaseUrl, redisUrl, media,
-                limits, tls, defaultMaxConcurrent, dropRefusedHostedTools, reloaded.routing);
+                limits, tls, defaultMaxConcurrent, dropRefusedHostedTools, reloaded.routing, timeouts);
     }
 
     public GatewayConfig withRouting(RoutingConfig r) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools, r);
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, r, timeouts);
     }
 
     /** The scheme callers use: https when the gateway serves TLS. */
@@ -95,38 +106,43 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
 
     public GatewayConfig withPort(int newPort) {
         return new GatewayConfig(host, newPort, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing);
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts);
     }
 
     public GatewayConfig withMedia(MediaPolicy newMedia) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, newMedia, limits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing);
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts);
     }
 
     public GatewayConfig withLimits(ServerLimits newLimits) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, newLimits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing);
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts);
     }
 
     public GatewayConfig withTls(ServerTls newTls) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                newTls, defaultMaxConcurrent, dropRefusedHostedTools, routing);
+                newTls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts);
     }
 
     public GatewayConfig withDefaultMaxConcurrent(int n) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, n, dropRefusedHostedTools, routing);
+                tls, n, dropRefusedHostedTools, routing, timeouts);
     }
 
     public GatewayConfig withDropRefusedHostedTools(boolean drop) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, defaultMaxConcurrent, drop, routing);
+                tls, defaultMaxConcurrent, drop, routing, timeouts);
+    }
+
+    public GatewayConfig withTimeouts(OperationTimeouts t) {
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, t);
     }
 
     public GatewayConfig withVendor(VendorEndpoint endpoint) {
         Map<Vendor, VendorEndpoint> copy = new EnumMap<>(vendors);
         copy.put(endpoint.vendor(), endpoint);
         return new GatewayConfig(host, port, masterKey, copy, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing);
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts);
     }
 }
