@@ -145,8 +145,8 @@ public final class CallRunner {
                     .compose(v -> choose(model))            // a deployment: by weight, one not tried first
                     .compose(d -> send(model, d))           // native or translated, relayed to the caller
                     .onComplete(ar -> {
-                        if (ar.succeeded()) answered(model, ar.result());
-                        else failed(model, ar.cause());
+                        if (ar.succeeded()) answered(model, ar.result()); // the record
+                        else failed(model, ar.cause());                  // verdict → retry, next model or stop
                     });
         }
 
