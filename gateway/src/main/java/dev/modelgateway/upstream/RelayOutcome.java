@@ -3,8 +3,8 @@ package dev.modelgateway.upstream;
 import dev.modelgateway.canonical.Usage;
 
 /**
- * How a relayed answer ended, once it had begun (an attempt that fails before its first byte fails instead):
- * what the ledger records and what it says of the deployment's health.
+ * How a vendor's answer ended for the caller: what the ledger records, and what it says of the deployment's
+ * health. A vendor's failure before anything reached the caller is no outcome: the attempt fails, to be retried.
  */
 public sealed interface RelayOutcome {
     /** The HTTP status the caller saw. */
