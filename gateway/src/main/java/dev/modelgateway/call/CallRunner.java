@@ -49,29 +49,25 @@ public final class CallRunner {
         this.services = services;
     }
 
-    /** The steps of a call: admit → plan → attempt (native or translated, relayed) → record. */
+    /**
+     * A call, step by step: each step hands its result to the next, and every way out writes the call's one ledger
+     * row. The steps of each attempt are {@link Run#attempt}'s, and those after a failed one {@link Run#failed}'s.
+     */
     public void run(Call call) {
-        Exchange ex = call.exchange();
-        ex.trace().captureInput(() -> {
+        captureInput(call);
+        fallbacksAllowed(call)                              // a fallback the key may not use refuses the call
+                .compose(v -> admit(call))                  // admit: allow-list, budget, concurrency, rate limits
+                .map(admission -> new Run(call, admission)) // plan: the models in order, their retries, the deadline
+                .onSuccess(run -> run.attempt(0))           // attempt after attempt, then the record
+                .onFailure(refusal -> refused(call, refusal)); // or refused: the error, the record
+    }
+
+    /** The request's content on its trace, when the operator opted in (docs/observability.md). */
+    private static void captureInput(Call call) {
+        call.exchange().trace().captureInput(() -> {
             ObjectNode content = JsonNodeFactory.instance.objectNode();
             for (String f : CONTENT_FIELDS) if (call.body().has(f)) content.set(f, call.body().get(f));
             return content.toString();
-        });
-        GatewayException fallbackRefused = fallbackOutsideAllowList(call);
-        if (fallbackRefused != null) {
-            ex.fail(fallbackRefused);
-            services.metering().record(ex, null, call.primary()).status(fallbackRefused.status()).write();
-            return;
-        }
-        services.metering().admit(ex, call.primary(), call.requestBytes(), call.maxOutputTokens()).onComplete(admitted -> {
-            if (admitted.failed()) {
-                GatewayException refused = TransportFailures.classify(admitted.cause(), "accounts");
-                ex.fail(refused);
-                services.metering().record(ex, null, call.primary()).status(refused.status()).write();
-                return;
-            }
-            AttemptPlan plan = new AttemptPlan(call.primary(), call.options());
-            new Run(call, admitted.result(), plan).attempt();
         });
     }
 
@@ -79,15 +75,27 @@ public final class CallRunner {
      * A fallback the key may not use refuses the whole call up front: otherwise a key limited to one model would
      * be served by another once its primary failed.
      */
-    private GatewayException fallbackOutsideAllowList(Call call) {
+    private Future<Void> fallbacksAllowed(Call call) {
         List<ModelEntry> fallbacks = call.options().fallbacks();
         for (int i = 0; i < fallbacks.size(); i++) {
             if (!services.metering().allows(call.exchange(), fallbacks.get(i))) {
-                return GatewayException.of(ErrorKind.PERMISSION, "This API key may not use model '" + fallbacks.get(i).id()
-                        + "', named as a fallback.").withParam("platform_options.fallbacks[" + i + "]").withCode("model_not_allowed");
+                return Future.failedFuture(GatewayException.of(ErrorKind.PERMISSION, "This API key may not use model '"
+                        + fallbacks.get(i).id() + "', named as a fallback.").withParam("platform_options.fallbacks[" + i + "]")
+                        .withCode("model_not_allowed"));
             }
         }
-        return null;
+        return Future.succeededFuture();
+    }
+
+    private Future<Admission> admit(Call call) {
+        return services.metering().admit(call.exchange(), call.primary(), call.requestBytes(), call.maxOutputTokens());
+    }
+
+    /** A call refused before any attempt: its error, and its ledger row. */
+    private void refused(Call call, Throwable refusal) {
+        GatewayException refused = TransportFailures.classify(refusal, "accounts");
+        call.exchange().fail(refused);
+        services.metering().record(call.exchange(), null, call.primary()).status(refused.status()).write();
     }
 
     /** One call's way through its attempt plan. */
@@ -109,80 +117,90 @@ public final class CallRunner {
         private int sent;
         /** Attempts of the current model before this one ({@code http.request.resend_count}). */
         private int resend;
+        /** The current attempt's deployment; null until it is chosen. */
+        private Deployment deployment;
         /** The current attempt's span (none when tracing is off, or once it has ended). */
         private AttemptSpan span = AttemptSpan.NONE;
 
         /** The successful attempt's row was written as its answer ended. */
         private boolean answerRecorded;
 
-        Run(Call call, Admission admission, AttemptPlan plan) {
+        Run(Call call, Admission admission) {
             this.call = call;
             this.admission = admission;
-            this.plan = plan;
+            this.plan = new AttemptPlan(call.primary(), call.options());
             this.deadline = Deadline.of(call.options(), call.exchange().startNanos());
             this.out = call.exchange().response();
         }
 
-        void attempt() {
+        /**
+         * One attempt, step by step, {@code afterMs} from now; a step that fails hands its failure to
+         * {@link #failed}, which starts the next attempt or ends the call.
+         */
+        void attempt(long afterMs) {
             ModelEntry model = plan.model();
-            if (plan.fallback() > 0 && !fallbackAdmissions.containsKey(model.id())) {
-                services.metering().admitFallback(call.exchange(), model, call.requestBytes(), call.maxOutputTokens())
-                        .onComplete(admitted -> {
-                            if (admitted.failed()) {
-                                // this model's own limit is spent: the plan moves on, as for an unusable deployment
-                                failed(model, admitted.cause(), AttemptPlan.Verdict.NEXT_MODEL);
-                                return;
-                            }
-                            fallbackAdmissions.put(model.id(), admitted.result());
-                            attempt();
-                        });
-                return;
-            }
-            Routes.Choice choice;
-            try {
-                choice = services.routes().choose(model, tried);
-            } catch (GatewayException e) {
-                failed(model, null, e);
-                return;
-            }
+            deployment = null;
+            waited(afterMs)                                 // a retry's backoff
+                    .compose(v -> ownLimits(model))         // a fallback model's own per-model limits, once
+                    .compose(v -> choose(model))            // a deployment: by weight, one not tried first
+                    .compose(d -> send(model, d))           // native or translated, relayed to the caller
+                    .onComplete(ar -> {
+                        if (ar.succeeded()) answered(model, ar.result()); // the record
+                        else failed(model, ar.cause());                  // verdict → retry, next model or stop
+                    });
+        }
+
+        /** {@code ms} later, unless the caller has left meanwhile. */
+        private Future<Void> waited(long ms) {
+            if (ms == 0) return Future.succeededFuture();
+            return call.exchange().vertx().timer(ms).compose(v -> out.closed()
+                    ? Future.failedFuture(new GatewayException.CallerLeft("The caller went away while the call waited."))
+                    : Future.succeededFuture());
+        }
+
+        /** A fallback model is admitted through its own per-model limits (the key-wide ones were taken on the primary). */
+        private Future<Void> ownLimits(ModelEntry model) {
+            if (plan.fallback() == 0 || fallbackAdmissions.containsKey(model.id())) return Future.succeededFuture();
+            return services.metering().admitFallback(call.exchange(), model, call.requestBytes(), call.maxOutputTokens())
+                    .map(admitted -> {
+                        fallbackAdmissions.put(model.id(), admitted);
+                        return null;
+                    });
+        }
+
+        /**
+         * The deployment for this attempt, by the routes in force. When every one is cooling down and there is
+         * nothing to fall back to, the first to recover is waited for within the deadline, rather than fail at once
+         * (LiteLLM failed such calls, #3646).
+         */
+        private Future<Deployment> choose(ModelEntry model) {
+            Routes.Choice choice = services.routes().choose(model, tried);
             if (!choice.ready() && plan.lastModel() && choice.waitMs() < deadline.remainingMs()) {
-                // Every deployment is cooling down and there is nothing to fall back to: wait for the first to
-                // recover within the deadline, rather than fail at once (LiteLLM failed such calls, #3646).
-                call.exchange().vertx().setTimer(Math.max(1, choice.waitMs()), id -> {
-                    if (out.closed()) record(model).status(499).write();
-                    else attempt();
-                });
-                return;
+                return waited(Math.max(1, choice.waitMs())).compose(v -> choose(model));
             }
-            Deployment deployment = choice.deployment();
+            deployment = choice.deployment();
             tried.add(deployment.id());
+            return Future.succeededFuture(deployment);
+        }
+
+        /** The attempt on the deployment: the headers that tell the caller how it is served, its span, the relay. */
+        private Future<RelayOutcome> send(ModelEntry model, Deployment deployment) {
             // the row is journaled just before the answer ends (docs/accounts.md, "A ledger that loses nothing")
             call.exchange().beforeAnswerEnds((status, usage, ttftMs) -> {
                 answerRecorded = true;
                 record(model).answerEnding(status, usage, ttftMs);
             });
             ModelEntry upstream = model.withUpstream(deployment.upstreamModel());
-            start(upstream, deployment.endpoint()).onComplete(ar -> {
-                if (ar.succeeded()) {
-                    span.succeeded(ar.result().status(), upstream.upstreamId(), ar.result().usage());
-                    span = AttemptSpan.NONE;
-                    if (!answerRecorded) record(model).outcome(ar.result()).write();
-                } else {
-                    failed(model, deployment, ar.cause());
-                }
-            });
-        }
-
-        private Future<RelayOutcome> start(ModelEntry model, VendorEndpoint endpoint) {
+            VendorEndpoint endpoint = deployment.endpoint();
             sent++;
-            out.putHeader(MODEL_HEADER, model.id()).putHeader(ATTEMPTS_HEADER, Integer.toString(sent));
+            out.putHeader(MODEL_HEADER, upstream.id()).putHeader(ATTEMPTS_HEADER, Integer.toString(sent));
             if (plan.fallback() > 0) out.putHeader(FALLBACK_HEADER, Integer.toString(plan.fallback()));
-            span = call.exchange().trace().attempt(endpoint.type().id(), endpoint.id(), model.id(), model.upstreamId(), sent,
-                    plan.fallback(), resend);
+            span = call.exchange().trace().attempt(endpoint.type().id(), endpoint.id(), upstream.id(), upstream.upstreamId(),
+                    sent, plan.fallback(), resend);
             try {
-                return call.protocol().nativeTo(model.vendor())
-                        ? NativeAttempt.run(services, call, model, endpoint, deadline)
-                        : TranslatedAttempt.run(services, call, model, endpoint, deadline);
+                return call.protocol().nativeTo(upstream.vendor())
+                        ? NativeAttempt.run(services, call, upstream, endpoint, deadline)
+                        : TranslatedAttempt.run(services, call, upstream, endpoint, deadline);
             } catch (GatewayException e) {
                 return Future.failedFuture(e);
             } catch (RuntimeException e) {
@@ -191,24 +209,29 @@ public final class CallRunner {
             }
         }
 
-        /** @param deployment the deployment that failed; null when none was reached */
-        private void failed(ModelEntry model, Deployment deployment, Throwable failure) {
+        /** The answer was relayed (whole, cut off, or until the caller left): the attempt's span ends, the row is written. */
+        private void answered(ModelEntry model, RelayOutcome outcome) {
+            span.succeeded(outcome.status(), deployment.upstreamModel(), outcome.usage());
+            span = AttemptSpan.NONE;
+            if (!answerRecorded) record(model).outcome(outcome).write();
+        }
+
+        /**
+         * After a failed attempt, step by step: why it failed, the deployment's cooldown on a 429, the verdict, the
+         * failure listed and its span ended; then, unless the caller has left or the answer has begun, the plan's
+         * next attempt (at once or after a backoff), or the final error, and the record.
+         */
+        private void failed(ModelEntry model, Throwable failure) {
             AttemptFailure why = AttemptFailure.of(failure);
             if (deployment != null && why instanceof AttemptFailure.Status s && s.status() == 429) {
                 services.routes().rateLimited(model, deployment, RetryRule.retryAfterMs(why));
             }
-            // only a deployment's failure may hand over to another deployment: a refusal before any (a model's own
-            // limit spent) concerns the model whichever deployment serves it
-            failed(model, failure, RetryRule.verdict(why), deployment != null && services.routes().otherReady(model, tried));
-        }
-
-        private void failed(ModelEntry model, Throwable failure, AttemptPlan.Verdict verdict) {
-            failed(model, failure, verdict, false);
-        }
-
-        private void failed(ModelEntry model, Throwable failure, AttemptPlan.Verdict verdict, boolean otherDeployment) {
+            // A failure before any deployment (a fallback's own limit spent, the model no longer served) concerns the
+            // model whichever deployment would serve it: the plan moves on. Only a deployment's failure may hand over
+            // to another deployment.
+            AttemptPlan.Verdict verdict = deployment == null ? AttemptPlan.Verdict.NEXT_MODEL : RetryRule.verdict(why);
+            boolean otherDeployment = deployment != null && services.routes().otherReady(model, tried);
             failures.add(FailedAttempt.of(model.id(), failure));
-            AttemptFailure why = AttemptFailure.of(failure);
             span.failed(FailureType.status(why), FailureType.of(why), failures.getLast().reason());
             span = AttemptSpan.NONE;
             if (out.closed()) {
@@ -218,23 +241,16 @@ public final class CallRunner {
             int fallbackBefore = plan.fallback();
             long waitMs = out.headWritten() ? -1
                     : plan.afterFailure(verdict, RetryRule.retryAfterMs(why), deadline.remainingMs(), otherDeployment);
-            if (waitMs >= 0) {
-                boolean fallback = plan.fallback() != fallbackBefore;
-                resend = fallback ? 0 : resend + 1;
-                call.exchange().trace().retried(fallback ? "fallback" : "retry", model.vendor().id(), model.id(), FailureType.of(why));
-            }
             if (waitMs < 0) {
                 int status = FinalError.render(call.exchange(), failures, failure, verdict, model.vendor().id(),
                         deadline.expired());
                 record(model).status(status).write();
-            } else if (waitMs == 0) {
-                attempt();
-            } else {
-                call.exchange().vertx().setTimer(waitMs, id -> {
-                    if (out.closed()) record(model).status(499).write();
-                    else attempt();
-                });
+                return;
             }
+            boolean fallback = plan.fallback() != fallbackBefore;
+            resend = fallback ? 0 : resend + 1;
+            call.exchange().trace().retried(fallback ? "fallback" : "retry", model.vendor().id(), model.id(), FailureType.of(why));
+            attempt(waitMs);
         }
 
         private Metering.Record record(ModelEntry model) {

@@ -81,7 +81,7 @@ public final class FinalError {
     public static int renderNative(Exchange ex, Throwable failure, String vendor) {
         if (failure instanceof VendorError e) {
             if (e.status() == 401 || e.status() == 403) {
-                GatewayException refused = VendorError.credentialRefused(vendor, e.status());
+                GatewayException refused = new GatewayException.CredentialRefused(vendor, e.status());
                 ex.fail(refused);
                 return refused.status();
             }

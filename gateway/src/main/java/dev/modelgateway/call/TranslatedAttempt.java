@@ -104,7 +104,7 @@ final class TranslatedAttempt {
      */
     private static GatewayException vendorError(VendorCodec vendor, VendorError e, ModelEntry model) {
         if (e.status() == 401 || e.status() == 403) {
-            return VendorError.credentialRefused(model.vendor().id(), e.status());
+            return new GatewayException.CredentialRefused(model.vendor().id(), e.status());
         }
         GatewayException decoded = vendor.decodeError(e.status(), e.body().toString());
         Map<String, String> headers = new HashMap<>(decoded.headers());

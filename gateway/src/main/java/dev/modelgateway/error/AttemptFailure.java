@@ -6,23 +6,11 @@ import java.util.function.Function;
 /**
  * Why one attempt at a model failed, as data: what the retry rule ({@code routing.RetryRule}), the circuit
  * breakers and the final error read. Failures still travel as exceptions through Vert.x futures;
- * {@link #of(Throwable)} turns whichever arrived into one of these cases, in one place.
+ * {@link #of(Throwable)} turns whichever arrived into one of these cases, in one place, by its type: a
+ * {@link VendorError}, one of {@link GatewayException}'s typed failures, a timeout ({@link ErrorKind#TIMEOUT}), any
+ * other refusal, or a transport failure.
  */
 public sealed interface AttemptFailure {
-    /** Error code of an attempt refused by an open circuit breaker. */
-    String CIRCUIT_OPEN = "circuit_open";
-    /** Error code of an attempt whose vendor refused the gateway's own credential (its 401/403). */
-    String CREDENTIAL_REFUSED = "vendor_credential_refused";
-    /** Error code of an attempt at a vendor that has no credential configured. */
-    String NOT_CONFIGURED = "vendor_not_configured";
-    /**
-     * Error code of an attempt the gateway itself could not start: every pooled connection to the vendor busy and
-     * the wait queue full, or the wait for a connection (or the call's deadline) over before one came free.
-     */
-    String GATEWAY_OVERLOADED = "gateway_overloaded";
-    /** Error code of an attempt ended because its caller went away (nobody sees it; the ledger says 499). */
-    String CALLER_LEFT = "caller_left";
-
     /**
      * An HTTP status came back: the vendor's own answer (relayed or decoded), or the gateway's refusal of the
      * request before it went out.
@@ -53,11 +41,11 @@ public sealed interface AttemptFailure {
     static AttemptFailure of(Throwable t) {
         return switch (t) {
             case VendorError e -> new Status(e.status(), e.status() == 401 || e.status() == 403, e.headers()::get);
-            case GatewayException g when CIRCUIT_OPEN.equals(g.code()) -> new CircuitOpen(headers(g.headers()));
-            case GatewayException g when NOT_CONFIGURED.equals(g.code()) -> new NotConfigured();
-            case GatewayException g when GATEWAY_OVERLOADED.equals(g.code()) -> new Overloaded(headers(g.headers()));
-            case GatewayException g when CALLER_LEFT.equals(g.code()) -> new CallerLeft();
-            case GatewayException g when CREDENTIAL_REFUSED.equals(g.code()) -> new Status(g.status(), true, headers(g.headers()));
+            case GatewayException.CredentialRefused g -> new Status(g.status(), true, headers(g.headers()));
+            case GatewayException.CircuitOpen g -> new CircuitOpen(headers(g.headers()));
+            case GatewayException.NotConfigured g -> new NotConfigured();
+            case GatewayException.Overloaded g -> new Overloaded(headers(g.headers()));
+            case GatewayException.CallerLeft g -> new CallerLeft();
             case GatewayException g when g.kind() == ErrorKind.TIMEOUT -> new TimedOut();
             case GatewayException g -> new Status(g.status(), false, headers(g.headers()));
             default -> new Transport();

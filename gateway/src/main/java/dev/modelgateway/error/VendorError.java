@@ -19,13 +19,4 @@ public final class VendorError extends RuntimeException {
     public int status() { return status; }
     public MultiMap headers() { return headers; }
     public Buffer body() { return body; }
-
-    /**
-     * The vendor refused the gateway's own credential (401/403): the operator's problem, not the caller's, so the
-     * caller gets a 502 that must not look like its own key was refused.
-     */
-    public static GatewayException credentialRefused(String vendor, int status) {
-        return GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + vendor + "' refused the gateway's credential (HTTP "
-                + status + "); the operator must check its API key.").withCode(AttemptFailure.CREDENTIAL_REFUSED);
-    }
 }

@@ -6,8 +6,6 @@ import dev.modelgateway.config.DeploymentSpec;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Provider;
 import dev.modelgateway.config.VendorEndpoint;
-import dev.modelgateway.error.AttemptFailure;
-import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 
 import java.util.ArrayList;
@@ -107,8 +105,8 @@ public final class Routes {
     public Choice choose(ModelEntry model, Set<String> tried) {
         List<Deployment> ds = deployments(model);
         if (ds.isEmpty()) {
-            throw GatewayException.of(ErrorKind.UNAVAILABLE, "Model '" + model.id() + "' is no longer served: the gateway's"
-                    + " configuration was reloaded without it.").withCode(AttemptFailure.NOT_CONFIGURED);
+            throw new GatewayException.NotConfigured("Model '" + model.id() + "' is no longer served: the gateway's"
+                    + " configuration was reloaded without it.", Map.of());
         }
         if (ds.size() == 1) {
             Deployment only = ds.getFirst();

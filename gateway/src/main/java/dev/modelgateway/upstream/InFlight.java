@@ -1,6 +1,5 @@
 package dev.modelgateway.upstream;
 
-import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import io.vertx.core.Future;
@@ -123,7 +122,6 @@ final class InFlight<T> {
     }
 
     private GatewayException callerGone() {
-        return GatewayException.of(ErrorKind.UNAVAILABLE, "The caller went away before vendor '" + vendor + "' answered.")
-                .withStatus(499).withCode(AttemptFailure.CALLER_LEFT);
+        return new GatewayException.CallerLeft("The caller went away before vendor '" + vendor + "' answered.");
     }
 }

@@ -23,7 +23,6 @@ import io.vertx.core.http.HttpServerResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -119,10 +118,10 @@ public final class Relay {
                     return BodyWork.run(ex.vertx(), body.length(), () -> answer.answer(body)).compose(a -> {
                         HttpServerResponse out = ex.response();
                         if (call.expired()) return Future.failedFuture(call.timeout());
-                        if (out.closed()) return Future.succeededFuture(new RelayOutcome(499, a.usage(), null, false));
+                        if (out.closed()) return Future.succeededFuture(new RelayOutcome.CallerLeft(a.usage(), null));
                         ex.answerEnding(200, a.usage(), ex.elapsedMs());
                         out.setStatusCode(200).putHeader("content-type", "application/json").end(a.body());
-                        return Future.succeededFuture(new RelayOutcome(200, a.usage(), ex.elapsedMs(), false));
+                        return Future.succeededFuture(new RelayOutcome.Answered(200, a.usage(), ex.elapsedMs()));
                     });
                 })));
     }
@@ -160,7 +159,7 @@ public final class Relay {
             Long ttft = ex.elapsedMs();
             Promise<RelayOutcome> done = Promise.promise();
             long timer = ex.vertx().setTimer(limits.maxStreamMs(), id -> {
-                if (done.tryComplete(new RelayOutcome(502, usage, ttft, true))) {
+                if (done.tryComplete(new RelayOutcome.CutOff(usage, ttft))) {
                     LOG.warn("vendor '{}' sent audio for longer than the limit of {} s (server.max_vendor_stream_seconds):"
                             + " cut off", vendor, limits.maxStreamSeconds());
                     out.reset();
@@ -170,8 +169,9 @@ public final class Relay {
             resp.pipe().endOnFailure(false).to(out).onComplete(ar -> {
                 ex.vertx().cancelTimer(timer);
                 if (ar.succeeded()) {
-                    done.tryComplete(new RelayOutcome(200, usage, ttft, false));
-                } else if (done.tryComplete(new RelayOutcome(out.closed() && !out.ended() ? 499 : 502, usage, ttft, true))) {
+                    done.tryComplete(new RelayOutcome.Answered(200, usage, ttft));
+                } else if (done.tryComplete(out.closed() && !out.ended() ? new RelayOutcome.CallerLeft(usage, ttft)
+                        : new RelayOutcome.CutOff(usage, ttft))) {
                     out.reset();
                 }
             });
@@ -200,10 +200,10 @@ public final class Relay {
     private Future<RelayOutcome> guarded(Exchange ex, VendorRequest req, Function<InFlight<RelayOutcome>, Future<RelayOutcome>> send) {
         // W3C trace context upstream: the attempt's span, or the caller's traceparent when tracing is off
         ex.trace().inject(req.headers());
-        return guarded(ex.vertx(), ex.response(), req, send, outcome -> switch (outcome.status()) {
-            case 499 -> CircuitBreaker.Outcome.UNKNOWN;
-            case 200 -> CircuitBreaker.Outcome.HEALTHY;
-            default -> CircuitBreaker.Outcome.FAILED; // a stream cut or failed by the vendor
+        return guarded(ex.vertx(), ex.response(), req, send, outcome -> switch (outcome) {
+            case RelayOutcome.Answered a -> CircuitBreaker.Outcome.HEALTHY;
+            case RelayOutcome.CutOff c -> CircuitBreaker.Outcome.FAILED;
+            case RelayOutcome.CallerLeft c -> CircuitBreaker.Outcome.UNKNOWN;
         });
     }
 
@@ -240,8 +240,7 @@ public final class Relay {
         long seconds = Math.max(1, (breaker.retryAfterMs() + 999) / 1000);
         VendorEndpoint e = req.endpoint();
         String who = e.provider().equals(e.vendor().id()) ? "Vendor '" + e.vendor().id() + "'" : "Deployment '" + e.id() + "'";
-        return GatewayException.of(ErrorKind.UNAVAILABLE, who
-                + " failed every recent request; the gateway stops calling it for " + seconds + " s (circuit open).")
-                        .withCode(AttemptFailure.CIRCUIT_OPEN).withHeaders(Map.of("retry-after", Long.toString(seconds)));
+        return new GatewayException.CircuitOpen(who
+                + " failed every recent request; the gateway stops calling it for " + seconds + " s (circuit open).", seconds);
     }
 }

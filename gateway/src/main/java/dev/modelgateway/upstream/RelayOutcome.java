@@ -3,11 +3,43 @@ package dev.modelgateway.upstream;
 import dev.modelgateway.canonical.Usage;
 
 /**
- * What one relayed call produced, for the ledger.
- *
- * @param status        the HTTP status the caller saw (499 when the caller went away first)
- * @param ttftMs        milliseconds until the first byte went to the caller, null if nothing was sent
- * @param cutOff        true when a stream ended without its terminal event
+ * How a vendor's answer ended for the caller: what the ledger records, and what it says of the deployment's
+ * health. A vendor's failure before anything reached the caller is no outcome: the attempt fails, to be retried.
  */
-public record RelayOutcome(int status, Usage usage, Long ttftMs, boolean cutOff) {
+public sealed interface RelayOutcome {
+    /** The HTTP status the caller saw. */
+    int status();
+
+    /** What the vendor reported using, as far as it got. */
+    Usage usage();
+
+    /** Milliseconds until the first byte went to the caller; null if nothing was sent. */
+    Long ttftMs();
+
+    /**
+     * The caller got the whole answer.
+     *
+     * @param status 200; 101 for a response of a realtime session
+     */
+    record Answered(int status, Usage usage, Long ttftMs) implements RelayOutcome {
+    }
+
+    /**
+     * The vendor broke the answer off, failed within it, or ran past the gateway's limits after its first byte: the
+     * caller saw it end with the protocol's error (or a reset), 502. The vendor's failure.
+     */
+    record CutOff(Usage usage, Long ttftMs) implements RelayOutcome {
+        @Override
+        public int status() {
+            return 502;
+        }
+    }
+
+    /** The caller went away before the answer was over: 499, and nothing said of the vendor. */
+    record CallerLeft(Usage usage, Long ttftMs) implements RelayOutcome {
+        @Override
+        public int status() {
+            return 499;
+        }
+    }
 }

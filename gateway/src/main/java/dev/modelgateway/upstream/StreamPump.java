@@ -108,7 +108,7 @@ final class StreamPump {
             if (out.ended()) return;
             // Complete first: the reset runs the upstream exception handler at once, which would end the
             // stream as the vendor's failure (502) and tell the breaker the deployment failed.
-            done.tryComplete(new RelayOutcome(499, tap.usage(), ttftMs, true));
+            done.tryComplete(new RelayOutcome.CallerLeft(tap.usage(), ttftMs));
             upstream.request().reset();
         });
         return done.future().andThen(ar -> {
@@ -178,11 +178,12 @@ final class StreamPump {
 
     private void finish() {
         flush();
-        int status = tap.failed() ? 502 : 200;
+        RelayOutcome outcome = tap.failed() ? new RelayOutcome.CutOff(tap.usage(), ttftMs)
+                : new RelayOutcome.Answered(200, tap.usage(), ttftMs);
         if (!out.closed()) {
-            ex.answerEnding(status, tap.usage(), ttftMs);
+            ex.answerEnding(outcome.status(), outcome.usage(), ttftMs);
             out.end();
         }
-        done.tryComplete(new RelayOutcome(status, tap.usage(), ttftMs, tap.failed()));
+        done.tryComplete(outcome);
     }
 }

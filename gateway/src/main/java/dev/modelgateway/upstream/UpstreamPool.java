@@ -1,8 +1,6 @@
 package dev.modelgateway.upstream;
 
 import dev.modelgateway.config.VendorPool;
-import dev.modelgateway.error.AttemptFailure;
-import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import io.vertx.core.Future;
 import io.vertx.core.http.ConnectionPoolTooBusyException;
@@ -12,7 +10,6 @@ import io.vertx.core.http.RequestOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -91,9 +88,8 @@ final class UpstreamPool {
             LOG.warn("gateway overloaded: {}; {} call(s) refused since the last warning (vendors.{}.max_connections / max_queued)",
                     why, refused, vendor);
         }
-        return GatewayException.of(ErrorKind.UNAVAILABLE, "The gateway is overloaded: " + why + ". Retry after "
-                        + RETRY_AFTER_SECONDS + " s.")
-                .withCode(AttemptFailure.GATEWAY_OVERLOADED).withHeaders(Map.of("retry-after", RETRY_AFTER_SECONDS));
+        return new GatewayException.Overloaded("The gateway is overloaded: " + why + ". Retry after "
+                + RETRY_AFTER_SECONDS + " s.", RETRY_AFTER_SECONDS);
     }
 
     Future<Void> close() {

@@ -5,8 +5,6 @@ import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.config.VendorHttp;
 import dev.modelgateway.config.VendorPool;
 import dev.modelgateway.config.ProviderType;
-import dev.modelgateway.error.AttemptFailure;
-import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -83,8 +81,8 @@ public final class VendorClients {
         String how = builtIn ? "set " + v.keyEnv() + " (or vendors." + v.id() + ".api_key in the configuration file)."
                 : "set providers." + endpoint.provider() + ".api_key (or keys) in the configuration file.";
         String what = builtIn ? "Vendor '" + v.id() + "'" : "Provider '" + endpoint.provider() + "'";
-        return GatewayException.of(ErrorKind.UNAVAILABLE, what + " is not configured on this gateway: " + how)
-                .withCode(AttemptFailure.NOT_CONFIGURED).withHeaders(Map.of("x-should-retry", "false"));
+        return new GatewayException.NotConfigured(what + " is not configured on this gateway: " + how,
+                Map.of("x-should-retry", "false"));
     }
 
     /**

@@ -397,7 +397,7 @@ class CallRunnerTest {
     /**
      * docs/platform-options.md: a refused vendor credential (401/403) moves to the next model at once, as on
      * the native path (refusedCredentialMovesToTheFallbackWithoutRetryingThePrimary). On the translated path
-     * the vendor's 401 becomes VendorError.credentialRefused, whose code tells AttemptFailure.of that the
+     * the vendor's 401 becomes a GatewayException.CredentialRefused, whose type tells AttemptFailure.of that the
      * credential was refused (before, it read as a plain 502 and was retried on the same deployment).
      */
     @Test

@@ -6,7 +6,6 @@ import dev.modelgateway.call.Metering;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.config.VendorEndpoint;
-import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
@@ -71,8 +70,8 @@ public final class RealtimeEndpoint {
         }
         VendorEndpoint vendor = platform.config().vendor(model.vendor());
         if (vendor.apiKey() == null) {
-            throw GatewayException.of(ErrorKind.UNAVAILABLE, "Vendor '" + model.vendor().id() + "' is not configured on this gateway.")
-                    .withCode(AttemptFailure.NOT_CONFIGURED).withHeaders(Map.of("x-should-retry", "false"));
+            throw new GatewayException.NotConfigured("Vendor '" + model.vendor().id() + "' is not configured on this gateway.",
+                    Map.of("x-should-retry", "false"));
         }
         Metering metering = platform.metering();
         metering.admit(Exchange.of(ctx), model, 0, 0).onComplete(admitted -> {
@@ -106,7 +105,7 @@ public final class RealtimeEndpoint {
                             usage -> {
                                 responses.incrementAndGet();
                                 metering.record(Exchange.of(ctx), null, model).attempted(model, 1)
-                                        .outcome(new RelayOutcome(101, usage, null, false)).write();
+                                        .outcome(new RelayOutcome.Answered(101, usage, null)).write();
                             },
                             total -> {
                                 // a session that produced no response still leaves one (empty) row

@@ -82,7 +82,7 @@ public final class CountTokensEndpoint {
         }).onSuccess(tokens -> SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0, () -> {
             ctx.response().putHeader("content-type", "application/json")
                     .end(Json.toBuffer(JsonNodeFactory.instance.objectNode().put("input_tokens", tokens)));
-            return Future.succeededFuture(new RelayOutcome(200, Usage.ZERO, null, false));
+            return Future.succeededFuture(new RelayOutcome.Answered(200, Usage.ZERO, null));
         })).onFailure(ctx::fail);
     }
 
