@@ -65,7 +65,9 @@ final class RoutingSection {
             });
             catalogue.set("aliases", aliases.deepCopy());
         }
-        return new RoutingConfig(providers, deployments, catalogue, cooldown(root.path("routing").path("cooldown")), null);
+        JsonNode routing = root.path("routing");
+        if (!routing.isMissingNode() && !routing.isNull()) unknownFields("routing", routing, Set.of("cooldown"));
+        return new RoutingConfig(providers, deployments, catalogue, cooldown(routing.path("cooldown")), null);
     }
 
     private Provider provider(String name, JsonNode node) {
@@ -206,11 +208,9 @@ final class RoutingSection {
     }
 
     private static void unknownFields(String at, JsonNode node, Set<String> known) {
+        if (!node.isObject()) throw new IllegalArgumentException(at + " must be a mapping");
         node.fieldNames().forEachRemaining(f -> {
-            if (!known.contains(f)) {
-                throw new IllegalArgumentException(at + "." + f + ": unknown field (expected one of "
-                        + String.join(", ", known.stream().sorted().toList()) + ")");
-            }
+            if (!known.contains(f)) throw UnknownSetting.of(at, f, known);
         });
     }
 }

@@ -63,7 +63,7 @@ class ConfigLoaderTest {
                 .hasMessageContaining("vendors.gemini.max_connections");
         Files.writeString(file, "vendors:\n  gemini: {http_version: \"3\"}\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.<String, String>of()::get).load(file))
-                .hasMessageContaining("vendors.gemini.http_version must be auto, 1.1 or 2");
+                .hasMessageContaining("vendors.gemini.http_version (GATEWAY_VENDORS_GEMINI_HTTP_VERSION) must be auto, 1.1 or 2");
         Files.writeString(file, "vendors:\n  gemini: {ca_file: /nonexistent/ca.pem}\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.<String, String>of()::get).load(file))
                 .hasMessageContaining("vendors.gemini.ca_file");

@@ -94,7 +94,7 @@ class RoutingSectionTest {
     @Test
     void refusalsNameTheFieldOrTheLine() {
         assertThatThrownBy(() -> load("providers:\n  x: {type: openai, base_url: https://a.example/v1, api_kye: k}\n"))
-                .hasMessageContaining("providers.x.api_kye: unknown field");
+                .hasMessageContaining("providers.x.api_kye: unknown setting; did you mean `api_key`?");
         assertThatThrownBy(() -> load("providers:\n  x: {type: bedrock, base_url: https://a.example}\n"))
                 .hasMessageContaining("providers.x.type").hasMessageContaining("openai-compatible");
         assertThatThrownBy(() -> load("providers:\n  x: {type: openai}\n")).hasMessageContaining("providers.x.base_url");

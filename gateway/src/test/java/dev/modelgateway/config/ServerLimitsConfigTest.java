@@ -64,7 +64,7 @@ class ServerLimitsConfigTest {
         Map<String, String> env = Map.of("GATEWAY_MAX_CONNECTIONS", "50", "GATEWAY_REQUEST_HEAD_TIMEOUT_SECONDS", "5");
         assertThat(new ConfigLoader(env::get).load(file).limits()).isEqualTo(new ServerLimits(600, 5, 60, 0, 50, 1048576));
         assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_MAX_CONNECTIONS", "-1")::get).load(file))
-                .hasMessageContaining("GATEWAY_MAX_CONNECTIONS / server.max_connections");
+                .hasMessageContaining("server.max_connections (GATEWAY_SERVER_MAX_CONNECTIONS)").hasMessageContaining("from GATEWAY_MAX_CONNECTIONS");
         Files.delete(file);
     }
 
@@ -79,7 +79,8 @@ class ServerLimitsConfigTest {
         assertThat(new ConfigLoader(k -> null).load(file).defaultMaxConcurrent()).isEqualTo(16);
         assertThat(new ConfigLoader(Map.of("GATEWAY_DEFAULT_MAX_CONCURRENT", "0")::get).load(file).defaultMaxConcurrent()).isZero();
         assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_DEFAULT_MAX_CONCURRENT", "-1")::get).load(file))
-                .hasMessageContaining("GATEWAY_DEFAULT_MAX_CONCURRENT / accounts.default_max_concurrent");
+                .hasMessageContaining("accounts.default_max_concurrent (GATEWAY_ACCOUNTS_DEFAULT_MAX_CONCURRENT) must be a whole number from 0 to 1000000,"
+                        + " got '-1' from GATEWAY_DEFAULT_MAX_CONCURRENT");
         Files.delete(file);
     }
 }
