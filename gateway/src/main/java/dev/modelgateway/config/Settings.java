@@ -228,7 +228,7 @@ public final class Settings {
 
     private static Setting timeout(String key, long seconds, String what) {
         return Setting.of("timeouts." + key, Kind.INTEGER).range(1, 3600).byDefault(seconds)
-                .doc("the deadline of one vendor call of " + what + ", in whole seconds (1–3600); see"
+                .doc("the deadline of one vendor call of " + what + ", in whole seconds; see"
                         + " [Operation timeouts](#operation-timeouts)");
     }
 }

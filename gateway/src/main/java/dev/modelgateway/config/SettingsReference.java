@@ -79,7 +79,7 @@ public final class SettingsReference {
         if (s.shownDefault() != null) return s.shownDefault();
         if (s.defaultValue() == null) return "unset";
         String v = s.defaultValue();
-        return "`" + (v.endsWith(".0") ? v.substring(0, v.length() - 2) : v) + "`";
+        return "`" + (s.kind() == Setting.Kind.DECIMAL && v.endsWith(".0") ? v.substring(0, v.length() - 2) : v) + "`";
     }
 
     private static String kind(Setting s) {
