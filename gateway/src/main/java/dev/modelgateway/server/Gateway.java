@@ -175,7 +175,7 @@ public final class Gateway {
 
     private static Throwable accountsFailure(GatewayConfig config, Throwable e) {
         return e instanceof StartupFailure ? e : new StartupFailure("The accounts store could not be opened (database "
-                + StartupFailure.redact(config.databaseUrl()) + ", set by accounts.database_url / GATEWAY_DATABASE_URL"
+                + StartupFailure.redact(config.databaseUrl()) + ", set by " + Settings.ACCOUNTS_DATABASE_URL.name()
                 + (config.redisUrl() == null ? "" : "; Redis " + StartupFailure.redact(config.redisUrl())) + "): "
                 + StartupFailure.reason(e), e);
     }
@@ -200,13 +200,13 @@ public final class Gateway {
             probe = Redis.createClient(vertx, new RedisOptions().setConnectionString(url));
         } catch (RuntimeException e) {
             return Future.failedFuture(new StartupFailure("The Redis URL " + StartupFailure.redact(url)
-                    + " (accounts.redis_url / GATEWAY_REDIS_URL) is not valid: " + StartupFailure.reason(e), e));
+                    + " (" + Settings.ACCOUNTS_REDIS_URL.name() + ") is not valid: " + StartupFailure.reason(e), e));
         }
         return probe.connect().compose(c -> c.send(Request.cmd(Command.PING)).eventually(c::close))
                 .timeout(REDIS_PROBE_SECONDS, TimeUnit.SECONDS)
                 .<Void>mapEmpty()
                 .recover(e -> Future.failedFuture(new StartupFailure("Redis at " + StartupFailure.redact(url)
-                        + " (accounts.redis_url / GATEWAY_REDIS_URL) is unreachable: " + StartupFailure.reason(e), e)))
+                        + " (" + Settings.ACCOUNTS_REDIS_URL.name() + ") is unreachable: " + StartupFailure.reason(e), e)))
                 .eventually(probe::close);
     }
 
@@ -217,7 +217,7 @@ public final class Gateway {
         health.mount(router);
         return vertx.createHttpServer().requestHandler(router).listen(port, host)
                 .recover(e -> Future.failedFuture(new StartupFailure("The metrics port " + port
-                        + " (observability.metrics_port / GATEWAY_METRICS_PORT) could not be opened: " + StartupFailure.reason(e), e)));
+                        + " (" + Settings.OBSERVABILITY_METRICS_PORT.name() + ") could not be opened: " + StartupFailure.reason(e), e)));
     }
 
     public int port() {
