@@ -29,11 +29,7 @@ public record Setting(String path, Kind kind, String defaultValue, String shownD
 
     /** How a value is read; every kind names the setting and its variable when the value is malformed. */
     public enum Kind {
-        TEXT, SECRET, URL, FILE, BOOLEAN, INTEGER, DECIMAL, HTTP_VERSION, MAP;
-
-        boolean number() {
-            return this == INTEGER || this == DECIMAL;
-        }
+        TEXT, SECRET, URL, FILE, BOOLEAN, INTEGER, DECIMAL, HTTP_VERSION, MAP
     }
 
     /**

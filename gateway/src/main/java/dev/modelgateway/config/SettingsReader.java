@@ -172,7 +172,7 @@ final class SettingsReader {
     }
 
     /** What a number may be, as a refusal says it. */
-    static String range(Setting s) {
+    private static String range(Setting s) {
         if (s.kind() == Setting.Kind.DECIMAL) return "a number above " + s.min() + " and at most " + s.max();
         return s.max() == Long.MAX_VALUE ? "a whole number from " + s.min()
                 : "a whole number from " + s.min() + " to " + s.max();

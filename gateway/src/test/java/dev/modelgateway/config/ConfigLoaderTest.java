@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -179,7 +180,7 @@ class ConfigLoaderTest {
             if (s.path().startsWith("vendors.") && (s.key().equals("api_key") || s.key().equals("base_url"))) {
                 assertThat(s.env()).doesNotStartWith("GATEWAY_");
             } else {
-                assertThat(s.env()).as(s.path()).isEqualTo("GATEWAY_" + s.path().replace('.', '_').toUpperCase(java.util.Locale.ROOT));
+                assertThat(s.env()).as(s.path()).isEqualTo("GATEWAY_" + s.path().replace('.', '_').toUpperCase(Locale.ROOT));
             }
         }
         assertThat(Settings.vendor(Vendor.OPENAI, "api_key").env()).isEqualTo("OPENAI_API_KEY");
