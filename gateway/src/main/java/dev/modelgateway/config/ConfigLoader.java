@@ -45,7 +45,6 @@ public final class ConfigLoader {
     public GatewayConfig load(Path file) throws IOException {
         JsonNode root = read(file);
         ConfigValues v = new SettingsReader(env).read(root);
-        v.warnings().forEach(w -> LOG.warn("configuration: {}", w));
 
         Map<Vendor, VendorEndpoint> vendors = new EnumMap<>(Vendor.class);
         for (Vendor vendor : Vendor.values()) {
@@ -58,7 +57,10 @@ public final class ConfigLoader {
             if (upstream.isTextual()) overrides.put(e.getKey(), upstream.asText());
         });
         ServerTls tls = ServerTls.of(v.text(Settings.SERVER_TLS_CERT_FILE), v.text(Settings.SERVER_TLS_KEY_FILE));
-        RoutingConfig routing = new RoutingSection(vendors).parse(root).withFile(file);
+        RoutingSection section = new RoutingSection(vendors);
+        RoutingConfig routing = section.parse(root).withFile(file);
+        v = v.withWarnings(section.warnings());
+        v.warnings().forEach(w -> LOG.warn("configuration: {}", w));
         // a provider named after a built-in vendor replaces it for the endpoints that are not routed too (token counting…)
         for (Vendor vendor : Vendor.values()) {
             Provider replaced = routing.providers().get(vendor.id());

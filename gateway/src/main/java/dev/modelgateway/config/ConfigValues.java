@@ -69,6 +69,13 @@ public final class ConfigValues {
         return warnings;
     }
 
+    /** With more warnings: the operator's sections' deprecated names ({@link RoutingSection}). */
+    ConfigValues withWarnings(List<String> more) {
+        List<String> all = new ArrayList<>(warnings);
+        all.addAll(more);
+        return new ConfigValues(values, all);
+    }
+
     /** These values with the reloadable ones of {@code next}: what is in force after a reload. */
     public ConfigValues withReloadable(ConfigValues next) {
         Map<Setting, Object> merged = new LinkedHashMap<>(values);

@@ -122,7 +122,7 @@ final class AdminConfigRoutes {
         // header values may be credentials too (a proxy's token): shown masked
         p.headers().forEach((h, v) -> headers.put(h, VendorEndpoint.mask(v)));
         if (p.apiVersion() != null) n.put("api_version", p.apiVersion());
-        n.put("connect_timeout_ms", p.connectTimeoutMs());
+        n.put("connect_timeout_seconds", p.connectTimeoutMs() / 1000.0);
         n.put("max_connections", p.pool().maxConnections()).put("max_queued", p.pool().maxQueued())
                 .put("http_version", p.pool().http().name().toLowerCase());
         return n;

@@ -171,6 +171,11 @@ class ConfigLoaderTest {
         assertThat(current.media().timeoutMs()).isEqualTo(1500);
         assertThat(current.settings().warnings()).isEmpty();
         assertThat(new ConfigLoader(Map.of("GATEWAY_MEDIA_TIMEOUT_MS", "750")::get).load(null).media().timeoutMs()).isEqualTo(750);
+
+        GatewayConfig provider = load("providers: {x: {type: openai, base_url: 'https://x/v1', connect_timeout_ms: 2500}}\n", Map.of());
+        assertThat(provider.providers().get("x").connectTimeoutMs()).isEqualTo(2500);
+        assertThat(provider.settings().warnings()).containsExactly("providers.x.connect_timeout_ms is deprecated and will be removed"
+                + " in the next release: set providers.x.connect_timeout_seconds (in seconds) instead");
     }
 
     @Test

@@ -35,7 +35,7 @@ class RoutingSectionTest {
                     api_version: 2024-10-21
                     keys: ["${K1}", {key: "${K2}", weight: 3}, "${UNSET}"]
                     headers: {x-team: ml}
-                    connect_timeout_ms: 2500
+                    connect_timeout_seconds: 2.5
                     max_connections: 50
                 models:
                   platform/vendorB-5.5:
