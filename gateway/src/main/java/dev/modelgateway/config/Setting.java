@@ -33,10 +33,14 @@ public record Setting(String path, Kind kind, String defaultValue, String shownD
     }
 
     /**
-     * A deprecated name; {@code factor} converts its value to the setting's unit ({@code media.timeout_ms} → seconds:
-     * 0.001).
+     * A deprecated name; {@code milliseconds}: its value is in milliseconds where the setting's is in seconds
+     * ({@code media.timeout_ms} → {@code media.timeout_seconds}), the one unit the renames changed.
      */
-    public record Alias(String name, double factor) {
+    public record Alias(String name, boolean milliseconds) {
+        /** What the old value is multiplied by to be the setting's. */
+        double factor() {
+            return milliseconds ? 0.001 : 1;
+        }
     }
 
     public Setting {
@@ -77,17 +81,17 @@ public record Setting(String path, Kind kind, String defaultValue, String shownD
     }
 
     Setting oldEnv(String name) {
-        return oldEnv(name, 1);
+        return oldEnv(name, false);
     }
 
-    Setting oldEnv(String name, double factor) {
+    Setting oldEnv(String name, boolean milliseconds) {
         List<Alias> all = new ArrayList<>(oldEnv);
-        all.add(new Alias(name, factor));
+        all.add(new Alias(name, milliseconds));
         return new Setting(path, kind, defaultValue, shownDefault, min, max, env, all, oldKey, reloadable, doc);
     }
 
-    Setting oldKey(String key, double factor) {
-        return new Setting(path, kind, defaultValue, shownDefault, min, max, env, oldEnv, new Alias(key, factor), reloadable, doc);
+    Setting oldKey(String key, boolean milliseconds) {
+        return new Setting(path, kind, defaultValue, shownDefault, min, max, env, oldEnv, new Alias(key, milliseconds), reloadable, doc);
     }
 
     Setting appliedByReload() {

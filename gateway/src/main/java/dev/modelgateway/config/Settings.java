@@ -99,7 +99,7 @@ public final class Settings {
     public static final Setting MEDIA_MAX_BYTES = Setting.of("media.max_bytes", Kind.INTEGER).range(1, Long.MAX_VALUE)
             .byDefault(MediaPolicy.DEFAULT.maxBytes()).doc("largest medium fetched");
     public static final Setting MEDIA_TIMEOUT_SECONDS = Setting.of("media.timeout_seconds", Kind.DECIMAL).range(0, 3600)
-            .byDefault(MediaPolicy.DEFAULT.timeoutMs() / 1000.0).oldKey("timeout_ms", 0.001).oldEnv("GATEWAY_MEDIA_TIMEOUT_MS", 0.001)
+            .byDefault(MediaPolicy.DEFAULT.timeoutMs() / 1000.0).oldKey("timeout_ms", true).oldEnv("GATEWAY_MEDIA_TIMEOUT_MS", true)
             .doc("budget for fetching one medium, redirects included (a decimal number of seconds)");
     public static final Setting MEDIA_MAX_REDIRECTS = Setting.of("media.max_redirects", Kind.INTEGER).range(0, 100)
             .byDefault(MediaPolicy.DEFAULT.maxRedirects()).doc("redirects followed, each one checked like the first URL");

@@ -100,7 +100,7 @@ final class SettingsReader {
     }
 
     private static String unit(Setting.Alias old) {
-        return old.factor() == 1 ? "" : " (in its own unit: the old value × " + old.factor() + ")";
+        return old.milliseconds() ? " (in seconds: the old value ÷ 1000)" : "";
     }
 
     private Object fromFile(Setting s, JsonNode node, double factor) {

@@ -72,7 +72,7 @@ public final class SettingsReference {
     }
 
     private static String unit(Setting.Alias a) {
-        return a.factor() == 0.001 ? " (in ms)" : "";
+        return a.milliseconds() ? " (in ms)" : "";
     }
 
     private static String shownDefault(Setting s) {

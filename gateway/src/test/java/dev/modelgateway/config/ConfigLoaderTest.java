@@ -162,8 +162,8 @@ class ConfigLoaderTest {
                 "GATEWAY_DATABASE_URL is deprecated and will be removed in the next release: set GATEWAY_ACCOUNTS_DATABASE_URL instead",
                 "GATEWAY_LEDGER_JOURNAL_DIR is deprecated and will be removed in the next release: set"
                         + " GATEWAY_ACCOUNTS_LEDGER_JOURNAL_DIR instead",
-                "media.timeout_ms is deprecated and will be removed in the next release: set media.timeout_seconds (in its own"
-                        + " unit: the old value × 0.001) instead");
+                "media.timeout_ms is deprecated and will be removed in the next release: set media.timeout_seconds (in seconds:"
+                        + " the old value ÷ 1000) instead");
 
         GatewayConfig current = new ConfigLoader(Map.of("GATEWAY_SERVER_PORT", "9200", "GATEWAY_PORT", "9100",
                 "GATEWAY_MEDIA_TIMEOUT_SECONDS", "1.5")::get).load(file);
