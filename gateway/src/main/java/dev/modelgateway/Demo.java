@@ -80,6 +80,7 @@ final class Demo {
                 base.upstreamOverrides(), DATABASE_URL, base.redisUrl(),
                 // the simulator, which serves the demo's image URLs, is on loopback
                 base.media().withAllowPrivate(true), base.limits(), base.tls(), base.defaultMaxConcurrent(),
-                base.dropRefusedHostedTools());
+                // the observability settings and the journal's directory too, as the environment gives them
+                base.dropRefusedHostedTools(), base.routing(), base.timeouts(), base.settings());
     }
 }

@@ -7,6 +7,7 @@ import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.spi.ContextAwareBase;
+import dev.modelgateway.config.Settings;
 import dev.modelgateway.observability.RedactingEncoder;
 import dev.modelgateway.server.AccessLogAppender;
 
@@ -42,13 +43,13 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         access.setQueueSize(ACCESS_QUEUE);
         access.setBatchMillis(ACCESS_BATCH_MILLIS);
         // JSON lines are the message alone (its own timestamp inside): one parseable object per line
-        access.addAppender("json".equalsIgnoreCase(env.apply("GATEWAY_ACCESS_LOG_FORMAT"))
+        access.addAppender("json".equalsIgnoreCase(env.apply(Settings.ACCESS_LOG_FORMAT.env()))
                 ? console(context, "ACCESS_JSON", "%msg%n") : console);
         access.start();
 
         Logger accessLog = context.getLogger("access");
         // GATEWAY_ACCESS_LOG=OFF silences it (docs/configuration.md)
-        accessLog.setLevel(Level.toLevel(env.apply("GATEWAY_ACCESS_LOG"), Level.INFO));
+        accessLog.setLevel(Level.toLevel(env.apply(Settings.ACCESS_LOG.env()), Level.INFO));
         accessLog.setAdditive(false);
         accessLog.addAppender(access);
         context.getLogger("io.netty").setLevel(Level.WARN);

@@ -6,7 +6,7 @@ import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.console.ConsoleTimings;
 import dev.modelgateway.config.GatewayConfig;
-import dev.modelgateway.observability.ObservabilityConfig;
+import dev.modelgateway.config.Settings;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.server.Gateway;
 import dev.modelgateway.server.StartupFailure;
@@ -65,13 +65,13 @@ public final class Main {
         }
         GatewayConfig config = ConfigLoader.fromSystemEnv().load(configFile);
         if (config.masterKey() == null) {
-            System.err.println("warning: GATEWAY_MASTER_KEY is not set; no request can authenticate until keys exist.");
+            System.err.println("warning: " + Settings.SERVER_MASTER_KEY.name() + " is not set; no request can authenticate until keys"
+                    + " exist.");
         }
         Vertx vertx = Vertx.vertx(vertxOptions());
         Gateway gateway;
         try {
-            gateway = Gateway.start(vertx, config, eventLoops(), CircuitBreaker.Thresholds.DEFAULT,
-                    ObservabilityConfig.load(configFile, System::getenv)).await();
+            gateway = Gateway.start(vertx, config, eventLoops(), CircuitBreaker.Thresholds.DEFAULT).await();
         } catch (Throwable e) {
             // Vert.x's threads would keep the JVM alive, serving nothing: exit so that a supervisor restarts us
             System.err.println("error: the gateway could not start: " + startupMessage(e));
@@ -122,7 +122,8 @@ public final class Main {
         }
         GatewayConfig config = ConfigLoader.fromSystemEnv().load(configFile);
         int status = KeysCommand.run(rest.toArray(String[]::new),
-                new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey()),
+                new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey(), null, config.defaultMaxConcurrent(),
+                        config.ledgerJournalDir()),
                 Catalogue.load(config), System.out);
         System.exit(status);
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.config.Settings;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.server.Gateway;
 import dev.modelgateway.store.SqliteLibrary;
@@ -115,10 +116,10 @@ final class Training {
     /** {@code serve}'s settings, as the environment would give them: every vendor on the simulator, a new database. */
     static Map<String, String> environment(String simulator, SimKeys keys, Path dir) {
         return Map.ofEntries(
-                Map.entry("GATEWAY_HOST", "127.0.0.1"),
-                Map.entry("GATEWAY_PORT", "0"),
-                Map.entry("GATEWAY_MASTER_KEY", MASTER_KEY),
-                Map.entry("GATEWAY_DATABASE_URL", "jdbc:sqlite:" + dir.resolve("gateway.db")),
+                Map.entry(Settings.SERVER_HOST.env(), "127.0.0.1"),
+                Map.entry(Settings.SERVER_PORT.env(), "0"),
+                Map.entry(Settings.SERVER_MASTER_KEY.env(), MASTER_KEY),
+                Map.entry(Settings.ACCOUNTS_DATABASE_URL.env(), "jdbc:sqlite:" + dir.resolve("gateway.db")),
                 Map.entry("ANTHROPIC_BASE_URL", simulator + "/anthropic"),
                 Map.entry("ANTHROPIC_API_KEY", keys.anthropic()),
                 Map.entry("OPENAI_BASE_URL", simulator + "/openai/v1"),

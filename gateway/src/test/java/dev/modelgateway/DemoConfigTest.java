@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DemoConfigTest {
     @Test
     void demoListensOnLoopbackWithItsOwnDatabaseWhateverServeIsConfiguredFor() throws Exception {
-        GatewayConfig serve = new ConfigLoader(Map.of("GATEWAY_HOST", "0.0.0.0", "GATEWAY_PORT", "9999")::get).load(null);
+        GatewayConfig serve = new ConfigLoader(Map.of("GATEWAY_SERVER_HOST", "0.0.0.0", "GATEWAY_SERVER_PORT", "9999")::get).load(null);
         assertThat(serve.host()).isEqualTo("0.0.0.0");
 
         GatewayConfig demo = Demo.config(serve, "http://127.0.0.1:1234", SimKeys.defaults());

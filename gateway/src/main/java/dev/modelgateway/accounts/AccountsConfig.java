@@ -13,8 +13,8 @@ import java.util.List;
  * @param redisKeyPrefix namespace of this deployment's Redis keys, so deployments can share a Redis; when
  *                       not given, the Redis URL's {@code key_prefix} query parameter, else {@code mg:}
  * @param defaultMaxConcurrent calls in flight at once for a key that sets no {@code max_concurrent}; 0: no bound
- * @param ledgerJournalDir where usage rows are journaled before they reach the database (docs/accounts.md); when
- *                       not given, {@code GATEWAY_LEDGER_JOURNAL_DIR}, else {@code ./data/journal}
+ * @param ledgerJournalDir where usage rows are journaled before they reach the database (docs/accounts.md,
+ *                       {@code accounts.ledger_journal_dir}); null: {@code ./data/journal}
  */
 public record AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix,
                              int defaultMaxConcurrent, Path ledgerJournalDir) {
@@ -45,10 +45,7 @@ public record AccountsConfig(String databaseUrl, String redisUrl, String masterK
         }
         if (redisKeyPrefix == null || redisKeyPrefix.isEmpty()) redisKeyPrefix = DEFAULT_REDIS_KEY_PREFIX;
         if (defaultMaxConcurrent < 0) throw new IllegalArgumentException("the default max_concurrent must not be negative");
-        if (ledgerJournalDir == null) {
-            String env = System.getenv("GATEWAY_LEDGER_JOURNAL_DIR");
-            ledgerJournalDir = Path.of(env == null || env.isBlank() ? DEFAULT_JOURNAL_DIR : env);
-        }
+        if (ledgerJournalDir == null) ledgerJournalDir = Path.of(DEFAULT_JOURNAL_DIR);
     }
 
     public AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix,

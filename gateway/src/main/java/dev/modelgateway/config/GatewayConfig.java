@@ -1,5 +1,6 @@
 package dev.modelgateway.config;
 
+import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,11 +18,13 @@ import java.util.Map;
  * @param dropRefusedHostedTools Responses API: drop a hosted tool the model refuses (with a warning) instead of a 400
  * @param routing providers, deployments, the catalogue's overrides and cooldowns: what a reload applies again
  * @param timeouts the vendor calls' deadlines of the endpoints without {@code platform_options}
+ * @param settings every declared setting's value, as read ({@link Settings}); null: the defaults
  */
 public record GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
                             Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl,
                             MediaPolicy media, ServerLimits limits, ServerTls tls, int defaultMaxConcurrent,
-                            boolean dropRefusedHostedTools, RoutingConfig routing, OperationTimeouts timeouts) {
+                            boolean dropRefusedHostedTools, RoutingConfig routing, OperationTimeouts timeouts,
+                            ConfigValues settings) {
 
     /** Keys' default concurrency bound; the same as {@code AccountsConfig.DEFAULT_MAX_CONCURRENT} (docs/security.md). */
     public static final int DEFAULT_MAX_CONCURRENT = 64;
@@ -33,6 +36,16 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
         if (defaultMaxConcurrent < 0) throw new IllegalArgumentException("accounts.default_max_concurrent must not be negative");
         if (routing == null) routing = RoutingConfig.NONE;
         if (timeouts == null) timeouts = OperationTimeouts.DEFAULT;
+        if (settings == null) settings = ConfigValues.DEFAULTS;
+    }
+
+    /** With the settings' values at their defaults. */
+    public GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
+                         Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl, MediaPolicy media,
+                         ServerLimits limits, ServerTls tls, int defaultMaxConcurrent, boolean dropRefusedHostedTools,
+                         RoutingConfig routing, OperationTimeouts timeouts) {
+        this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, tls, defaultMaxConcurrent,
+                dropRefusedHostedTools, routing, timeouts, null);
     }
 
     /** With the default operation timeouts. */
@@ -66,6 +79,11 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
         this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, ServerLimits.DEFAULT);
     }
 
+    /** {@code accounts.ledger_journal_dir}. */
+    public Path ledgerJournalDir() {
+        return Path.of(settings.text(Settings.ACCOUNTS_LEDGER_JOURNAL_DIR));
+    }
+
     public VendorEndpoint vendor(Vendor v) {
         return vendors.get(v);
     }
@@ -91,12 +109,13 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
      */
     public GatewayConfig withReloadable(GatewayConfig reloaded) {
         return new GatewayConfig(host, port, masterKey, reloaded.vendors, reloaded.upstreamOverrides, databaseUrl, redisUrl, media,
-                limits, tls, defaultMaxConcurrent, dropRefusedHostedTools, reloaded.routing, timeouts);
+                limits, tls, defaultMaxConcurrent, dropRefusedHostedTools, reloaded.routing, timeouts,
+                settings.withReloadable(reloaded.settings));
     }
 
     public GatewayConfig withRouting(RoutingConfig r) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools, r, timeouts);
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, r, timeouts, settings);
     }
 
     /** The scheme callers use: https when the gateway serves TLS. */
@@ -106,43 +125,43 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
 
     public GatewayConfig withPort(int newPort) {
         return new GatewayConfig(host, newPort, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts);
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts, settings);
     }
 
     public GatewayConfig withMedia(MediaPolicy newMedia) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, newMedia, limits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts);
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts, settings);
     }
 
     public GatewayConfig withLimits(ServerLimits newLimits) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, newLimits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts);
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts, settings);
     }
 
     public GatewayConfig withTls(ServerTls newTls) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                newTls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts);
+                newTls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts, settings);
     }
 
     public GatewayConfig withDefaultMaxConcurrent(int n) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, n, dropRefusedHostedTools, routing, timeouts);
+                tls, n, dropRefusedHostedTools, routing, timeouts, settings);
     }
 
     public GatewayConfig withDropRefusedHostedTools(boolean drop) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, defaultMaxConcurrent, drop, routing, timeouts);
+                tls, defaultMaxConcurrent, drop, routing, timeouts, settings);
     }
 
     public GatewayConfig withTimeouts(OperationTimeouts t) {
         return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, t);
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, t, settings);
     }
 
     public GatewayConfig withVendor(VendorEndpoint endpoint) {
         Map<Vendor, VendorEndpoint> copy = new EnumMap<>(vendors);
         copy.put(endpoint.vendor(), endpoint);
         return new GatewayConfig(host, port, masterKey, copy, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts);
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts, settings);
     }
 }

@@ -23,7 +23,7 @@ public record MediaPolicy(boolean allowPrivate, long maxBytes, long timeoutMs, i
 
     public MediaPolicy {
         if (maxBytes <= 0) throw new IllegalArgumentException("media.max_bytes must be positive, got " + maxBytes);
-        if (timeoutMs <= 0) throw new IllegalArgumentException("media.timeout_ms must be positive, got " + timeoutMs);
+        if (timeoutMs <= 0) throw new IllegalArgumentException("media.timeout_seconds must be positive, got " + timeoutMs + " ms");
         if (maxRedirects < 0) throw new IllegalArgumentException("media.max_redirects must be >= 0, got " + maxRedirects);
         if (maxItems <= 0) throw new IllegalArgumentException("media.max_items must be positive, got " + maxItems);
         if (maxTotalBytes <= 0) throw new IllegalArgumentException("media.max_total_bytes must be positive, got " + maxTotalBytes);

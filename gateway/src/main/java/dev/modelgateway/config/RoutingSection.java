@@ -18,7 +18,7 @@ import java.util.Set;
  */
 final class RoutingSection {
     private static final Set<String> PROVIDER_FIELDS = Set.of("type", "base_url", "api_key", "keys", "headers", "api_version",
-            "connect_timeout_ms", "max_connections", "max_queued", "http_version", "ca_file");
+            "connect_timeout_seconds", "connect_timeout_ms", "max_connections", "max_queued", "http_version", "ca_file");
     private static final Set<String> DEPLOYMENT_FIELDS = Set.of("provider", "model", "weight", "region", "tags");
     /** catalogue.yaml's own fields, which a configuration entry may set; plus its deployments and aliases. */
     private static final Set<String> MODEL_FIELDS = Set.of("vendor", "kind", "capabilities", "context_window",
@@ -26,6 +26,7 @@ final class RoutingSection {
             "deployments");
 
     private final Map<Vendor, VendorEndpoint> builtIn;
+    private final List<String> warnings = new ArrayList<>();
 
     /** @param builtIn the four vendors' endpoints, the defaults of a provider named after one of them */
     RoutingSection(Map<Vendor, VendorEndpoint> builtIn) {
@@ -65,7 +66,9 @@ final class RoutingSection {
             });
             catalogue.set("aliases", aliases.deepCopy());
         }
-        return new RoutingConfig(providers, deployments, catalogue, cooldown(root.path("routing").path("cooldown")), null);
+        JsonNode routing = root.path("routing");
+        if (!routing.isMissingNode() && !routing.isNull()) unknownFields("routing", routing, Set.of("cooldown"));
+        return new RoutingConfig(providers, deployments, catalogue, cooldown(routing.path("cooldown")), null);
     }
 
     private Provider provider(String name, JsonNode node) {
@@ -105,11 +108,34 @@ final class RoutingSection {
         if (apiVersion != null && !apiVersion.matches("[A-Za-z0-9.-]+")) {
             throw new IllegalArgumentException(at + ".api_version must look like 2024-10-21, got '" + apiVersion + "'");
         }
-        long connect = ConfigLoader.parseLong(at + ".connect_timeout_ms",
-                node.path("connect_timeout_ms").asText(Integer.toString(VendorEndpoint.DEFAULT_CONNECT_TIMEOUT_MS)));
-        if (connect < 1 || connect > 300_000) throw new IllegalArgumentException(at + ".connect_timeout_ms must be between 1 and 300000, got " + connect);
+        double connectSeconds = connectTimeoutSeconds(at, node);
+        if (!(connectSeconds > 0 && connectSeconds <= 300)) {
+            throw new IllegalArgumentException(at + ".connect_timeout_seconds must be above 0 and at most 300, got " + connectSeconds);
+        }
+        int connect = (int) Math.max(1, Math.round(connectSeconds * 1000));
         VendorPool pool = ConfigLoader.pool(at + ".", node, base != null ? base.pool() : VendorPool.DEFAULT);
-        return new Provider(name, type, baseUrl, keys, headers, apiVersion, (int) connect, pool);
+        return new Provider(name, type, baseUrl, keys, headers, apiVersion, connect, pool);
+    }
+
+    /** {@code connect_timeout_seconds}, or the deprecated {@code connect_timeout_ms} (in ms) with a warning. */
+    private double connectTimeoutSeconds(String at, JsonNode node) {
+        if (node.hasNonNull("connect_timeout_seconds")) {
+            if (node.has("connect_timeout_ms")) {
+                throw new IllegalArgumentException(at + ": set connect_timeout_seconds or the deprecated connect_timeout_ms, not both");
+            }
+            return number(at + ".connect_timeout_seconds", node.get("connect_timeout_seconds"), 0);
+        }
+        if (node.hasNonNull("connect_timeout_ms")) {
+            warnings.add(at + ".connect_timeout_ms is deprecated and will be removed in the next release: set "
+                    + at + ".connect_timeout_seconds (in seconds) instead");
+            return number(at + ".connect_timeout_ms", node.get("connect_timeout_ms"), 0) / 1000;
+        }
+        return VendorEndpoint.DEFAULT_CONNECT_TIMEOUT_MS / 1000.0;
+    }
+
+    /** The deprecated names the sections used, each with the name to use instead. */
+    List<String> warnings() {
+        return warnings;
     }
 
     private VendorEndpoint builtInNamed(String name) {
@@ -206,11 +232,9 @@ final class RoutingSection {
     }
 
     private static void unknownFields(String at, JsonNode node, Set<String> known) {
+        if (!node.isObject()) throw new IllegalArgumentException(at + " must be a mapping");
         node.fieldNames().forEachRemaining(f -> {
-            if (!known.contains(f)) {
-                throw new IllegalArgumentException(at + "." + f + ": unknown field (expected one of "
-                        + String.join(", ", known.stream().sorted().toList()) + ")");
-            }
+            if (!known.contains(f)) throw UnknownSetting.of(at, f, known);
         });
     }
 }

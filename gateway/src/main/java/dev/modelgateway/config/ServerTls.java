@@ -12,8 +12,8 @@ import java.nio.file.Path;
  * @param keyFile  its private key, PKCS#8 or PKCS#1 (PEM)
  */
 public record ServerTls(Path certFile, Path keyFile) {
-    static final String CERT_SETTING = "server.tls_cert_file / GATEWAY_TLS_CERT_FILE";
-    static final String KEY_SETTING = "server.tls_key_file / GATEWAY_TLS_KEY_FILE";
+    static final String CERT_SETTING = Settings.SERVER_TLS_CERT_FILE.name();
+    static final String KEY_SETTING = Settings.SERVER_TLS_KEY_FILE.name();
 
     /** Both settings, or neither (cleartext, the default: null); anything else stops the gateway at start-up. */
     static ServerTls of(String certFile, String keyFile) {

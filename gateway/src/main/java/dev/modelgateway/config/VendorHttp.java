@@ -14,6 +14,15 @@ public enum VendorHttp {
     /** HTTP/2: by ALPN over HTTPS, with prior knowledge (h2c, RFC 9113 §3.3) over cleartext HTTP. */
     HTTP2;
 
+    /** As the configuration writes it: {@code auto}, {@code 1.1} or {@code 2}. */
+    public String written() {
+        return switch (this) {
+            case AUTO -> "auto";
+            case HTTP1 -> "1.1";
+            case HTTP2 -> "2";
+        };
+    }
+
     public static VendorHttp parse(String setting, String value) {
         return switch (value.toLowerCase(Locale.ROOT)) {
             case "auto" -> AUTO;

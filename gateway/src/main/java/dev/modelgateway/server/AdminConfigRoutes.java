@@ -3,9 +3,12 @@ package dev.modelgateway.server;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.config.ConfigValues;
 import dev.modelgateway.config.Cooldown;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Provider;
+import dev.modelgateway.config.Setting;
+import dev.modelgateway.config.Settings;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
@@ -22,7 +25,7 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * {@code POST /api/v1/admin/reload} and {@code GET /api/v1/admin/config}, for the master key only
  * (docs/configuration.md, "Hot reload"): apply the configuration file again, and show the configuration in force with
- * every secret masked, each deployment's state included.
+ * every secret masked: each deployment's state, and every declared setting ({@code Settings}).
  */
 final class AdminConfigRoutes {
     /** By {@link CircuitBreaker#stateCode()}. */
@@ -57,6 +60,7 @@ final class AdminConfigRoutes {
             }
             ObjectNode out = Json.MAPPER.createObjectNode().put("status", "applied")
                     .put("models", ar.result().models()).put("deployments", ar.result().deployments());
+            ar.result().restartNeeded().forEach(out.putArray("restart_needed")::add);
             ctx.response().putHeader("content-type", "application/json").end(Json.toBuffer(out));
         });
     }
@@ -94,7 +98,19 @@ final class AdminConfigRoutes {
         Cooldown c = config.routing().cooldown();
         out.putObject("cooldown").put("failures", c.failures()).put("shared_failures", c.sharedFailures())
                 .put("seconds", c.first().toMillis() / 1000.0).put("max_seconds", c.max().toMillis() / 1000.0);
+        out.set("settings", settings(config.settings()));
         ctx.response().putHeader("content-type", "application/json").end(Json.toBuffer(out));
+    }
+
+    /** Every declared setting's value in force (secrets masked), its variable, and whether a reload applies it. */
+    private static ObjectNode settings(ConfigValues values) {
+        ObjectNode out = Json.MAPPER.createObjectNode();
+        for (Setting s : Settings.ALL) {
+            ObjectNode n = out.putObject(s.inFile() ? s.path() : s.env());
+            n.set("value", Json.MAPPER.valueToTree(values.shown(s)));
+            n.put("env", s.env()).put("applied_by_reload", s.reloadable());
+        }
+        return out;
     }
 
     private static ObjectNode provider(Provider p) {
@@ -106,7 +122,7 @@ final class AdminConfigRoutes {
         // header values may be credentials too (a proxy's token): shown masked
         p.headers().forEach((h, v) -> headers.put(h, VendorEndpoint.mask(v)));
         if (p.apiVersion() != null) n.put("api_version", p.apiVersion());
-        n.put("connect_timeout_ms", p.connectTimeoutMs());
+        n.put("connect_timeout_seconds", p.connectTimeoutMs() / 1000.0);
         n.put("max_connections", p.pool().maxConnections()).put("max_queued", p.pool().maxQueued())
                 .put("http_version", p.pool().http().name().toLowerCase());
         return n;

@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Applies a changed configuration file without a restart (docs/configuration.md, "Hot reload"): the file is read,
@@ -41,8 +42,11 @@ final class ConfigReload {
         this.file = table.current().config().routing().file();
     }
 
-    /** What a reload did: the models and deployments now in force. */
-    record Applied(int models, int deployments) {
+    /**
+     * What a reload did: the models and deployments now in force, and the settings the file changed that only a restart
+     * applies ({@link dev.modelgateway.config.Setting#reloadable()}).
+     */
+    record Applied(int models, int deployments, List<String> restartNeeded) {
     }
 
     /** Reads the file again and applies it, or fails with the reason (the running configuration stays). */
@@ -53,13 +57,18 @@ final class ConfigReload {
         }
         return vertx.executeBlocking(() -> {
             GatewayConfig running = table.current().config();
-            GatewayConfig next = running.withReloadable(loader.load(file));
+            GatewayConfig loaded = loader.load(file);
+            List<String> restartNeeded = running.settings().restartNeeded(loaded.settings());
+            if (!restartNeeded.isEmpty()) {
+                LOG.warn("configuration file {} changes {}: a reload does not apply them, a restart does", file, restartNeeded);
+            }
+            GatewayConfig next = running.withReloadable(loaded);
             Catalogue catalogue = Catalogue.load(next);
             Routes routes = Routes.build(next, catalogue, breakers);
             table.replace(routes);
-            int deployments = routes.all().values().stream().mapToInt(java.util.List::size).sum();
+            int deployments = routes.all().values().stream().mapToInt(List::size).sum();
             LOG.info("configuration reloaded from {}: {} models, {} deployments", file, catalogue.models().size(), deployments);
-            return new Applied(catalogue.models().size(), deployments);
+            return new Applied(catalogue.models().size(), deployments, restartNeeded);
         }, false).recover(e -> {
             String why = e instanceof IllegalArgumentException || e instanceof java.io.IOException ? e.getMessage() : e.toString();
             LOG.warn("configuration file {} refused, the running configuration stays: {}", file, why);

@@ -5,8 +5,10 @@ import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.config.ConfigLoader;
+import dev.modelgateway.config.ConfigValues;
 import dev.modelgateway.config.Cooldown;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.config.Settings;
 import dev.modelgateway.routing.Routes;
 import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.upstream.SharedCooldowns;
@@ -81,7 +83,14 @@ public final class Gateway {
      *                {@code routing.cooldown}
      */
     public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, CircuitBreaker.Thresholds breaker) {
-        return start(vertx, config, instances, breaker, ObservabilityConfig.load(null, System::getenv));
+        return start(vertx, config, instances, breaker, observability(config.settings()));
+    }
+
+    /** The {@code observability} section and the access log's format, as read with the rest of the configuration. */
+    static ObservabilityConfig observability(ConfigValues v) {
+        return new ObservabilityConfig(v.flag(Settings.OBSERVABILITY_METRICS), v.integer(Settings.OBSERVABILITY_METRICS_PORT),
+                "json".equalsIgnoreCase(v.text(Settings.ACCESS_LOG_FORMAT)), v.flag(Settings.OBSERVABILITY_CAPTURE_CONTENT),
+                v.text(Settings.OBSERVABILITY_ATTRIBUTE_HEADER_PREFIX), v.map(Settings.OBSERVABILITY_OTEL));
     }
 
     /** As above, with the metrics, tracing and access-log settings (docs/observability.md). */
@@ -93,7 +102,7 @@ public final class Gateway {
         config.providers().values().forEach(p -> p.keys().forEach(k -> Redaction.register(k.value())));
         Telemetry telemetry = Telemetry.start(observability, System::getenv);
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey(), null,
-                config.defaultMaxConcurrent());
+                config.defaultMaxConcurrent(), config.ledgerJournalDir());
         Future<Database> database = Accounts.openDatabase(vertx, accountsConfig);
         Future<Void> tls = tlsUsable(vertx, config);
         Future<Void> redis = redisReachable(vertx, config.redisUrl());
@@ -166,7 +175,7 @@ public final class Gateway {
 
     private static Throwable accountsFailure(GatewayConfig config, Throwable e) {
         return e instanceof StartupFailure ? e : new StartupFailure("The accounts store could not be opened (database "
-                + StartupFailure.redact(config.databaseUrl()) + ", set by accounts.database_url / GATEWAY_DATABASE_URL"
+                + StartupFailure.redact(config.databaseUrl()) + ", set by " + Settings.ACCOUNTS_DATABASE_URL.name()
                 + (config.redisUrl() == null ? "" : "; Redis " + StartupFailure.redact(config.redisUrl())) + "): "
                 + StartupFailure.reason(e), e);
     }
@@ -191,13 +200,13 @@ public final class Gateway {
             probe = Redis.createClient(vertx, new RedisOptions().setConnectionString(url));
         } catch (RuntimeException e) {
             return Future.failedFuture(new StartupFailure("The Redis URL " + StartupFailure.redact(url)
-                    + " (accounts.redis_url / GATEWAY_REDIS_URL) is not valid: " + StartupFailure.reason(e), e));
+                    + " (" + Settings.ACCOUNTS_REDIS_URL.name() + ") is not valid: " + StartupFailure.reason(e), e));
         }
         return probe.connect().compose(c -> c.send(Request.cmd(Command.PING)).eventually(c::close))
                 .timeout(REDIS_PROBE_SECONDS, TimeUnit.SECONDS)
                 .<Void>mapEmpty()
                 .recover(e -> Future.failedFuture(new StartupFailure("Redis at " + StartupFailure.redact(url)
-                        + " (accounts.redis_url / GATEWAY_REDIS_URL) is unreachable: " + StartupFailure.reason(e), e)))
+                        + " (" + Settings.ACCOUNTS_REDIS_URL.name() + ") is unreachable: " + StartupFailure.reason(e), e)))
                 .eventually(probe::close);
     }
 
@@ -208,7 +217,7 @@ public final class Gateway {
         health.mount(router);
         return vertx.createHttpServer().requestHandler(router).listen(port, host)
                 .recover(e -> Future.failedFuture(new StartupFailure("The metrics port " + port
-                        + " (observability.metrics_port / GATEWAY_METRICS_PORT) could not be opened: " + StartupFailure.reason(e), e)));
+                        + " (" + Settings.OBSERVABILITY_METRICS_PORT.name() + ") could not be opened: " + StartupFailure.reason(e), e)));
     }
 
     public int port() {

@@ -5,6 +5,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -63,7 +65,7 @@ class ConfigLoaderTest {
                 .hasMessageContaining("vendors.gemini.max_connections");
         Files.writeString(file, "vendors:\n  gemini: {http_version: \"3\"}\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.<String, String>of()::get).load(file))
-                .hasMessageContaining("vendors.gemini.http_version must be auto, 1.1 or 2");
+                .hasMessageContaining("vendors.gemini.http_version (GATEWAY_VENDORS_GEMINI_HTTP_VERSION) must be auto, 1.1 or 2");
         Files.writeString(file, "vendors:\n  gemini: {ca_file: /nonexistent/ca.pem}\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.<String, String>of()::get).load(file))
                 .hasMessageContaining("vendors.gemini.ca_file");
@@ -98,5 +100,102 @@ class ConfigLoaderTest {
             assertThatThrownBy(() -> new ConfigLoader(Map.of("OPENAI_BASE_URL", bad)::get).load(null))
                     .as(bad).hasMessageContaining("OPENAI_BASE_URL").hasMessageContaining(bad);
         }
+    }
+
+    private GatewayConfig load(String yaml, Map<String, String> env) throws Exception {
+        Path file = Files.writeString(dir.resolve("typo.yaml"), yaml);
+        return new ConfigLoader(env::get).load(file);
+    }
+
+    @Test
+    void anUnknownKeyInAnySectionIsRefusedNamingTheNearestKnownOne() {
+        String[][] typos = {
+                {"accounts: {databse_url: 'jdbc:postgresql://db/gw'}\n", "accounts.databse_url: unknown setting; did you mean `database_url`?"},
+                {"server: {hots: 127.0.0.1}\n", "server.hots: unknown setting; did you mean `host`?"},
+                {"server: {prot: 9000}\n", "server.prot: unknown setting; did you mean `port`?"},
+                {"vendors: {openai: {api_kye: sk-1}}\n", "vendors.openai.api_kye: unknown setting; did you mean `api_key`?"},
+                {"vendors: {opneai: {api_key: sk-1}}\n", "vendors.opneai: unknown setting; did you mean `openai`?"},
+                {"media: {max_byte: 10}\n", "media.max_byte: unknown setting; did you mean `max_bytes`?"},
+                {"responses: {drop_refused_hosted_tool: true}\n", "did you mean `drop_refused_hosted_tools`?"},
+                {"observability: {metric: false}\n", "observability.metric: unknown setting; did you mean `metrics`?"},
+                {"timeouts: {images_second: 5}\n", "timeouts.images_second: unknown setting; did you mean `images_seconds`?"},
+                {"acounts: {}\n", "acounts: unknown setting; did you mean `accounts`?"},
+                {"routing: {cooldwon: {seconds: 5}}\n", "routing.cooldwon: unknown setting; did you mean `cooldown`?"},
+                {"routing: {cooldown: {second: 5}}\n", "routing.cooldown.second: unknown setting; did you mean `seconds`?"},
+                {"providers: {x: {type: openai, base_url: 'https://x/v1', max_conections: 3}}\n",
+                        "providers.x.max_conections: unknown setting; did you mean `max_connections`?"},
+                {"server: {zzz: 1}\n", "server.zzz: unknown setting; expected one of body_read_timeout_seconds, host,"},
+        };
+        for (String[] t : typos) {
+            assertThatThrownBy(() -> load(t[0], Map.of())).as(t[0]).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(t[1]);
+        }
+    }
+
+    @Test
+    void aMalformedValueNamesTheSettingAndItsVariable() {
+        assertThatThrownBy(() -> load("server: {port: http}\n", Map.of()))
+                .hasMessage("server.port (GATEWAY_SERVER_PORT) must be a whole number from 0 to 65535, got 'http' in the file");
+        assertThatThrownBy(() -> load("", Map.of("GATEWAY_SERVER_PORT", "70000")))
+                .hasMessage("server.port (GATEWAY_SERVER_PORT) must be a whole number from 0 to 65535, got '70000' from GATEWAY_SERVER_PORT");
+        assertThatThrownBy(() -> load("media: {allow_private: yes please}\n", Map.of()))
+                .hasMessageContaining("media.allow_private (GATEWAY_MEDIA_ALLOW_PRIVATE) must be true or false");
+        assertThatThrownBy(() -> load("", Map.of("GATEWAY_OBSERVABILITY_METRICS", "maybe")))
+                .hasMessageContaining("observability.metrics (GATEWAY_OBSERVABILITY_METRICS) must be true or false, got 'maybe'");
+        assertThatThrownBy(() -> load("server: {host: {a: b}}\n", Map.of()))
+                .hasMessageContaining("server.host (GATEWAY_SERVER_HOST) must be a single value");
+        assertThatThrownBy(() -> load("server: 8080\n", Map.of())).hasMessageContaining("server must be a mapping");
+    }
+
+    @Test
+    void theDerivedVariableWinsAndADeprecatedOneStillWorksWithAWarning() throws Exception {
+        Path file = Files.writeString(dir.resolve("aliases.yaml"), "media: {timeout_ms: 2500}\n");
+        ConfigLoader old = new ConfigLoader(Map.of("GATEWAY_PORT", "9100", "GATEWAY_DATABASE_URL", "jdbc:postgresql://old/gw",
+                "GATEWAY_LEDGER_JOURNAL_DIR", "/var/journal")::get);
+        GatewayConfig c = old.load(file);
+        assertThat(c.port()).isEqualTo(9100);
+        assertThat(c.databaseUrl()).isEqualTo("jdbc:postgresql://old/gw");
+        assertThat(c.ledgerJournalDir()).isEqualTo(Path.of("/var/journal"));
+        assertThat(c.media().timeoutMs()).isEqualTo(2500);
+        assertThat(c.settings().warnings()).containsExactlyInAnyOrder(
+                "GATEWAY_PORT is deprecated and will be removed in the next release: set GATEWAY_SERVER_PORT instead",
+                "GATEWAY_DATABASE_URL is deprecated and will be removed in the next release: set GATEWAY_ACCOUNTS_DATABASE_URL instead",
+                "GATEWAY_LEDGER_JOURNAL_DIR is deprecated and will be removed in the next release: set"
+                        + " GATEWAY_ACCOUNTS_LEDGER_JOURNAL_DIR instead",
+                "media.timeout_ms is deprecated and will be removed in the next release: set media.timeout_seconds (in seconds:"
+                        + " the old value ÷ 1000) instead");
+
+        GatewayConfig current = new ConfigLoader(Map.of("GATEWAY_SERVER_PORT", "9200", "GATEWAY_PORT", "9100",
+                "GATEWAY_MEDIA_TIMEOUT_SECONDS", "1.5")::get).load(file);
+        assertThat(current.port()).isEqualTo(9200);
+        assertThat(current.media().timeoutMs()).isEqualTo(1500);
+        assertThat(current.settings().warnings()).isEmpty();
+        assertThat(new ConfigLoader(Map.of("GATEWAY_MEDIA_TIMEOUT_MS", "750")::get).load(null).media().timeoutMs()).isEqualTo(750);
+
+        GatewayConfig provider = load("providers: {x: {type: openai, base_url: 'https://x/v1', connect_timeout_ms: 2500}}\n", Map.of());
+        assertThat(provider.providers().get("x").connectTimeoutMs()).isEqualTo(2500);
+        assertThat(provider.settings().warnings()).containsExactly("providers.x.connect_timeout_ms is deprecated and will be removed"
+                + " in the next release: set providers.x.connect_timeout_seconds (in seconds) instead");
+    }
+
+    @Test
+    void everyVariableIsDerivedFromItsPathButTheVendorsOwn() {
+        for (Setting s : Settings.ALL) {
+            if (!s.inFile() || s.env() == null) continue;
+            if (s.path().startsWith("vendors.") && (s.key().equals("api_key") || s.key().equals("base_url"))) {
+                assertThat(s.env()).doesNotStartWith("GATEWAY_");
+            } else {
+                assertThat(s.env()).as(s.path()).isEqualTo("GATEWAY_" + s.path().replace('.', '_').toUpperCase(Locale.ROOT));
+            }
+        }
+        assertThat(Settings.vendor(Vendor.OPENAI, "api_key").env()).isEqualTo("OPENAI_API_KEY");
+    }
+
+    @Test
+    void theNearestNameIsFoundWithinAFewEdits() {
+        assertThat(UnknownSetting.distance("databse_url", "database_url")).isEqualTo(1);
+        assertThat(UnknownSetting.distance("hots", "host")).isEqualTo(1);
+        assertThat(UnknownSetting.nearest("databse_url", List.of("redis_url", "database_url"))).isEqualTo("database_url");
+        assertThat(UnknownSetting.nearest("colour", List.of("host", "port"))).isNull();
     }
 }

@@ -48,7 +48,7 @@ class MediaConfigTest {
                 media:
                   allow_private: true
                   max_bytes: 1000
-                  timeout_ms: 2500
+                  timeout_seconds: 2.5
                   max_redirects: 1
                 """);
         assertThat(new ConfigLoader(k -> null).load(file).media()).isEqualTo(new MediaPolicy(true, 1000, 2500, 1));

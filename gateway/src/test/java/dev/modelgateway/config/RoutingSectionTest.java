@@ -35,7 +35,7 @@ class RoutingSectionTest {
                     api_version: 2024-10-21
                     keys: ["${K1}", {key: "${K2}", weight: 3}, "${UNSET}"]
                     headers: {x-team: ml}
-                    connect_timeout_ms: 2500
+                    connect_timeout_seconds: 2.5
                     max_connections: 50
                 models:
                   platform/vendorB-5.5:
@@ -94,7 +94,7 @@ class RoutingSectionTest {
     @Test
     void refusalsNameTheFieldOrTheLine() {
         assertThatThrownBy(() -> load("providers:\n  x: {type: openai, base_url: https://a.example/v1, api_kye: k}\n"))
-                .hasMessageContaining("providers.x.api_kye: unknown field");
+                .hasMessageContaining("providers.x.api_kye: unknown setting; did you mean `api_key`?");
         assertThatThrownBy(() -> load("providers:\n  x: {type: bedrock, base_url: https://a.example}\n"))
                 .hasMessageContaining("providers.x.type").hasMessageContaining("openai-compatible");
         assertThatThrownBy(() -> load("providers:\n  x: {type: openai}\n")).hasMessageContaining("providers.x.base_url");

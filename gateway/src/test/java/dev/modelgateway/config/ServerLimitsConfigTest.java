@@ -40,10 +40,10 @@ class ServerLimitsConfigTest {
                 """);
         assertThat(new ConfigLoader(k -> null).load(file).limits().vendorAnswers())
                 .isEqualTo(new VendorAnswerLimits(1_000_000, 600, 65_536));
-        Map<String, String> env = Map.of("GATEWAY_MAX_VENDOR_STREAM_SECONDS", "5", "GATEWAY_MAX_VENDOR_ANSWER_BYTES", "2048",
-                "GATEWAY_MAX_VENDOR_EVENT_BYTES", "1024");
+        Map<String, String> env = Map.of("GATEWAY_SERVER_MAX_VENDOR_STREAM_SECONDS", "5", "GATEWAY_SERVER_MAX_VENDOR_ANSWER_BYTES", "2048",
+                "GATEWAY_SERVER_MAX_VENDOR_EVENT_BYTES", "1024");
         assertThat(new ConfigLoader(env::get).load(file).limits().vendorAnswers()).isEqualTo(new VendorAnswerLimits(2048, 5, 1024));
-        assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_MAX_VENDOR_STREAM_SECONDS", "0")::get).load(file))
+        assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_SERVER_MAX_VENDOR_STREAM_SECONDS", "0")::get).load(file))
                 .hasMessageContaining("server.max_vendor_stream_seconds");
         Files.delete(file);
     }
@@ -61,10 +61,10 @@ class ServerLimitsConfigTest {
                   max_buffered_body_bytes: 1048576
                 """);
         assertThat(new ConfigLoader(k -> null).load(file).limits()).isEqualTo(new ServerLimits(600, 10, 60, 0, 100, 1048576));
-        Map<String, String> env = Map.of("GATEWAY_MAX_CONNECTIONS", "50", "GATEWAY_REQUEST_HEAD_TIMEOUT_SECONDS", "5");
+        Map<String, String> env = Map.of("GATEWAY_SERVER_MAX_CONNECTIONS", "50", "GATEWAY_SERVER_REQUEST_HEAD_TIMEOUT_SECONDS", "5");
         assertThat(new ConfigLoader(env::get).load(file).limits()).isEqualTo(new ServerLimits(600, 5, 60, 0, 50, 1048576));
-        assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_MAX_CONNECTIONS", "-1")::get).load(file))
-                .hasMessageContaining("GATEWAY_MAX_CONNECTIONS / server.max_connections");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_SERVER_MAX_CONNECTIONS", "-1")::get).load(file))
+                .hasMessageContaining("server.max_connections (GATEWAY_SERVER_MAX_CONNECTIONS)").hasMessageContaining("from GATEWAY_SERVER_MAX_CONNECTIONS");
         Files.delete(file);
     }
 
@@ -77,9 +77,10 @@ class ServerLimitsConfigTest {
                   default_max_concurrent: 16
                 """);
         assertThat(new ConfigLoader(k -> null).load(file).defaultMaxConcurrent()).isEqualTo(16);
-        assertThat(new ConfigLoader(Map.of("GATEWAY_DEFAULT_MAX_CONCURRENT", "0")::get).load(file).defaultMaxConcurrent()).isZero();
-        assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_DEFAULT_MAX_CONCURRENT", "-1")::get).load(file))
-                .hasMessageContaining("GATEWAY_DEFAULT_MAX_CONCURRENT / accounts.default_max_concurrent");
+        assertThat(new ConfigLoader(Map.of("GATEWAY_ACCOUNTS_DEFAULT_MAX_CONCURRENT", "0")::get).load(file).defaultMaxConcurrent()).isZero();
+        assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_ACCOUNTS_DEFAULT_MAX_CONCURRENT", "-1")::get).load(file))
+                .hasMessageContaining("accounts.default_max_concurrent (GATEWAY_ACCOUNTS_DEFAULT_MAX_CONCURRENT) must be a whole number from 0 to 1000000,"
+                        + " got '-1' from GATEWAY_ACCOUNTS_DEFAULT_MAX_CONCURRENT");
         Files.delete(file);
     }
 }

@@ -26,8 +26,8 @@ class ServerTlsConfigTest {
         GatewayConfig fromYaml = new ConfigLoader(k -> null).load(file);
         assertThat(fromYaml.tls()).isEqualTo(new ServerTls(cert, key));
         assertThat(fromYaml.scheme()).isEqualTo("https");
-        GatewayConfig fromEnv = new ConfigLoader(Map.of("GATEWAY_TLS_CERT_FILE", cert.toString(),
-                "GATEWAY_TLS_KEY_FILE", key.toString())::get).load(null);
+        GatewayConfig fromEnv = new ConfigLoader(Map.of("GATEWAY_SERVER_TLS_CERT_FILE", cert.toString(),
+                "GATEWAY_SERVER_TLS_KEY_FILE", key.toString())::get).load(null);
         assertThat(fromEnv.tls()).isEqualTo(new ServerTls(cert, key));
         Files.delete(file);
     }
@@ -35,12 +35,12 @@ class ServerTlsConfigTest {
     @Test
     void halfAConfigurationOrAMissingFileStopsStartUp() throws Exception {
         Path cert = Files.createTempFile("cert", ".pem");
-        assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_TLS_CERT_FILE", cert.toString())::get).load(null))
-                .hasMessageContaining("server.tls_key_file / GATEWAY_TLS_KEY_FILE");
-        assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_TLS_KEY_FILE", cert.toString())::get).load(null))
-                .hasMessageContaining("server.tls_cert_file / GATEWAY_TLS_CERT_FILE");
-        assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_TLS_CERT_FILE", cert.toString(),
-                "GATEWAY_TLS_KEY_FILE", "/no/such/key.pem")::get).load(null))
-                .hasMessageContaining("server.tls_key_file / GATEWAY_TLS_KEY_FILE").hasMessageContaining("/no/such/key.pem");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_SERVER_TLS_CERT_FILE", cert.toString())::get).load(null))
+                .hasMessageContaining("server.tls_key_file (GATEWAY_SERVER_TLS_KEY_FILE)");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_SERVER_TLS_KEY_FILE", cert.toString())::get).load(null))
+                .hasMessageContaining("server.tls_cert_file (GATEWAY_SERVER_TLS_CERT_FILE)");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of("GATEWAY_SERVER_TLS_CERT_FILE", cert.toString(),
+                "GATEWAY_SERVER_TLS_KEY_FILE", "/no/such/key.pem")::get).load(null))
+                .hasMessageContaining("server.tls_key_file (GATEWAY_SERVER_TLS_KEY_FILE)").hasMessageContaining("/no/such/key.pem");
     }
 }

@@ -145,9 +145,9 @@ class KillDuringLoadTest {
     private Process serve(int port, Path output) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), "dev.modelgateway.Main", "serve");
-        pb.environment().putAll(Map.of("GATEWAY_HOST", "127.0.0.1", "GATEWAY_PORT", Integer.toString(port),
-                "GATEWAY_MASTER_KEY", GatewayHarness.KEY, "GATEWAY_DATABASE_URL", stores.databaseUrl(),
-                "GATEWAY_LEDGER_JOURNAL_DIR", journal.toString(),
+        pb.environment().putAll(Map.of("GATEWAY_SERVER_HOST", "127.0.0.1", "GATEWAY_SERVER_PORT", Integer.toString(port),
+                "GATEWAY_SERVER_MASTER_KEY", GatewayHarness.KEY, "GATEWAY_ACCOUNTS_DATABASE_URL", stores.databaseUrl(),
+                "GATEWAY_ACCOUNTS_LEDGER_JOURNAL_DIR", journal.toString(),
                 "ANTHROPIC_BASE_URL", owner.sim.baseUrl() + "/anthropic", "ANTHROPIC_API_KEY", SimKeys.defaults().anthropic()));
         pb.redirectErrorStream(true);
         pb.redirectOutput(output.toFile());

@@ -196,5 +196,12 @@ class DeploymentsTest {
         assertThat(c.at("/providers/azure-eu/keys/0/key").asText()).startsWith("****");
         assertThat(c.at("/models/team~1chat/deployments/0/id").asText()).isEqualTo("azure-eu/gpt-4o-eu");
         assertThat(c.at("/models/team~1chat/deployments/0/weight").asDouble()).isEqualTo(3.0);
+        // every declared setting, its variable, and whether a reload applies it
+        assertThat(c.at("/settings/vendors.openai.api_key/value").asText()).startsWith("****");
+        assertThat(c.at("/settings/vendors.openai.api_key/env").asText()).isEqualTo("OPENAI_API_KEY");
+        assertThat(c.at("/settings/vendors.openai.api_key/applied_by_reload").asBoolean()).isTrue();
+        assertThat(c.at("/settings/server.port/env").asText()).isEqualTo("GATEWAY_SERVER_PORT");
+        assertThat(c.at("/settings/server.port/applied_by_reload").asBoolean()).isFalse();
+        assertThat(c.at("/settings/timeouts.images_seconds/value").asLong()).isEqualTo(300);
     }
 }

@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Two running gateways on one configuration file: a model added and priced in the file answers on both and is billed
  * at its price once they have picked the file up (watched, no restart), while a stream started before the change runs
- * to its end; an invalid file is refused naming the field, and the configuration in force stays.
+ * to its end; an invalid file (a typo in any section included) is refused naming the field, and the configuration in
+ * force stays.
  */
 class HotReloadTest {
     Vertx vertx;
@@ -113,9 +114,24 @@ class HotReloadTest {
 
     @Test
     void anInvalidFileIsRefusedNamingTheFieldAndTheRunningConfigurationStays() throws Exception {
-        Files.writeString(file, GatewayHarness.simVendors(sim) + added("1", "2"));
-        assertThat(a.postAuthed("/api/v1/admin/reload", "").statusCode()).isEqualTo(200);
+        // a setting only a restart applies is named, the rest applied
+        Files.writeString(file, GatewayHarness.simVendors(sim) + added("1", "2") + "server:\n  max_connections_per_client: 7\n");
+        var applied = a.postAuthed("/api/v1/admin/reload", "");
+        assertThat(applied.statusCode()).isEqualTo(200);
+        assertThat(Json.parseOrNull(applied.body()).path("restart_needed").toString()).isEqualTo("[\"server.max_connections_per_client\"]");
         assertThat(lists(a, "team/late")).isTrue();
+
+        // a typo in any section is refused naming the key and the nearest known one
+        Files.writeString(file, GatewayHarness.simVendors(sim) + added("1", "2") + "accounts:\n  databse_url: jdbc:sqlite:x.db\n");
+        var typo = a.postAuthed("/api/v1/admin/reload", "");
+        assertThat(typo.statusCode()).isEqualTo(400);
+        assertThat(Json.parseOrNull(typo.body()).at("/error/message").asText())
+                .contains("accounts.databse_url: unknown setting; did you mean `database_url`?");
+        Files.writeString(file, GatewayHarness.simVendors(sim).replace("openai: {", "openai: {max_conections: 5, ") + added("1", "2"));
+        var vendorTypo = a.postAuthed("/api/v1/admin/reload", "");
+        assertThat(vendorTypo.statusCode()).isEqualTo(400);
+        assertThat(Json.parseOrNull(vendorTypo.body()).at("/error/message").asText())
+                .contains("vendors.openai.max_conections: unknown setting; did you mean `max_connections`?");
 
         Files.writeString(file, GatewayHarness.simVendors(sim) + added("one dollar", "2"));
         var refused = a.postAuthed("/api/v1/admin/reload", "");

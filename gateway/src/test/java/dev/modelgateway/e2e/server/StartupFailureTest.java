@@ -28,16 +28,16 @@ class StartupFailureTest {
         int closed = FreePort.pick();
         Vertx vertx = Vertx.vertx();
         try {
-            GatewayConfig config = new ConfigLoader(Map.of("GATEWAY_HOST", "127.0.0.1", "GATEWAY_PORT", "0",
-                    "GATEWAY_DATABASE_URL", GatewayHarness.tempDatabaseUrl(),
-                    "GATEWAY_REDIS_URL", "redis://:secret@127.0.0.1:" + closed)::get).load(null);
+            GatewayConfig config = new ConfigLoader(Map.of("GATEWAY_SERVER_HOST", "127.0.0.1", "GATEWAY_SERVER_PORT", "0",
+                    "GATEWAY_ACCOUNTS_DATABASE_URL", GatewayHarness.tempDatabaseUrl(),
+                    "GATEWAY_ACCOUNTS_REDIS_URL", "redis://:secret@127.0.0.1:" + closed)::get).load(null);
             long start = System.nanoTime();
             Throwable failure = catchThrowable(() -> Gateway.start(vertx, config, 1).toCompletionStage()
                     .toCompletableFuture().get(30, TimeUnit.SECONDS));
             assertThat((System.nanoTime() - start) / 1_000_000_000).isLessThan(15);
             assertThat(failure).hasCauseInstanceOf(StartupFailure.class);
             assertThat(failure.getCause().getMessage())
-                    .contains("Redis at redis://***@127.0.0.1:" + closed, "GATEWAY_REDIS_URL", "unreachable")
+                    .contains("Redis at redis://***@127.0.0.1:" + closed, "GATEWAY_ACCOUNTS_REDIS_URL", "unreachable")
                     .doesNotContain("secret");
         } finally {
             vertx.close().await();
@@ -50,9 +50,9 @@ class StartupFailureTest {
         int closed = FreePort.pick();
         Vertx vertx = Vertx.vertx();
         try {
-            GatewayConfig config = new ConfigLoader(Map.of("GATEWAY_HOST", "127.0.0.1", "GATEWAY_PORT", "0",
-                    "GATEWAY_DATABASE_URL", "jdbc:postgresql://127.0.0.1:" + closed + "/gateway",
-                    "GATEWAY_REDIS_URL", "redis://127.0.0.1:" + closed)::get).load(null);
+            GatewayConfig config = new ConfigLoader(Map.of("GATEWAY_SERVER_HOST", "127.0.0.1", "GATEWAY_SERVER_PORT", "0",
+                    "GATEWAY_ACCOUNTS_DATABASE_URL", "jdbc:postgresql://127.0.0.1:" + closed + "/gateway",
+                    "GATEWAY_ACCOUNTS_REDIS_URL", "redis://127.0.0.1:" + closed)::get).load(null);
             Throwable failure = catchThrowable(() -> Gateway.start(vertx, config, 1).toCompletionStage()
                     .toCompletableFuture().get(30, TimeUnit.SECONDS));
             assertThat(failure).hasCauseInstanceOf(StartupFailure.class);
@@ -66,8 +66,8 @@ class StartupFailureTest {
     void serveExitsNonZeroWhenRedisIsUnreachable() throws Exception {
         int closed = FreePort.pick();
         Path db = java.nio.file.Files.createTempFile("gw-startup", ".db");
-        String output = serveExpectingExit1(Map.of("GATEWAY_DATABASE_URL", "jdbc:sqlite:" + db,
-                "GATEWAY_REDIS_URL", "redis://127.0.0.1:" + closed));
+        String output = serveExpectingExit1(Map.of("GATEWAY_ACCOUNTS_DATABASE_URL", "jdbc:sqlite:" + db,
+                "GATEWAY_ACCOUNTS_REDIS_URL", "redis://127.0.0.1:" + closed));
         assertThat(output).contains("error: the gateway could not start: Redis at redis://127.0.0.1:" + closed);
     }
 
@@ -76,8 +76,8 @@ class StartupFailureTest {
         int closed = FreePort.pick();
         Vertx vertx = Vertx.vertx();
         try {
-            GatewayConfig config = new ConfigLoader(Map.of("GATEWAY_HOST", "127.0.0.1", "GATEWAY_PORT", "0",
-                    "GATEWAY_DATABASE_URL", "jdbc:postgresql://127.0.0.1:" + closed + "/gateway?user=gw&password=secret")::get)
+            GatewayConfig config = new ConfigLoader(Map.of("GATEWAY_SERVER_HOST", "127.0.0.1", "GATEWAY_SERVER_PORT", "0",
+                    "GATEWAY_ACCOUNTS_DATABASE_URL", "jdbc:postgresql://127.0.0.1:" + closed + "/gateway?user=gw&password=secret")::get)
                     .load(null);
             long start = System.nanoTime();
             Throwable failure = catchThrowable(() -> Gateway.start(vertx, config, 1).toCompletionStage()
@@ -85,7 +85,7 @@ class StartupFailureTest {
             assertThat((System.nanoTime() - start) / 1_000_000_000).isLessThan(30);
             assertThat(failure).hasCauseInstanceOf(StartupFailure.class);
             assertThat(failure.getCause().getMessage())
-                    .contains("jdbc:postgresql://127.0.0.1:" + closed, "accounts.database_url / GATEWAY_DATABASE_URL")
+                    .contains("jdbc:postgresql://127.0.0.1:" + closed, "accounts.database_url (GATEWAY_ACCOUNTS_DATABASE_URL)")
                     .doesNotContain("secret");
         } finally {
             vertx.close().await();
@@ -95,19 +95,19 @@ class StartupFailureTest {
     @Test
     void serveExitsNonZeroWhenTheDatabaseIsUnreachable() throws Exception {
         int closed = FreePort.pick();
-        String output = serveExpectingExit1(Map.of("GATEWAY_DATABASE_URL",
+        String output = serveExpectingExit1(Map.of("GATEWAY_ACCOUNTS_DATABASE_URL",
                 "jdbc:postgresql://127.0.0.1:" + closed + "/gateway?user=gw&password=secret"));
         assertThat(output).contains("error: the gateway could not start: The accounts store could not be opened",
-                "jdbc:postgresql://127.0.0.1:" + closed, "GATEWAY_DATABASE_URL").doesNotContain("secret");
+                "jdbc:postgresql://127.0.0.1:" + closed, "GATEWAY_ACCOUNTS_DATABASE_URL").doesNotContain("secret");
     }
 
     /** Runs {@code serve} in its own JVM with {@code env}; asserts it exits with status 1 and returns its output. */
     private static String serveExpectingExit1(Map<String, String> env) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), "dev.modelgateway.Main", "serve");
-        pb.environment().put("GATEWAY_PORT", "0");
-        pb.environment().put("GATEWAY_HOST", "127.0.0.1");
-        pb.environment().put("GATEWAY_MASTER_KEY", "pk-master");
+        pb.environment().put("GATEWAY_SERVER_PORT", "0");
+        pb.environment().put("GATEWAY_SERVER_HOST", "127.0.0.1");
+        pb.environment().put("GATEWAY_SERVER_MASTER_KEY", "pk-master");
         pb.environment().putAll(env);
         pb.redirectErrorStream(true);
         Process p = pb.start();

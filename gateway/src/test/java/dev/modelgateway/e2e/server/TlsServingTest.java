@@ -137,12 +137,12 @@ class TlsServingTest {
         Files.writeString(garbage, "not a certificate");
         Vertx vertx = Vertx.vertx();
         try {
-            GatewayConfig config = new ConfigLoader(Map.of("GATEWAY_HOST", "127.0.0.1", "GATEWAY_PORT", "0",
-                    "GATEWAY_DATABASE_URL", GatewayHarness.tempDatabaseUrl(),
-                    "GATEWAY_TLS_CERT_FILE", garbage.toString(), "GATEWAY_TLS_KEY_FILE", cert.keyPem().toString())::get).load(null);
+            GatewayConfig config = new ConfigLoader(Map.of("GATEWAY_SERVER_HOST", "127.0.0.1", "GATEWAY_SERVER_PORT", "0",
+                    "GATEWAY_ACCOUNTS_DATABASE_URL", GatewayHarness.tempDatabaseUrl(),
+                    "GATEWAY_SERVER_TLS_CERT_FILE", garbage.toString(), "GATEWAY_SERVER_TLS_KEY_FILE", cert.keyPem().toString())::get).load(null);
             Throwable failure = catchThrowable(() -> Gateway.start(vertx, config, 1).await());
             assertThat(failure).isInstanceOf(StartupFailure.class);
-            assertThat(failure.getMessage()).contains("TLS certificate or key", "GATEWAY_TLS_CERT_FILE", "GATEWAY_TLS_KEY_FILE");
+            assertThat(failure.getMessage()).contains("TLS certificate or key", "GATEWAY_SERVER_TLS_CERT_FILE", "GATEWAY_SERVER_TLS_KEY_FILE");
         } finally {
             vertx.close().await();
         }

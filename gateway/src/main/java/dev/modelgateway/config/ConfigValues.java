@@ -1,0 +1,94 @@
+package dev.modelgateway.config;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The value of every {@link Settings} setting, read and checked from the file and the environment (Kafka's
+ * {@code AbstractConfig}): what {@code GET /api/v1/admin/config} shows and a reload compares.
+ */
+public final class ConfigValues {
+    /** Every setting at its default, the environment not read. */
+    public static final ConfigValues DEFAULTS = new SettingsReader(name -> null).read(JsonNodeFactory.instance.objectNode());
+
+    private final Map<Setting, Object> values;
+    private final List<String> warnings;
+
+    ConfigValues(Map<Setting, Object> values, List<String> warnings) {
+        this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+        this.warnings = List.copyOf(warnings);
+    }
+
+    /** The value: a {@code String}, {@code Long}, {@code Double}, {@code Boolean}, {@link VendorHttp} or map; null: unset. */
+    public Object value(Setting s) {
+        if (!values.containsKey(s)) throw new IllegalArgumentException("not a declared setting: " + s.path());
+        return values.get(s);
+    }
+
+    public String text(Setting s) {
+        return (String) value(s);
+    }
+
+    public long number(Setting s) {
+        return (Long) value(s);
+    }
+
+    public int integer(Setting s) {
+        return Math.toIntExact(number(s));
+    }
+
+    public double decimal(Setting s) {
+        return (Double) value(s);
+    }
+
+    public boolean flag(Setting s) {
+        return (Boolean) value(s);
+    }
+
+    @SuppressWarnings("unchecked")
+    public Map<String, String> map(Setting s) {
+        Object v = value(s);
+        return v == null ? Map.of() : (Map<String, String>) v;
+    }
+
+    /** The value as {@code GET /api/v1/admin/config} shows it: a secret masked, an HTTP version as written. */
+    public Object shown(Setting s) {
+        Object v = value(s);
+        if (v != null && s.kind() == Setting.Kind.SECRET) return VendorEndpoint.mask((String) v);
+        return v instanceof VendorHttp http ? http.written() : v;
+    }
+
+    /** The deprecated names this configuration used, each with the name to use instead. */
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    /** With more warnings: the operator's sections' deprecated names ({@link RoutingSection}). */
+    ConfigValues withWarnings(List<String> more) {
+        List<String> all = new ArrayList<>(warnings);
+        all.addAll(more);
+        return new ConfigValues(values, all);
+    }
+
+    /** These values with the reloadable ones of {@code next}: what is in force after a reload. */
+    public ConfigValues withReloadable(ConfigValues next) {
+        Map<Setting, Object> merged = new LinkedHashMap<>(values);
+        for (Setting s : Settings.ALL) if (s.reloadable()) merged.put(s, next.values.get(s));
+        return new ConfigValues(merged, next.warnings);
+    }
+
+    /** The settings {@code next} changes that a reload does not apply: they take a restart. */
+    public List<String> restartNeeded(ConfigValues next) {
+        List<String> changed = new ArrayList<>();
+        for (Setting s : Settings.ALL) {
+            if (!s.reloadable() && s.inFile() && !Objects.equals(values.get(s), next.values.get(s))) changed.add(s.path());
+        }
+        return changed;
+    }
+}
