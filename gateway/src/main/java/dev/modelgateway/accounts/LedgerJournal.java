@@ -175,7 +175,7 @@ final class LedgerJournal implements AutoCloseable {
             journal.current = journal.newSegment();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot use the ledger journal directory " + dir.toAbsolutePath()
-                    + " (GATEWAY_LEDGER_JOURNAL_DIR)", e);
+                    + " (accounts.ledger_journal_dir, GATEWAY_ACCOUNTS_LEDGER_JOURNAL_DIR)", e);
         }
         journal.syncer.start();
         return journal;
