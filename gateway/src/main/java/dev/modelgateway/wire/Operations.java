@@ -15,6 +15,7 @@ import dev.modelgateway.wire.openai.media.OpenAiEmbeddings;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The operations several vendors implement, each in its wire format, chosen by the model's vendor as {@link Codecs}
@@ -43,14 +44,18 @@ public final class Operations {
     }
 
     private static VendorOperation geminiEmbeddings(String publicModel, List<String> texts, Integer dimensions, boolean base64) {
+        // Vendor C's answer has no usage: the input's tokens are counted with the request, which the runner encodes
+        // beside the event loop when the body is large (the answer may be small however long the input was).
+        AtomicLong tokens = new AtomicLong();
         OperationAnswer answer = new OperationAnswer.Json(vendorBody -> {
-            long tokens = 0;
-            for (String text : texts) tokens += LocalTokenizer.count(text);
             ObjectNode list = EmbeddingVectors.list(GeminiEmbeddings.vectors(VendorJson.object(vendorBody, Vendor.GEMINI)),
-                    publicModel, base64, tokens);
-            return new OperationAnswer.Decoded(Json.toBuffer(list), new Usage(tokens, 0, 0, 0, 0, 0));
+                    publicModel, base64, tokens.get());
+            return new OperationAnswer.Decoded(Json.toBuffer(list), new Usage(tokens.get(), 0, 0, 0, 0, 0));
         });
         return new VendorOperation(upstreamModel -> {
+            long counted = 0;
+            for (String text : texts) counted += LocalTokenizer.count(text);
+            tokens.set(counted);
             EncodedRequest encoded = GeminiEmbeddings.encode(upstreamModel, texts, dimensions);
             return OperationRequest.json(encoded.path(), encoded.body());
         }, answer, new VendorErrors.Decoded(Codecs.of(Vendor.GEMINI)));
