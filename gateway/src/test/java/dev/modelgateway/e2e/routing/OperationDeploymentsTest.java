@@ -36,8 +36,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The endpoints without {@code platform_options} choose their deployment by weight like chat does: the built-in
  * providers of vendors A, B and C each get two keys at 1:1, and four calls of each kind reach each key exactly twice
- * (counted from the keys the simulator's request log saw). Before, every image, speech and transcription call went
- * to the first key, and realtime, token counting and transcription tasks used the built-in vendor's own key.
+ * (counted from the keys the simulator's request log saw); a stored vendor B response, which names no model, is asked
+ * of vendor B's deployments by weight too. Before, every image, speech and transcription call went to the first key,
+ * and realtime, token counting, transcription tasks and stored responses used the built-in vendor's own key.
  */
 class OperationDeploymentsTest {
     static final String BOUNDARY = "routing-test";
@@ -127,6 +128,16 @@ class OperationDeploymentsTest {
         fourCalls(() -> h.postAuthed("/api/v1/messages/count_tokens",
                 "{\"model\":\"platform/vendorA-sonnet-5\",\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}"));
         assertTwoEach("/anthropic/v1/messages/count_tokens", "x-api-key", "a-key-one", "a-key-two");
+    }
+
+    @Test
+    void storedResponses() {
+        HttpResponse<String> created = h.postAuthed("/api/v1/responses", "{\"model\":\"platform/vendorB-5.5\",\"input\":\"hello\"}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+        String id = Json.parseOrNull(created.body()).path("id").asText();
+        sim.clearReceived();
+        fourCalls(() -> h.getAuthed("/api/v1/responses/" + id));
+        assertTwoEach("/openai/v1/responses/" + id, "authorization", "Bearer b-key-one", "Bearer b-key-two");
     }
 
     @Test
