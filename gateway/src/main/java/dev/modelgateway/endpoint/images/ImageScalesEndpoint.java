@@ -44,7 +44,7 @@ public final class ImageScalesEndpoint {
         if (model.kind() != ModelKind.IMAGE || !model.has("image_upscale") || model.vendor() != Vendor.GEMINI) {
             throw GatewayException.invalid("model", "Model '" + model.id() + "' does not upscale images; use platform/vendorC-imagen-upscale.");
         }
-        // the image goes out as base64 in JSON: encoded beside the event loop when large (the request's size)
+        // the image goes out as base64 in JSON: encoded beside the event loop when it is large
         OperationCall.run(platform, Exchange.of(ctx), ctx.body().length(), model,
                 ImagenUpscale.operation(req.image(), req.scale(), req.outputFormat()), OperationTimeouts::images);
     }
