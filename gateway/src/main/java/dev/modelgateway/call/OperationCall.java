@@ -48,7 +48,8 @@ public final class OperationCall {
         admitted(services, ex, requestBytes, model, () -> {
             Deployment d = services.routes().choose(model, Set.of()).deployment();
             ModelEntry served = model.withUpstream(d.upstreamModel());
-            AttemptSpan span = ex.trace().attempt(d.endpoint().type().id(), d.endpoint().id(), model.id(), served.upstreamId(), 1, 0, 0);
+            AttemptSpan span = ex.trace().attempt(d.endpoint().type().id(), d.endpoint().id(), model.id(), served.upstreamId(),
+                    1, 0, 0);
             Deadline deadline = Deadline.ofMillis(timeout.apply(services.config().timeouts()).toMillis());
             // the request copies or encodes the caller's body: beside the event loop when it is large
             return new Attempt(served, span, Attempts.bodyWork(ex, Math.max(requestBytes, op.payloadBytes()),

@@ -129,7 +129,7 @@ public final class RealtimeSessions {
         if (!(cause instanceof UpgradeRejectedException)) {
             LOG.warn("vendor {}: realtime connection failed ({})", vendor, String.valueOf(cause).replaceAll("[\\r\\n]+", " "));
         }
-        return GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + vendor + "' refused or failed the realtime connection (" + detail + ").")
-                .withCode("upstream_connect_failed").withHeaders(Map.of());
+        return GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + vendor + "' refused or failed the realtime connection ("
+                + detail + ").").withCode("upstream_connect_failed").withHeaders(Map.of());
     }
 }

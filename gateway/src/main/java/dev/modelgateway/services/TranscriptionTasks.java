@@ -99,7 +99,7 @@ public final class TranscriptionTasks {
         });
     }
 
-    /** Past the deadline of its vendor call ({@code timeouts.transcriptions}) and a margin, a running task's process has stopped. */
+    /** Past its vendor call's deadline ({@code timeouts.transcriptions}) and a margin, a running task's process has stopped. */
     private Duration abandonedAfter() {
         return table.current().config().timeouts().transcriptions().plus(ABANDON_MARGIN);
     }
