@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.config.VendorEndpoint;
-import dev.modelgateway.error.ErrorKind;
-import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.Deadline;
 import dev.modelgateway.upstream.JsonAnswer;
@@ -14,6 +12,7 @@ import dev.modelgateway.upstream.VendorErrorMapper;
 import dev.modelgateway.upstream.VendorRequest;
 import dev.modelgateway.wire.NativeFormat;
 import dev.modelgateway.wire.StreamTap;
+import dev.modelgateway.wire.VendorJson;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -61,10 +60,7 @@ final class NativeAttempt {
         if (call.stream()) return services.relay().stream(call.exchange(), request, upstream.tap(), VendorErrorMapper.NATIVE);
         // The vendor's bytes go back untouched; of the body only what usage (and the answer's ids) need is built.
         JsonAnswer unchanged = vendorBody -> {
-            JsonNode parsed = Json.parseFields(vendorBody, format.answerFields());
-            if (parsed == null) {
-                throw GatewayException.of(ErrorKind.UPSTREAM, "The vendor returned a response that is not valid JSON.");
-            }
+            JsonNode parsed = VendorJson.fields(vendorBody, format.answerFields(), model.vendor());
             format.answerIds(parsed).forEach(call.answerIds());
             return new JsonAnswer.Answer(vendorBody, format.usage(parsed));
         };

@@ -1,12 +1,10 @@
 package dev.modelgateway.call;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.canonical.CanonicalRequest;
 import dev.modelgateway.canonical.CanonicalResponse;
 import dev.modelgateway.canonical.ContentBlock;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.config.VendorEndpoint;
-import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.error.VendorError;
 import dev.modelgateway.json.Json;
@@ -20,6 +18,7 @@ import dev.modelgateway.wire.EncodedRequest;
 import dev.modelgateway.wire.InboundCodec;
 import dev.modelgateway.wire.TranslatingTap;
 import dev.modelgateway.wire.VendorCodec;
+import dev.modelgateway.wire.VendorJson;
 import dev.modelgateway.wire.anthropic.ThinkingRules;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -88,11 +87,7 @@ final class TranslatedAttempt {
             return services.relay().stream(call.exchange(), req, tap, errors);
         }
         JsonAnswer answer = vendorBody -> {
-            JsonNode parsed = Json.parseOrNull(vendorBody);
-            if (parsed == null) {
-                throw GatewayException.of(ErrorKind.UPSTREAM, "Vendor '" + model.vendor().id() + "' returned invalid JSON.");
-            }
-            CanonicalResponse response = vendor.decodeResponse(parsed);
+            CanonicalResponse response = vendor.decodeResponse(VendorJson.parse(vendorBody, model.vendor()));
             return new JsonAnswer.Answer(Json.toBuffer(inbound.encodeResponse(response, model.id())), response.usage());
         };
         return services.relay().json(call.exchange(), req, answer, errors);

@@ -2,7 +2,7 @@ package dev.modelgateway.endpoint;
 
 import dev.modelgateway.http.BodyWork;
 import dev.modelgateway.http.MultipartBody;
-import dev.modelgateway.upstream.MultipartForm;
+import dev.modelgateway.wire.MultipartForm;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
 
@@ -11,7 +11,8 @@ import java.util.function.Consumer;
 
 /**
  * A request's multipart form for its handler, as {@link JsonBody} is for JSON: a large form (a 25 MB audio file)
- * is split into its parts, and the parts sent on are encoded, on a worker thread ({@link BodyWork}). Done on the
+ * is split into its parts on a worker thread ({@link BodyWork}); the parts sent on are encoded there too, by
+ * {@code call/OperationCall}. Done on the
  * event loop, the copies of a 25 MB transcription upload held it for 116–465 ms of CPU (LargeBodyEventLoopTest).
  * The handlers run on the event loop; their refusals reach the router's failure handler either way.
  */
@@ -24,12 +25,5 @@ public final class FormBody {
         Buffer body = MultipartBody.of(ctx);
         String type = ctx.request().getHeader("content-type");
         BodyReady.then(ctx, BodyWork.run(ctx.vertx(), body == null ? 0 : body.length(), () -> MultipartForm.parse(type, body)), handler);
-    }
-
-    /** {@code parts} encoded for the vendor. */
-    public static void encode(RoutingContext ctx, List<MultipartForm.Part> parts, Consumer<MultipartForm.Encoded> handler) {
-        long bytes = 0;
-        for (MultipartForm.Part p : parts) bytes += p.data().length;
-        BodyReady.then(ctx, BodyWork.run(ctx.vertx(), bytes, () -> MultipartForm.encode(parts)), handler);
     }
 }

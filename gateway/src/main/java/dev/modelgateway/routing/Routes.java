@@ -5,10 +5,12 @@ import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.config.DeploymentSpec;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Provider;
+import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.error.GatewayException;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +27,9 @@ public final class Routes {
     private final CircuitBreakers breakers;
     private final Map<String, List<Deployment>> byModel;
     private final Map<String, WeightedRotation> rotations;
+    /** Every deployment of each vendor's models, for the calls tied to a vendor rather than a model. */
+    private final Map<Vendor, List<Deployment>> byVendor;
+    private final Map<Vendor, WeightedRotation> vendorRotations;
 
     private Routes(GatewayConfig config, Catalogue catalogue, CircuitBreakers breakers, Map<String, List<Deployment>> byModel) {
         this.config = config;
@@ -34,6 +39,12 @@ public final class Routes {
         Map<String, WeightedRotation> r = new HashMap<>();
         byModel.forEach((id, ds) -> r.put(id, new WeightedRotation(ds)));
         this.rotations = r;
+        Map<Vendor, List<Deployment>> v = new EnumMap<>(Vendor.class);
+        for (ModelEntry m : catalogue.models()) v.computeIfAbsent(m.vendor(), k -> new ArrayList<>()).addAll(byModel.get(m.id()));
+        this.byVendor = v;
+        Map<Vendor, WeightedRotation> vr = new EnumMap<>(Vendor.class);
+        v.forEach((vendor, ds) -> vr.put(vendor, new WeightedRotation(ds)));
+        this.vendorRotations = vr;
     }
 
     /**
@@ -108,6 +119,22 @@ public final class Routes {
             throw new GatewayException.NotConfigured("Model '" + model.id() + "' is no longer served: the gateway's"
                     + " configuration was reloaded without it.", Map.of());
         }
+        return choose(ds, rotations.get(model.id()), tried);
+    }
+
+    /**
+     * The deployment for a call tied to a vendor rather than a model (a stored vendor B response, which names no
+     * model): by weight among the deployments of all the vendor's models that are ready.
+     */
+    public Choice choose(Vendor vendor) {
+        List<Deployment> ds = byVendor.getOrDefault(vendor, List.of());
+        if (ds.isEmpty()) {
+            throw new GatewayException.NotConfigured("Vendor '" + vendor.id() + "' serves no model on this gateway.", Map.of());
+        }
+        return choose(ds, vendorRotations.get(vendor), Set.of());
+    }
+
+    private Choice choose(List<Deployment> ds, WeightedRotation rotation, Set<String> tried) {
         if (ds.size() == 1) {
             Deployment only = ds.getFirst();
             return new Choice(only, breakers.of(only.id(), false).readyInMs());
@@ -129,7 +156,7 @@ public final class Routes {
             }
         }
         if (!anyReady) return new Choice(ds.get(soonest), soonestMs);
-        return new Choice(rotations.get(model.id()).next(anyUntried ? untried : ready), 0);
+        return new Choice(rotation.next(anyUntried ? untried : ready), 0);
     }
 
     /** True when {@code model} has a deployment ready that this call has not tried. */

@@ -5,46 +5,46 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.UsageRecord;
 import dev.modelgateway.canonical.Usage;
-import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.catalogue.ModelEntry;
-import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.error.VendorError;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.routing.Deadline;
+import dev.modelgateway.routing.Deployment;
 import dev.modelgateway.routing.RetryRule;
+import dev.modelgateway.routing.Routes;
+import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.store.Database;
-import dev.modelgateway.upstream.MultipartForm;
 import dev.modelgateway.upstream.Relay;
 import dev.modelgateway.upstream.TransportFailures;
 import dev.modelgateway.upstream.VendorClients;
 import dev.modelgateway.upstream.VendorRequest;
+import dev.modelgateway.wire.MultipartForm;
+import dev.modelgateway.wire.openai.media.OpenAiTranscriptions;
 import io.vertx.core.Future;
-import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 
 /**
  * Runs transcription tasks: each accepted task is stored first (so it survives a restart), then claimed,
- * sent to the vendor through the relay (behind the deployment's circuit breaker, like every call), and finished
+ * sent to a deployment of its model chosen by the routes in force (by weight, behind the deployment's circuit
+ * breaker, like every call; the task keeps the public model id, so a resumed task is routed again), and finished
  * with its transcript or error. Tasks are in the accounts database, so on PostgreSQL every instance answers for
  * every task, and any instance claims the ones another left: a claim is one conditional update, so a task runs in
  * one place at a time. A task left running by a process that stopped is queued again and resumed: with the embedded
  * database at the next start (the process owns the file), on PostgreSQL once it has been running longer than a
- * vendor call may last ({@link #ABANDONED_AFTER}; another instance may still be running it until then), by the start
+ * vendor call may last ({@link #abandonedAfter}; another instance may still be running it until then), by the start
  * or the sweep every {@link #SWEEP_EVERY} of any instance. A task interrupted {@link #MAX_ATTEMPTS} times fails.
  * Bounded: a key has at most {@link #MAX_UNFINISHED_PER_KEY} tasks not ended (each holds its audio), and an ended
  * task is deleted {@link #EXPIRY} after it ended. JDBC runs on Vert.x worker threads, never on an event loop.
@@ -52,15 +52,13 @@ import java.util.concurrent.Callable;
 public final class TranscriptionTasks {
     static final int MAX_ATTEMPTS = 3;
     static final Duration RETRY_DELAY = Duration.ofSeconds(2);
-    /** Deadline of one vendor call for a transcription, synchronous or task (long audio takes minutes). */
-    public static final long UPSTREAM_TIMEOUT_MS = 300_000;
     /** Tasks not ended per key: each keeps its audio (up to the upload limit) until it ends. */
     public static final int MAX_UNFINISHED_PER_KEY = 16;
     /** An ended task's transcript or error stays readable this long. */
     public static final Duration EXPIRY = Duration.ofDays(7);
     static final Duration SWEEP_EVERY = Duration.ofMinutes(1);
-    /** Past the deadline of its vendor call and a margin, a running task's process has stopped. */
-    static final Duration ABANDONED_AFTER = Duration.ofMillis(UPSTREAM_TIMEOUT_MS).plusMinutes(1);
+    /** Past the deadline of its vendor call, this margin more, a running task's process has stopped. */
+    private static final Duration ABANDON_MARGIN = Duration.ofMinutes(1);
     /** A task queued this long ago and not claimed was left by a process that stopped before claiming it. */
     static final Duration ORPHANED_AFTER = Duration.ofMinutes(1);
     private static final Logger LOG = LoggerFactory.getLogger(TranscriptionTasks.class);
@@ -69,30 +67,30 @@ public final class TranscriptionTasks {
     private final TranscriptionTaskStore store;
     private final VendorClients clients;
     private final Relay relay;
-    private final GatewayConfig config;
-    private final Catalogue catalogue;
+    private final RoutingTable table;
     private final Accounts accounts;
     private volatile boolean closed;
     private long sweepTimer = -1;
 
-    private TranscriptionTasks(Vertx vertx, Database db, GatewayConfig config, Catalogue catalogue, Accounts accounts,
-                               CircuitBreakers breakers) {
+    private TranscriptionTasks(Vertx vertx, Database db, RoutingTable table, Accounts accounts, CircuitBreakers breakers) {
         this.vertx = vertx;
         this.store = new TranscriptionTaskStore(db);
         this.clients = new VendorClients(vertx);
-        this.relay = new Relay(clients, breakers, config.limits().vendorAnswers());
-        this.config = config;
-        this.catalogue = catalogue;
+        this.relay = new Relay(clients, breakers, table.current().config().limits().vendorAnswers());
+        this.table = table;
         this.accounts = accounts;
     }
 
-    /** Starts the runner and resumes the tasks a previous process did not finish. */
-    public static Future<TranscriptionTasks> start(Vertx vertx, GatewayConfig config, Catalogue catalogue, Accounts accounts,
-                                                   CircuitBreakers breakers) {
-        TranscriptionTasks tasks = new TranscriptionTasks(vertx, accounts.database(), config, catalogue, accounts, breakers);
+    /**
+     * Starts the runner and resumes the tasks a previous process did not finish.
+     *
+     * @param table the routes in force, read afresh for each task (a reload applies to the next)
+     */
+    public static Future<TranscriptionTasks> start(Vertx vertx, RoutingTable table, Accounts accounts, CircuitBreakers breakers) {
+        TranscriptionTasks tasks = new TranscriptionTasks(vertx, accounts.database(), table, accounts, breakers);
         long now = System.currentTimeMillis();
         // the embedded database is this process's alone: what it left running was interrupted
-        long startedBefore = accounts.database().vendor() == Database.Vendor.SQLITE ? Long.MAX_VALUE : now - ABANDONED_AFTER.toMillis();
+        long startedBefore = accounts.database().vendor() == Database.Vendor.SQLITE ? Long.MAX_VALUE : now - tasks.abandonedAfter().toMillis();
         return tasks.blocking(() -> tasks.store.requeueAbandoned(startedBefore, Long.MAX_VALUE, now)).map(ids -> {
             if (!ids.isEmpty()) LOG.info("resuming {} transcription task(s)", ids.size());
             ids.forEach(tasks::process);
@@ -101,13 +99,18 @@ public final class TranscriptionTasks {
         });
     }
 
+    /** Past its vendor call's deadline ({@code timeouts.transcriptions}) and a margin, a running task's process has stopped. */
+    private Duration abandonedAfter() {
+        return table.current().config().timeouts().transcriptions().plus(ABANDON_MARGIN);
+    }
+
     /** Resumes the tasks other processes left, and deletes the expired ones. */
     Future<Void> sweep(long now) {
         if (closed) return Future.succeededFuture();
         return blocking(() -> {
             int expired = store.deleteFinished(now - EXPIRY.toMillis());
             if (expired > 0) LOG.debug("{} expired transcription task(s) deleted", expired);
-            return store.requeueAbandoned(now - ABANDONED_AFTER.toMillis(), now - ORPHANED_AFTER.toMillis(), now);
+            return store.requeueAbandoned(now - abandonedAfter().toMillis(), now - ORPHANED_AFTER.toMillis(), now);
         }).<Void>map(ids -> {
             if (!ids.isEmpty()) LOG.info("resuming {} transcription task(s) left by another process", ids.size());
             ids.forEach(this::process);
@@ -154,21 +157,16 @@ public final class TranscriptionTasks {
             finishFailed(task, 500, "interrupted", "The task was interrupted " + MAX_ATTEMPTS + " times and was abandoned.");
             return;
         }
-        ModelEntry model = catalogue.find(task.model());
+        Routes routes = table.current();
+        ModelEntry model = routes.catalogue().find(task.model());
         if (model == null) {
             finishFailed(task, 400, "model_not_found", "Model '" + task.model() + "' is no longer in the catalogue.");
             return;
         }
-        List<MultipartForm.Part> parts = new ArrayList<>();
-        task.form().properties().forEach(e -> {
-            if (e.getValue().isArray()) e.getValue().forEach(v -> parts.add(MultipartForm.Part.field(e.getKey(), v.asText())));
-            else parts.add(MultipartForm.Part.field(e.getKey(), e.getValue().asText()));
-        });
-        parts.add(MultipartForm.Part.field("model", model.upstreamId()));
-        parts.add(new MultipartForm.Part("file", task.fileName(), task.fileType(), task.audio()));
-        MultipartForm.Encoded body = MultipartForm.encode(parts);
-        VendorRequest req = new VendorRequest(config.vendor(model.vendor()), "/audio/transcriptions",
-                MultiMap.caseInsensitiveMultiMap().set("content-type", body.contentType()), body.body(), Deadline.ofMillis(UPSTREAM_TIMEOUT_MS));
+        Deployment d = routes.choose(model, Set.of()).deployment();
+        VendorRequest req = VendorRequest.of(d.endpoint(),
+                OpenAiTranscriptions.task(task.form(), task.fileName(), task.fileType(), task.audio(), d.upstreamModel()),
+                Deadline.ofMillis(routes.config().timeouts().transcriptions().toMillis()));
         relay.fetch(vertx, req).onComplete(ar -> {
             if (closed) return; // the next process resumes the task
             if (ar.succeeded()) {
@@ -180,7 +178,7 @@ public final class TranscriptionTasks {
                 blocking(() -> {
                     store.succeed(task.id(), result, done);
                     return null;
-                }).onSuccess(v -> record(task, model, usageOf(a.body()), 200));
+                }).onSuccess(v -> record(task, model, OpenAiTranscriptions.usage(a.body()), 200));
             } else if (ar.cause() instanceof VendorError e && !RetryRule.retryableStatus(e.status())) {
                 JsonNode vendorError = Json.parseOrNull(e.body().toString());
                 String message = vendorError != null ? vendorError.at("/error/message").asText("") : "";
@@ -214,16 +212,9 @@ public final class TranscriptionTasks {
             store.fail(task.id(), error, now);
             return null;
         }).onSuccess(v -> {
-            ModelEntry model = catalogue.find(task.model());
+            ModelEntry model = table.current().catalogue().find(task.model());
             if (model != null) record(task, model, Usage.ZERO, status);
         });
-    }
-
-    /** Token-billed models report tokens; duration-billed ones ({@code "type":"duration"}) record none. */
-    public static Usage usageOf(Buffer body) {
-        JsonNode usage = Json.parseOrNull(body) instanceof JsonNode n ? n.path("usage") : null;
-        if (usage == null || !"tokens".equals(usage.path("type").asText())) return Usage.ZERO;
-        return new Usage(usage.path("input_tokens").asLong(0), 0, 0, 0, usage.path("output_tokens").asLong(0), 0);
     }
 
     private void record(TranscriptionTask task, ModelEntry model, Usage usage, int status) {

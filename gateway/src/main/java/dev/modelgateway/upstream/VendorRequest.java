@@ -2,6 +2,7 @@ package dev.modelgateway.upstream;
 
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.routing.Deadline;
+import dev.modelgateway.wire.OperationRequest;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -15,6 +16,13 @@ import io.vertx.core.http.HttpMethod;
  */
 public record VendorRequest(VendorEndpoint endpoint, String path, MultiMap headers, Buffer body, Deadline deadline,
                             HttpMethod method) {
+    /** The one way an operation's request ({@code wire/VendorOperation}) becomes a call to the chosen deployment. */
+    public static VendorRequest of(VendorEndpoint endpoint, OperationRequest request, Deadline deadline) {
+        MultiMap headers = MultiMap.caseInsensitiveMultiMap();
+        request.headers().forEach(headers::set);
+        return new VendorRequest(endpoint, request.path(), headers, request.body(), deadline, HttpMethod.valueOf(request.method()));
+    }
+
     /** A POST. */
     public VendorRequest(VendorEndpoint endpoint, String path, MultiMap headers, Buffer body, Deadline deadline) {
         this(endpoint, path, headers, body, deadline, HttpMethod.POST);

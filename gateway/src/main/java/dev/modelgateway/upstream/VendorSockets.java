@@ -1,6 +1,7 @@
 package dev.modelgateway.upstream;
 
 import dev.modelgateway.config.VendorEndpoint;
+import dev.modelgateway.wire.OperationRequest;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -27,11 +28,15 @@ public final class VendorSockets {
                 .setMaxMessageSize(maxFrameBytes));
     }
 
-    /** Opens {@code <base URL with ws/wss scheme><pathAndQuery>}; {@code headers} come on top of the vendor's auth. */
-    public Future<WebSocket> connect(VendorEndpoint endpoint, String pathAndQuery, MultiMap headers) {
+    /**
+     * Opens {@code <base URL with ws/wss scheme><request path>}; the request's headers come on top of the vendor's
+     * auth.
+     */
+    public Future<WebSocket> connect(VendorEndpoint endpoint, OperationRequest request) {
         String base = endpoint.baseUrl().replaceFirst("^http", "ws");
-        WebSocketConnectOptions options = new WebSocketConnectOptions().setAbsoluteURI(base + pathAndQuery);
-        MultiMap all = MultiMap.caseInsensitiveMultiMap().addAll(headers);
+        WebSocketConnectOptions options = new WebSocketConnectOptions().setAbsoluteURI(base + request.path());
+        MultiMap all = MultiMap.caseInsensitiveMultiMap();
+        request.headers().forEach(all::set);
         VendorAuth.apply(endpoint, all);
         all.forEach(options::addHeader);
         return client.connect(options);

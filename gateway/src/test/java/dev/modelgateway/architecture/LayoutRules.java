@@ -43,11 +43,22 @@ final class LayoutRules {
                 .whereLayer("services").mayOnlyBeAccessedByLayers("server", "endpoint")
                 .whereLayer("console").mayOnlyBeAccessedByLayers("server")
                 .whereLayer("call").mayOnlyBeAccessedByLayers("server", "endpoint")
-                .whereLayer("upstream").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call")
+                .whereLayer("upstream").mayOnlyBeAccessedByLayers("server", "services", "call")
                 .whereLayer("routing").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "call", "upstream")
                 .whereLayer("http").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "console", "call", "upstream")
                 .whereLayer("observability").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "console", "call", "upstream", "http")
                 .whereLayer("wire").mayOnlyBeAccessedByLayers("server", "endpoint", "services", "console", "call", "upstream", "http")
+                .allowEmptyShould(true);
+    }
+
+    /**
+     * Endpoints reach vendors only through {@code call} (OperationCall, CallRunner, RealtimeSessions): they parse,
+     * validate, resolve the model and hand over, so every vendor call is admitted, routed and recorded the same way.
+     */
+    static ArchRule endpointsCallVendorsThroughCall(String root) {
+        return noClasses().that().resideInAPackage(root + ".endpoint..")
+                .should().dependOnClassesThat().resideInAPackage(root + ".upstream..")
+                .as("endpoints use no upstream class: vendor calls go through call")
                 .allowEmptyShould(true);
     }
 

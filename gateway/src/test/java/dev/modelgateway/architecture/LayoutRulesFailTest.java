@@ -9,7 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The layout rules catch what they are meant to: {@code samples} holds a wire → upstream import, a
- * wire/anthropic → wire/gemini import and an upstream → endpoint import, and each rule must fail on it.
+ * wire/anthropic → wire/gemini import, an upstream → endpoint import and an endpoint → upstream import, and each
+ * rule must fail on it.
  */
 class LayoutRulesFailTest {
     private static final String SAMPLES = "dev.modelgateway.architecture.samples";
@@ -26,6 +27,15 @@ class LayoutRulesFailTest {
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("SamplePump")
                 .hasMessageContaining("SampleHandler");
+    }
+
+    @Test
+    void anEndpointUsingUpstreamBypassesCall() {
+        assertThatThrownBy(() -> LayoutRules.endpointsCallVendorsThroughCall(SAMPLES).check(samples))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("endpoints use no upstream class")
+                .hasMessageContaining("SampleVendorCaller")
+                .hasMessageContaining("SamplePump");
     }
 
     @Test

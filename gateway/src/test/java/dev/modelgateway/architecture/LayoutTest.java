@@ -22,6 +22,11 @@ class LayoutTest {
     }
 
     @Test
+    void endpointsCallVendorsThroughCall() {
+        LayoutRules.endpointsCallVendorsThroughCall(ROOT).check(gateway);
+    }
+
+    @Test
     void wireIsPure() {
         LayoutRules.wireIsPure(ROOT).check(gateway);
     }

@@ -6,6 +6,7 @@ import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.config.OperationTimeouts;
 import dev.modelgateway.config.MediaPolicy;
 import dev.modelgateway.config.ServerLimits;
 import dev.modelgateway.config.ServerTls;
@@ -86,6 +87,7 @@ public final class GatewayHarness implements AutoCloseable {
         private ServerTls tls;
         private ObservabilityConfig observability = ObservabilityConfig.DEFAULT;
         private Path configFile;
+        private OperationTimeouts timeouts = OperationTimeouts.DEFAULT;
 
         private Builder() {
         }
@@ -137,6 +139,12 @@ public final class GatewayHarness implements AutoCloseable {
         }
 
         /** Circuit-breaker thresholds (tests of the breaker use small ones). */
+        /** The vendor-call deadlines of the endpoints without platform_options (section {@code timeouts}). */
+        public Builder timeouts(OperationTimeouts t) {
+            this.timeouts = t;
+            return this;
+        }
+
         public Builder breaker(CircuitBreaker.Thresholds thresholds) {
             this.breaker = thresholds;
             return this;
@@ -202,7 +210,7 @@ public final class GatewayHarness implements AutoCloseable {
             for (Vendor v : missingKeys) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
             pools.forEach((v, pool) -> vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), vendors.get(v).apiKey(), pool)));
             GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media, limits,
-                    tls, defaultMaxConcurrent, dropRefusedHostedTools);
+                    tls, defaultMaxConcurrent, dropRefusedHostedTools, null, timeouts);
             if (configFile != null) {
                 try {
                     config = config.withReloadable(ConfigLoader.fromSystemEnv().load(configFile));

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.canonical.CanonicalRequest;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
-import dev.modelgateway.upstream.MultipartForm;
+import dev.modelgateway.wire.MultipartForm;
 import dev.modelgateway.wire.InboundCodec;
 import dev.modelgateway.wire.anthropic.MessagesInbound;
 import dev.modelgateway.wire.openai.chat.ChatInbound;

@@ -4,6 +4,7 @@ import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.config.Vendor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -84,6 +85,22 @@ class RoutesTest {
         assertThat(ds.get(1).endpoint().apiKey()).isEqualTo("k2");
         Deployment b = r.deployments(r.catalogue().resolve("platform/vendorB-5.5")).getFirst();
         assertThat(b.id()).isEqualTo("openai/vendorB-5.5");
+    }
+
+    @Test
+    void aCallNamingOnlyItsVendorIsSpreadOverThatVendorsDeploymentsAndSkipsCoolingOnes() throws Exception {
+        Routes r = routes("""
+                providers:
+                  openai: {keys: [k1, k2]}
+                """);
+        Map<String, Integer> keys = new HashMap<>();
+        for (int i = 0; i < 100; i++) keys.merge(r.choose(Vendor.OPENAI).deployment().endpoint().apiKey(), 1, Integer::sum);
+        assertThat(keys).containsOnly(Map.entry("k1", 50), Map.entry("k2", 50));
+        for (Deployment d : r.all().values().stream().flatMap(List::stream).toList()) {
+            if ("k1".equals(d.endpoint().apiKey())) breakers.find(d.id()).coolDown(-1);
+        }
+        for (int i = 0; i < 10; i++) assertThat(r.choose(Vendor.OPENAI).deployment().endpoint().apiKey()).isEqualTo("k2");
+        assertThat(r.choose(Vendor.ANTHROPIC).deployment().endpoint().vendor()).isEqualTo(Vendor.ANTHROPIC);
     }
 
     @Test

@@ -2,28 +2,24 @@ package dev.modelgateway.endpoint.audio;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.call.CallServices;
-import dev.modelgateway.call.SingleAttempt;
-import dev.modelgateway.canonical.LocalTokenizer;
-import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.call.OperationCall;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
+import dev.modelgateway.config.OperationTimeouts;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.json.Json;
-import dev.modelgateway.routing.Deadline;
-import dev.modelgateway.upstream.VendorErrorMapper;
-import dev.modelgateway.upstream.VendorRequest;
-import io.vertx.core.MultiMap;
+import dev.modelgateway.wire.openai.media.OpenAiSpeech;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * {@code POST /api/v1/audio/speech}: vendor B's text-to-speech, the audio bytes streamed back chunk by chunk
- * as the vendor sends them. The binary answer has no usage, so the ledger records the input text's tokens.
+ * {@code POST /api/v1/audio/speech}: vendor B's text-to-speech ({@link OpenAiSpeech}), the audio bytes streamed back
+ * chunk by chunk as the vendor sends them. The binary answer has no usage, so the ledger records the input text's
+ * tokens.
  */
 public final class SpeechEndpoint {
     static final int MAX_INPUT_CHARS = 4096;
-    static final long TIMEOUT_MS = 120_000;
     private final CallServices platform;
 
     public SpeechEndpoint(CallServices platform) {
@@ -38,16 +34,12 @@ public final class SpeechEndpoint {
             throw GatewayException.invalid("input", "'input' has " + input.length() + " characters; at most " + MAX_INPUT_CHARS + " are allowed.");
         }
         if (!body.hasNonNull("voice")) throw GatewayException.invalid("voice", "Missing required parameter: 'voice'.");
-        ModelEntry model = platform.served(platform.catalogue().resolve(requested));
+        ModelEntry model = platform.catalogue().resolve(requested);
         Exchange.of(ctx).model(model.id());
         if (model.kind() != ModelKind.AUDIO || !model.has("speech")) {
             throw GatewayException.invalid("model", "Model '" + model.id() + "' does not synthesize speech; use e.g. platform/vendorB-tts.");
         }
-        ObjectNode upstream = body.deepCopy().put("model", model.upstreamId());
-        VendorRequest req = new VendorRequest(platform.endpointOf(model), "/audio/speech",
-                MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(upstream), Deadline.ofMillis(TIMEOUT_MS));
-        Usage usage = new Usage(LocalTokenizer.count(input), 0, 0, 0, 0, 0);
-        SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0,
-                () -> platform.relay().bytes(Exchange.of(ctx), req, usage, VendorErrorMapper.NATIVE));
+        OperationCall.run(platform, Exchange.of(ctx), ctx.body().length(), model, OpenAiSpeech.operation(body, input),
+                OperationTimeouts::speech);
     }
 }

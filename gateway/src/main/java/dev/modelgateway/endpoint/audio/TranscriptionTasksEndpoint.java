@@ -2,6 +2,7 @@ package dev.modelgateway.endpoint.audio;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.call.CallServices;
+import dev.modelgateway.call.OperationCall;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.endpoint.FormBody;
@@ -10,8 +11,7 @@ import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.services.TranscriptionTasks;
-import dev.modelgateway.upstream.MultipartForm;
-import dev.modelgateway.upstream.TransportFailures;
+import dev.modelgateway.wire.MultipartForm;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.List;
@@ -68,15 +68,13 @@ public final class TranscriptionTasksEndpoint {
         if (!FORMATS.contains(format)) {
             throw GatewayException.invalid("response_format", "'response_format' must be one of " + String.join(", ", FORMATS) + ".");
         }
-        // Admission checks the key's allow-list, budget and rate limits; the audio is not a token estimate.
-        platform.metering().admit(Exchange.of(ctx), model, 0, 0)
-                // the task records its own cost when it finishes: the call's slot and budget reservation end here
-                .compose(admitted -> tasks.submit(ex.caller().keyId(), model, form, file)
-                        .andThen(submitted -> admitted.releaseHold()))
+        // Admission checks the key's allow-list, budget and rate limits; the audio is not a token estimate. The task
+        // records its own cost when it finishes: the call's slot and budget reservation end once it is stored.
+        OperationCall.handOver(platform, ex, model, () -> tasks.submit(ex.caller().keyId(), model, form, file))
                 .onSuccess(task -> ctx.response().setStatusCode(202).putHeader("content-type", "application/json")
                         .putHeader("location", "/api/v1/audio/transcriptions/tasks/" + task.id())
                         .end(Json.toBuffer(task.toJson())))
-                .onFailure(e -> Exchange.fail(ctx, TransportFailures.classify(e, "accounts")))
+                .onFailure(e -> Exchange.fail(ctx, (GatewayException) e))
                 // the task writes the ledger row; the request's access line and span need not wait for it
                 .onComplete(done -> ex.trace().callHandedOff());
     }

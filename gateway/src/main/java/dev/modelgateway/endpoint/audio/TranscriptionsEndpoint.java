@@ -1,29 +1,23 @@
 package dev.modelgateway.endpoint.audio;
 
 import dev.modelgateway.call.CallServices;
-import dev.modelgateway.call.SingleAttempt;
-import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.call.OperationCall;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
+import dev.modelgateway.config.OperationTimeouts;
 import dev.modelgateway.endpoint.FormBody;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
-import dev.modelgateway.routing.Deadline;
-import dev.modelgateway.services.TranscriptionTasks;
-import dev.modelgateway.upstream.JsonAnswer;
-import dev.modelgateway.upstream.MultipartForm;
-import dev.modelgateway.upstream.VendorErrorMapper;
-import dev.modelgateway.upstream.VendorRequest;
-import io.vertx.core.MultiMap;
+import dev.modelgateway.wire.MultipartForm;
+import dev.modelgateway.wire.openai.media.OpenAiTranscriptions;
 import io.vertx.ext.web.RoutingContext;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /**
  * Synchronous {@code POST /api/v1/audio/transcriptions}: vendor B's multipart form relayed natively with only
- * {@code model} rewritten. JSON answers go back as JSON with their token usage metered; text formats
+ * {@code model} rewritten ({@link OpenAiTranscriptions}). JSON answers go back as JSON with their token usage metered; text formats
  * ({@code text}, {@code srt}, {@code vtt}) and {@code stream=true} answers are piped with the vendor's content type
  * and record no tokens (the usage is not in a form the gateway reads there).
  */
@@ -46,7 +40,7 @@ public final class TranscriptionsEndpoint {
         MultipartForm.Part file = MultipartForm.single(parts, "file");
         if (modelPart == null || modelPart.text().isBlank()) throw GatewayException.invalid("model", "Missing required parameter: 'model'.");
         if (file == null || file.data().length == 0) throw GatewayException.invalid("file", "Missing required parameter: 'file'.");
-        ModelEntry model = platform.served(platform.catalogue().resolve(modelPart.text().trim()));
+        ModelEntry model = platform.catalogue().resolve(modelPart.text().trim());
         Exchange.of(ctx).model(model.id());
         if (model.kind() != ModelKind.AUDIO || !model.has("transcription")) {
             throw GatewayException.invalid("model", "Model '" + model.id() + "' does not transcribe audio; use e.g. platform/vendorB-transcribe.");
@@ -60,20 +54,7 @@ public final class TranscriptionsEndpoint {
         MultipartForm.Part streamPart = MultipartForm.single(parts, "stream");
         boolean stream = streamPart != null && streamPart.text().trim().equals("true");
 
-        List<MultipartForm.Part> upstream = new ArrayList<>();
-        for (MultipartForm.Part p : parts) upstream.add(p.name().equals("model") ? MultipartForm.Part.field("model", model.upstreamId()) : p);
-        FormBody.encode(ctx, upstream, encoded -> {
-            VendorRequest req = new VendorRequest(platform.endpointOf(model), "/audio/transcriptions",
-                    MultiMap.caseInsensitiveMultiMap().set("content-type", encoded.contentType()), encoded.body(),
-                    Deadline.ofMillis(TranscriptionTasks.UPSTREAM_TIMEOUT_MS));
-            if (JSON_FORMATS.contains(format) && !stream) {
-                JsonAnswer answer = body -> new JsonAnswer.Answer(body, TranscriptionTasks.usageOf(body));
-                SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0,
-                        () -> platform.relay().json(Exchange.of(ctx), req, answer, VendorErrorMapper.NATIVE));
-            } else {
-                SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0,
-                        () -> platform.relay().bytes(Exchange.of(ctx), req, Usage.ZERO, VendorErrorMapper.NATIVE));
-            }
-        });
+        OperationCall.run(platform, Exchange.of(ctx), ctx.body().length(), model,
+                OpenAiTranscriptions.operation(parts, JSON_FORMATS.contains(format) && !stream), OperationTimeouts::transcriptions);
     }
 }

@@ -1,25 +1,17 @@
 package dev.modelgateway.endpoint.images;
 
 import dev.modelgateway.call.CallServices;
-import dev.modelgateway.call.SingleAttempt;
-import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.call.OperationCall;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
+import dev.modelgateway.config.OperationTimeouts;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.endpoint.FormBody;
 import dev.modelgateway.endpoint.JsonBody;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.http.MultipartBody;
-import dev.modelgateway.json.Json;
-import dev.modelgateway.routing.Deadline;
-import dev.modelgateway.upstream.JsonAnswer;
-import dev.modelgateway.upstream.VendorErrorMapper;
-import dev.modelgateway.upstream.VendorRequest;
-import dev.modelgateway.wire.Codecs;
-import dev.modelgateway.wire.EncodedRequest;
 import dev.modelgateway.wire.gemini.ImagenUpscale;
-import io.vertx.core.MultiMap;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -47,22 +39,13 @@ public final class ImageScalesEndpoint {
     }
 
     private void handle(RoutingContext ctx, ScaleRequest req) {
-        ModelEntry model = platform.served(platform.catalogue().resolve(req.model()));
+        ModelEntry model = platform.catalogue().resolve(req.model());
         Exchange.of(ctx).model(model.id());
         if (model.kind() != ModelKind.IMAGE || !model.has("image_upscale") || model.vendor() != Vendor.GEMINI) {
             throw GatewayException.invalid("model", "Model '" + model.id() + "' does not upscale images; use platform/vendorC-imagen-upscale.");
         }
-        JsonAnswer answer = vendorBody -> new JsonAnswer.Answer(Json.toBuffer(
-                ImagenUpscale.decode(Json.parseOrNull(vendorBody), model.vendor().id(), req.outputFormat())),
-                Usage.ZERO);
-        VendorErrorMapper errors = e -> Codecs.of(Vendor.GEMINI).decodeError(e.status(), e.body().toString());
-        // the image goes out as base64 in JSON: megabytes to encode, beside the event loop when large
-        SingleAttempt.run(platform, Exchange.of(ctx), ctx.body().length(), model, 0,
-                () -> SingleAttempt.bodyWork(Exchange.of(ctx), req.image().length, () -> {
-                    EncodedRequest encoded = ImagenUpscale.encode(model.upstreamId(), req.image(), req.scale(), req.outputFormat());
-                    return new VendorRequest(platform.endpointOf(model), encoded.path(),
-                            MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json"), Json.toBuffer(encoded.body()),
-                            Deadline.ofMillis(ImagesEndpoint.TIMEOUT_MS));
-                }).compose(upstream -> platform.relay().json(Exchange.of(ctx), upstream, answer, errors)));
+        // the image goes out as base64 in JSON: encoded beside the event loop when it is large
+        OperationCall.run(platform, Exchange.of(ctx), ctx.body().length(), model,
+                ImagenUpscale.operation(req.image(), req.scale(), req.outputFormat()), OperationTimeouts::images);
     }
 }

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.canonical.DataUrl;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Fields;
-import dev.modelgateway.upstream.MultipartForm;
+import dev.modelgateway.wire.MultipartForm;
 
 import java.util.Base64;
 import java.util.List;

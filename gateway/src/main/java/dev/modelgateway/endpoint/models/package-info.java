@@ -1,7 +1,7 @@
 /**
  * The handler for the model list and one model.
  *
- * <p>Same rules as the endpoint package: may import call, services, upstream, routing, http, wire and the
+ * <p>Same rules as the endpoint package: may import call, services, routing, http, wire and the
  * foundations. Runs on the event loop.
  */
 package dev.modelgateway.endpoint.models;

@@ -2,45 +2,36 @@ package dev.modelgateway.endpoint.responses;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.call.CallServices;
-import dev.modelgateway.canonical.Usage;
-import dev.modelgateway.call.FinalError;
+import dev.modelgateway.call.OperationCall;
+import dev.modelgateway.config.OperationTimeouts;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.BodyWork;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Json;
-import dev.modelgateway.routing.Deadline;
-import dev.modelgateway.services.ResponseOwners;
 import dev.modelgateway.services.ResponseBounds;
+import dev.modelgateway.services.ResponseOwners;
 import dev.modelgateway.services.ResponseStore;
-import dev.modelgateway.upstream.JsonAnswer;
-import dev.modelgateway.upstream.VendorErrorMapper;
-import dev.modelgateway.upstream.VendorRequest;
 import dev.modelgateway.wire.openai.responses.InputItemList;
 import dev.modelgateway.wire.openai.responses.ResponsesInbound;
+import dev.modelgateway.wire.openai.responses.StoredResponseCalls;
 import io.vertx.core.Future;
-import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
-
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 
 /**
  * {@code GET /api/v1/responses/{id}}, {@code DELETE /api/v1/responses/{id}} and
  * {@code GET /api/v1/responses/{id}/input_items}, as the OpenAI SDKs call them (retrieve, delete,
  * inputItems.list). A response the gateway made is answered from its store; a vendor B response is relayed to
  * vendor B only for the key that created it through this gateway ({@link ResponseOwners}: vendor B keeps them all
- * under the gateway's one account). Anything else is a 404, also another key's response: its existence is not
- * disclosed.
+ * under the gateway's one account), through a deployment of vendor B chosen by the routes
+ * ({@link OperationCall#unmetered}; docs/endpoints.md, "Stored responses"). Anything else is a 404, also another
+ * key's response: its existence is not disclosed.
  * No tokens are spent, so these calls are neither admitted against limits nor metered.
  */
 public final class StoredResponsesEndpoint {
-    /** Vendor B answers these at once; a minute covers a slow network. */
-    static final long UPSTREAM_TIMEOUT_MS = 60_000;
-
     private final CallServices platform;
     private final ResponseStore store;
     private final ResponseOwners owners;
@@ -125,16 +116,10 @@ public final class StoredResponsesEndpoint {
     }
 
     private void relay(RoutingContext ctx, String id, HttpMethod method, String suffix) {
-        Exchange ex = Exchange.of(ctx);
-        String query = ctx.request().query();
-        String path = "/responses/" + URLEncoder.encode(id, StandardCharsets.UTF_8) + suffix + (query == null ? "" : "?" + query);
-        VendorRequest req = new VendorRequest(platform.config().vendor(Vendor.OPENAI), path, MultiMap.caseInsensitiveMultiMap(),
-                null, Deadline.ofMillis(UPSTREAM_TIMEOUT_MS), method);
-        // the vendor's bytes go back untouched; they carry no usage to record
-        JsonAnswer unchanged = body -> new JsonAnswer.Answer(body, Usage.ZERO);
-        platform.relay().json(ex, req, unchanged, VendorErrorMapper.NATIVE).onComplete(ar -> {
-            if (ar.failed()) FinalError.renderNative(ex, ar.cause(), Vendor.OPENAI.id());
-            else if (method == HttpMethod.DELETE) owners.disown(id);
-        });
+        OperationCall.unmetered(platform, Exchange.of(ctx), Vendor.OPENAI,
+                        StoredResponseCalls.of(method.name(), id, suffix, ctx.request().query()), OperationTimeouts::storedResponses)
+                .onSuccess(relayed -> {
+                    if (method == HttpMethod.DELETE) owners.disown(id);
+                });
     }
 }

@@ -6,7 +6,7 @@ import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.e2e.Samples;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
-import dev.modelgateway.upstream.MultipartForm;
+import dev.modelgateway.wire.MultipartForm;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

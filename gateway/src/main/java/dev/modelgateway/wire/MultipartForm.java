@@ -1,4 +1,4 @@
-package dev.modelgateway.upstream;
+package dev.modelgateway.wire;
 
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
@@ -32,6 +32,20 @@ public final class MultipartForm {
     public record Encoded(String contentType, Buffer body) { }
 
     private MultipartForm() {
+    }
+
+    /** The bytes the parts hold. */
+    public static long size(List<Part> parts) {
+        long bytes = 0;
+        for (Part p : parts) bytes += p.data().length;
+        return bytes;
+    }
+
+    /** {@code parts} in their order, with the {@code model} field's value replaced by {@code model}. */
+    public static List<Part> withModel(List<Part> parts, String model) {
+        List<Part> out = new ArrayList<>(parts.size());
+        for (Part p : parts) out.add(p.name().equals("model") ? Part.field("model", model) : p);
+        return out;
     }
 
     /**

@@ -1,0 +1,156 @@
+package dev.modelgateway.call;
+
+import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.config.OperationTimeouts;
+import dev.modelgateway.config.Vendor;
+import dev.modelgateway.error.AttemptFailure;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.http.Exchange;
+import dev.modelgateway.observability.AttemptSpan;
+import dev.modelgateway.observability.FailureType;
+import dev.modelgateway.routing.Deadline;
+import dev.modelgateway.routing.Deployment;
+import dev.modelgateway.upstream.JsonAnswer;
+import dev.modelgateway.upstream.RelayOutcome;
+import dev.modelgateway.upstream.TransportFailures;
+import dev.modelgateway.upstream.VendorErrorMapper;
+import dev.modelgateway.upstream.VendorRequest;
+import dev.modelgateway.wire.OperationAnswer;
+import dev.modelgateway.wire.VendorErrors;
+import dev.modelgateway.wire.VendorOperation;
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The one path of every vendor call without {@code platform_options} (embeddings, images, image scales, speech,
+ * transcriptions, token counting, stored responses): admit → choose the deployment through the routes in force
+ * (by weight among those ready; when all are cooling, the one recovering first, whose breaker then refuses with a
+ * retry hint) → build its request from the {@link VendorOperation} ({@link VendorRequest#of}) → relay → record one
+ * ledger row whatever the outcome. One attempt, no retry: these calls never had one. The upstream deadline is the
+ * operation's {@code timeouts.*} setting in force.
+ */
+public final class OperationCall {
+    private OperationCall() {
+    }
+
+    /**
+     * @param requestBytes the caller's body size, for the rate-limit estimate
+     * @param timeout      the operation's setting among the configuration's {@code timeouts}
+     */
+    public static void run(CallServices services, Exchange ex, long requestBytes, ModelEntry model, VendorOperation op,
+                           Function<OperationTimeouts, Duration> timeout) {
+        admitted(services, ex, requestBytes, model, () -> {
+            Deployment d = services.routes().choose(model, Set.of()).deployment();
+            ModelEntry served = model.withUpstream(d.upstreamModel());
+            AttemptSpan span = ex.trace().attempt(d.endpoint().type().id(), d.endpoint().id(), model.id(), served.upstreamId(),
+                    1, 0, 0);
+            Deadline deadline = Deadline.ofMillis(timeout.apply(services.config().timeouts()).toMillis());
+            // the request copies or encodes the caller's body: beside the event loop when it is large
+            return new Attempt(served, span, Attempts.bodyWork(ex, Math.max(requestBytes, op.payloadBytes()),
+                    () -> VendorRequest.of(d.endpoint(), op.encode(served.upstreamId()), deadline))
+                    .compose(request -> relay(services, ex, request, op)));
+        });
+    }
+
+    /** A call the gateway answers itself (a local token count), admitted and recorded like the others, with no usage. */
+    public static void answerLocally(CallServices services, Exchange ex, long requestBytes, ModelEntry model, Buffer json) {
+        admitted(services, ex, requestBytes, model, () -> {
+            AttemptSpan span = ex.trace().attempt(model.vendor().id(), model.vendor().id(), model.id(), model.upstreamId(), 1, 0, 0);
+            ex.response().putHeader("content-type", "application/json").end(json);
+            return new Attempt(model, span, Future.succeededFuture(new RelayOutcome.Answered(200, Usage.ZERO, null)));
+        });
+    }
+
+    /**
+     * A call that spends no tokens and concerns a vendor rather than a model (a vendor B stored response): neither
+     * admitted nor recorded; the deployment is chosen among those of the vendor's models ({@code Routes.choose(Vendor)}).
+     * Fails once the caller has its error.
+     */
+    public static Future<Void> unmetered(CallServices services, Exchange ex, Vendor vendor, VendorOperation op,
+                                         Function<OperationTimeouts, Duration> timeout) {
+        Future<RelayOutcome> outcome;
+        try {
+            Deployment d = services.routes().choose(vendor).deployment();
+            Deadline deadline = Deadline.ofMillis(timeout.apply(services.config().timeouts()).toMillis());
+            outcome = relay(services, ex, VendorRequest.of(d.endpoint(), op.encode(d.upstreamModel()), deadline), op);
+        } catch (GatewayException e) {
+            outcome = Future.failedFuture(e);
+        }
+        return outcome.<Void>mapEmpty().onFailure(e -> FinalError.renderNative(ex, e, vendor.id()));
+    }
+
+    /**
+     * A call handed to a background task that writes its own ledger row when it ends (a transcription task): admitted
+     * here (allow-list, budget, limits; no token estimate), the admission's slot and reservation released once
+     * {@code handOver} completes. Fails with the refusal, or the hand-over's failure, in the gateway's vocabulary.
+     */
+    public static <T> Future<T> handOver(CallServices services, Exchange ex, ModelEntry model, Supplier<Future<T>> handOver) {
+        return services.metering().admit(ex, model, 0, 0)
+                .compose(admitted -> handOver.get().andThen(done -> admitted.releaseHold()))
+                .recover(e -> Future.failedFuture(TransportFailures.classify(e, "accounts")));
+    }
+
+    /** The attempt under way: the model as the chosen deployment serves it, its span, its outcome. */
+    private record Attempt(ModelEntry served, AttemptSpan span, Future<RelayOutcome> outcome) {
+    }
+
+    @FunctionalInterface
+    private interface AttemptStart {
+        /** Starts the attempt; throws a {@link GatewayException} (or a bug) when it cannot. */
+        Attempt start();
+    }
+
+    private static void admitted(CallServices services, Exchange ex, long requestBytes, ModelEntry model, AttemptStart attempt) {
+        Metering metering = services.metering();
+        metering.admit(ex, model, requestBytes, 1).onComplete(admitted -> {
+            if (admitted.failed()) {
+                GatewayException refused = TransportFailures.classify(admitted.cause(), "accounts");
+                ex.fail(refused);
+                metering.record(ex, null, model).status(refused.status()).write();
+                return;
+            }
+            Metering.Record record = metering.record(ex, admitted.result(), model).attempted(model, 1);
+            ex.beforeAnswerEnds(record::answerEnding);
+            Attempt started;
+            try {
+                started = attempt.start();
+            } catch (GatewayException e) {
+                started = new Attempt(model, AttemptSpan.NONE, Future.failedFuture(e));
+            } catch (RuntimeException e) {
+                started = new Attempt(model, AttemptSpan.NONE, Future.failedFuture(Attempts.internal(ex, e)));
+            }
+            Attempt a = started;
+            a.outcome().onComplete(done -> {
+                if (done.succeeded()) {
+                    a.span().succeeded(done.result().status(), a.served().upstreamId(), done.result().usage());
+                    record.outcome(done.result()).write();
+                } else {
+                    AttemptFailure why = AttemptFailure.of(done.cause());
+                    a.span().failed(FailureType.status(why), FailureType.of(why), String.valueOf(done.cause().getMessage()));
+                    record.status(FinalError.renderNative(ex, done.cause(), model.vendor().id())).write();
+                }
+            });
+        });
+    }
+
+    /** Relays the answer as the operation says: a JSON body decoded whole, or bytes piped; a vendor error as it says. */
+    private static Future<RelayOutcome> relay(CallServices services, Exchange ex, VendorRequest request, VendorOperation op) {
+        VendorErrorMapper errors = switch (op.errors()) {
+            case VendorErrors.AsSent asSent -> VendorErrorMapper.NATIVE;
+            case VendorErrors.Decoded d -> e -> d.codec().decodeError(e.status(), e.body().toString());
+        };
+        return switch (op.answer()) {
+            case OperationAnswer.Json json -> services.relay().json(ex, request, vendorBody -> {
+                OperationAnswer.Decoded decoded = json.decoder().decode(vendorBody);
+                return new JsonAnswer.Answer(decoded.body(), decoded.usage());
+            }, errors);
+            case OperationAnswer.Bytes bytes -> services.relay().bytes(ex, request, bytes.usage(), errors);
+        };
+    }
+}

@@ -1,0 +1,14 @@
+package dev.modelgateway.wire;
+
+/** What a vendor's non-2xx answer to an operation becomes for the caller. */
+public sealed interface VendorErrors {
+    /** The vendor speaks the caller's format already: its error is relayed as it came (the native path's rule). */
+    VendorErrors AS_SENT = new AsSent();
+
+    record AsSent() implements VendorErrors {
+    }
+
+    /** Another vendor's error, turned into the caller's shape by that vendor's codec ({@link VendorCodec#decodeError}). */
+    record Decoded(VendorCodec codec) implements VendorErrors {
+    }
+}
