@@ -113,11 +113,6 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
                 settings.withReloadable(reloaded.settings));
     }
 
-    public GatewayConfig withRouting(RoutingConfig r) {
-        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools, r, timeouts, settings);
-    }
-
     /** The scheme callers use: https when the gateway serves TLS. */
     public String scheme() {
         return tls != null ? "https" : "http";
@@ -128,40 +123,4 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
                 tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts, settings);
     }
 
-    public GatewayConfig withMedia(MediaPolicy newMedia) {
-        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, newMedia, limits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts, settings);
-    }
-
-    public GatewayConfig withLimits(ServerLimits newLimits) {
-        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, newLimits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts, settings);
-    }
-
-    public GatewayConfig withTls(ServerTls newTls) {
-        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                newTls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts, settings);
-    }
-
-    public GatewayConfig withDefaultMaxConcurrent(int n) {
-        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, n, dropRefusedHostedTools, routing, timeouts, settings);
-    }
-
-    public GatewayConfig withDropRefusedHostedTools(boolean drop) {
-        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, defaultMaxConcurrent, drop, routing, timeouts, settings);
-    }
-
-    public GatewayConfig withTimeouts(OperationTimeouts t) {
-        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, t, settings);
-    }
-
-    public GatewayConfig withVendor(VendorEndpoint endpoint) {
-        Map<Vendor, VendorEndpoint> copy = new EnumMap<>(vendors);
-        copy.put(endpoint.vendor(), endpoint);
-        return new GatewayConfig(host, port, masterKey, copy, upstreamOverrides, databaseUrl, redisUrl, media, limits,
-                tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts, settings);
-    }
 }

@@ -52,22 +52,6 @@ public record ServerLimits(long idleTimeoutSeconds, long requestHeadTimeoutSecon
         return maxBufferedBodyBytes > 0 ? maxBufferedBodyBytes : Runtime.getRuntime().maxMemory() / 4;
     }
 
-    public ServerLimits withMaxConnectionsPerClient(int n) {
-        return new ServerLimits(idleTimeoutSeconds, requestHeadTimeoutSeconds, bodyReadTimeoutSeconds, n, maxConnections, maxBufferedBodyBytes, vendorAnswers);
-    }
-
-    public ServerLimits withMaxConnections(int n) {
-        return new ServerLimits(idleTimeoutSeconds, requestHeadTimeoutSeconds, bodyReadTimeoutSeconds, maxConnectionsPerClient, n, maxBufferedBodyBytes, vendorAnswers);
-    }
-
-    public ServerLimits withRequestHeadTimeoutSeconds(long s) {
-        return new ServerLimits(idleTimeoutSeconds, s, bodyReadTimeoutSeconds, maxConnectionsPerClient, maxConnections, maxBufferedBodyBytes, vendorAnswers);
-    }
-
-    public ServerLimits withBodyReadTimeoutSeconds(long s) {
-        return new ServerLimits(idleTimeoutSeconds, requestHeadTimeoutSeconds, s, maxConnectionsPerClient, maxConnections, maxBufferedBodyBytes, vendorAnswers);
-    }
-
     public ServerLimits withMaxBufferedBodyBytes(long n) {
         return new ServerLimits(idleTimeoutSeconds, requestHeadTimeoutSeconds, bodyReadTimeoutSeconds, maxConnectionsPerClient, maxConnections, n, vendorAnswers);
     }

@@ -44,11 +44,6 @@ public record VendorEndpoint(Vendor vendor, String baseUrl, String apiKey, Vendo
         this(vendor, baseUrl, apiKey, VendorPool.DEFAULT);
     }
 
-    /** The same upstream tracked and addressed as one deployment: its own health, its own path and query. */
-    public VendorEndpoint forDeployment(String deploymentId, String prefix, String q) {
-        return new VendorEndpoint(vendor, baseUrl, apiKey, pool, deploymentId, provider, type, headers, prefix, q, connectTimeoutMs);
-    }
-
     /** False when the provider needs a key and has none: its calls are refused before any I/O. */
     public boolean configured() {
         return apiKey != null || !type.needsKey();

@@ -6,6 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import java.util.function.UnaryOperator;
 
 /**
@@ -57,13 +58,9 @@ public final class Telemetry implements AutoCloseable {
         return tracing;
     }
 
-    public boolean tracingOn() {
-        return tracing != null;
-    }
-
     /** A gauge over a live object (circuit breakers, pools, the ledger queue), read at each scrape. */
     public <T> void gauge(String name, String description, Map<String, String> labels, T source,
-                          java.util.function.ToDoubleFunction<T> value) {
+                          ToDoubleFunction<T> value) {
         metrics.gauge(name, description, labels, source, value);
     }
 
