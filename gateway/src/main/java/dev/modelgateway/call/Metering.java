@@ -14,6 +14,7 @@ import dev.modelgateway.upstream.RelayOutcome;
 import io.vertx.core.Future;
 
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -41,7 +42,7 @@ public final class Metering {
     /** A refusal's reason for the refusals metric: its error code (a fixed vocabulary), else its kind. */
     private static void refused(Exchange ex, Throwable cause) {
         ex.trace().refused(cause instanceof GatewayException g
-                ? (g.code() != null ? g.code() : g.kind().name().toLowerCase(java.util.Locale.ROOT)) : "accounts_unavailable");
+                ? (g.code() != null ? g.code() : g.kind().name().toLowerCase(Locale.ROOT)) : "accounts_unavailable");
     }
 
     /**

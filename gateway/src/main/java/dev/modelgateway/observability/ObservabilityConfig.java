@@ -1,5 +1,6 @@
 package dev.modelgateway.observability;
 
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -24,7 +25,7 @@ public record ObservabilityConfig(boolean metrics, int metricsPort, boolean acce
             throw new IllegalArgumentException("observability.metrics_port must be a port number, not " + metricsPort);
         }
         if (attributePrefix != null && attributePrefix.isBlank()) attributePrefix = null;
-        if (attributePrefix != null) attributePrefix = attributePrefix.toLowerCase(java.util.Locale.ROOT);
+        if (attributePrefix != null) attributePrefix = attributePrefix.toLowerCase(Locale.ROOT);
     }
 
     public ObservabilityConfig withOtel(Map<String, String> properties) {

@@ -11,6 +11,7 @@ import io.opentelemetry.context.propagation.TextMapSetter;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpServerRequest;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -123,7 +124,7 @@ public final class RequestTrace {
         if (prefix == null) return;
         int n = 0;
         for (Map.Entry<String, String> h : req.headers()) {
-            String name = h.getKey().toLowerCase(java.util.Locale.ROOT);
+            String name = h.getKey().toLowerCase(Locale.ROOT);
             if (!name.startsWith(prefix) || name.length() == prefix.length()) continue;
             if (++n > MAX_CUSTOM_ATTRIBUTES) break;
             b.setAttribute(name.substring(prefix.length()), truncate(Redaction.scrub(h.getValue()), MAX_ATTRIBUTE_CHARS));

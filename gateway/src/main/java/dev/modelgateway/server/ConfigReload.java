@@ -12,6 +12,7 @@ import io.vertx.core.file.FileProps;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -70,7 +71,7 @@ final class ConfigReload {
             LOG.info("configuration reloaded from {}: {} models, {} deployments", file, catalogue.models().size(), deployments);
             return new Applied(catalogue.models().size(), deployments, restartNeeded);
         }, false).recover(e -> {
-            String why = e instanceof IllegalArgumentException || e instanceof java.io.IOException ? e.getMessage() : e.toString();
+            String why = e instanceof IllegalArgumentException || e instanceof IOException ? e.getMessage() : e.toString();
             LOG.warn("configuration file {} refused, the running configuration stays: {}", file, why);
             return Future.failedFuture(new IllegalArgumentException(why, e));
         });

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.observability.LogThrottle;
 import dev.modelgateway.store.Database;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -19,7 +20,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Which API key created each vendor B response and output item relayed natively (docs/security.md). Vendor B
@@ -43,7 +43,6 @@ public final class ResponseOwners {
     private static final long CLOSE_WAIT_MS = 5_000;
     /** The waits before asking the shared store again for an id it does not have: one second in all. */
     private static final long[] LOOK_AGAIN_MS = {100, 300, 600};
-    private static final long WARN_EVERY_NANOS = 10_000_000_000L;
 
     /** An id's owner never changes, so a cached one stays right; ids not in it are asked of Redis. */
     private final Cache<String, String> local = Caffeine.newBuilder()
@@ -56,7 +55,8 @@ public final class ResponseOwners {
     private final Vertx vertx;
     /** Owners sent to Redis and not yet acknowledged: a stop waits for them, so a restart keeps them. */
     private final Set<Future<Void>> unacknowledged = ConcurrentHashMap.newKeySet();
-    private final AtomicLong warnedAt = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
+    /** Once per 10 s: during an outage every call fails the same way. */
+    private final LogThrottle warnings = new LogThrottle(Duration.ofSeconds(10));
 
     private ResponseOwners(Vertx vertx, SharedOwners shared) {
         this.vertx = vertx;
@@ -152,10 +152,7 @@ public final class ResponseOwners {
                 .withCode("ownership_unavailable").withHeaders(Map.of("retry-after", "1"));
     }
 
-    /** Once per 10 s: during an outage every call fails the same way. */
     private void warn(String message) {
-        long now = System.nanoTime();
-        long last = warnedAt.get();
-        if (now - last > WARN_EVERY_NANOS && warnedAt.compareAndSet(last, now)) LOG.warn(message);
+        warnings.warn(LOG, message);
     }
 }

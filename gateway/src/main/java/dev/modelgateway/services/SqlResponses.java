@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.observability.LogThrottle;
 import dev.modelgateway.store.Database;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -26,7 +28,6 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -46,8 +47,8 @@ final class SqlResponses implements ResponseStore {
     /** Ids per {@code IN (...)}: a request refers to a few responses, a hostile one to many. */
     private static final int IDS_PER_QUERY = 100;
     private static final Logger LOG = LoggerFactory.getLogger(SqlResponses.class);
-    private static final long WARN_EVERY_NANOS = 10_000_000_000L;
-    private static final AtomicLong WARNED_AT = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
+    /** Once per 10 s: during an outage every call fails the same way. */
+    private static final LogThrottle WARNINGS = new LogThrottle(Duration.ofSeconds(10));
 
     /** A response being written: found here until its row is committed. */
     private record Pending(Stored stored, Future<Void> written) {
@@ -238,11 +239,8 @@ final class SqlResponses implements ResponseStore {
                 + " did not answer. Try again shortly.").withCode("response_store_unavailable").withHeaders(Map.of("retry-after", "1")));
     }
 
-    /** Once per 10 s: during an outage every call fails the same way. */
     private static void warn(String message) {
-        long now = System.nanoTime();
-        long last = WARNED_AT.get();
-        if (now - last > WARN_EVERY_NANOS && WARNED_AT.compareAndSet(last, now)) LOG.warn(message);
+        WARNINGS.warn(LOG, message);
     }
 
     private <T> Future<T> blocking(Callable<T> work) {

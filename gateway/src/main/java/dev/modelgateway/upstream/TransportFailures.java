@@ -11,6 +11,7 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
 import java.nio.channels.ClosedChannelException;
+import java.util.Locale;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -46,7 +47,7 @@ public final class TransportFailures {
         if (t instanceof UnknownHostException) return "its host name did not resolve";
         if (t instanceof NoRouteToHostException) return "no route to its host";
         if (t instanceof ConnectException) {
-            String m = String.valueOf(t.getMessage()).toLowerCase(java.util.Locale.ROOT);
+            String m = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
             if (m.contains("timed out")) return "connection timed out";
             if (m.contains("refused")) return "connection refused";
             return "connection failed";
@@ -54,7 +55,7 @@ public final class TransportFailures {
         if (t instanceof SSLException) return "TLS handshake or record failure";
         if (t instanceof HttpClosedException || t instanceof ClosedChannelException) return "connection closed";
         if (t instanceof TimeoutException) return "timed out";
-        String m = String.valueOf(t.getMessage()).toLowerCase(java.util.Locale.ROOT);
+        String m = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
         if (m.contains("reset")) return "connection reset";
         if (m.contains("closed")) return "connection closed";
         return "transport error";

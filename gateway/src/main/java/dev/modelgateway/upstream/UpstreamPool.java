@@ -2,6 +2,7 @@ package dev.modelgateway.upstream;
 
 import dev.modelgateway.config.VendorPool;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.observability.LogThrottle;
 import io.vertx.core.Future;
 import io.vertx.core.http.ConnectionPoolTooBusyException;
 import io.vertx.core.http.HttpClientAgent;
@@ -10,10 +11,10 @@ import io.vertx.core.http.RequestOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One vendor deployment's connections on one event loop: a Vert.x client whose pool holds at most
@@ -27,15 +28,13 @@ final class UpstreamPool {
     private static final Logger LOG = LoggerFactory.getLogger(UpstreamPool.class);
     /** Seconds a refused caller is asked to wait: long enough for short answers to free connections. */
     private static final String RETRY_AFTER_SECONDS = "1";
-    /** At most one warning per pool in this long, with the count of refusals since the last one. */
-    private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final HttpClientAgent client;
     private final VendorPool limits;
     private final String vendor;
     private final AtomicInteger calls = new AtomicInteger();
-    private final AtomicInteger refusedSinceWarning = new AtomicInteger();
-    private final AtomicLong lastWarningNanos = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
+    /** At most one warning per pool every 10 s, with the count of refusals since the last one. */
+    private final LogThrottle warnings = new LogThrottle(Duration.ofSeconds(10));
 
     UpstreamPool(HttpClientAgent client, VendorPool limits, String vendor) {
         this.client = client;
@@ -80,11 +79,8 @@ final class UpstreamPool {
     }
 
     private GatewayException overloaded(String why) {
-        int refused = refusedSinceWarning.incrementAndGet();
-        long last = lastWarningNanos.get();
-        long now = System.nanoTime();
-        if (now - last >= WARN_EVERY_NANOS && lastWarningNanos.compareAndSet(last, now)) {
-            refusedSinceWarning.addAndGet(-refused);
+        long refused = warnings.occurred();
+        if (refused > 0) {
             LOG.warn("gateway overloaded: {}; {} call(s) refused since the last warning (vendors.{}.max_connections / max_queued)",
                     why, refused, vendor);
         }

@@ -17,6 +17,7 @@ import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.PemTrustOptions;
 
 import java.net.URI;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -68,7 +69,7 @@ public final class VendorClients {
 
     /** Calls holding or waiting for a connection, by upstream ("provider base-URL"), on this event loop. */
     public Map<String, Integer> callsByUpstream() {
-        Map<String, Integer> out = new java.util.HashMap<>();
+        Map<String, Integer> out = new HashMap<>();
         // the settings apart, pools of one upstream add up
         pools.forEach((k, p) -> out.merge(k.provider() + " " + k.baseUrl(), p.calls(), Integer::sum));
         return out;
