@@ -1,5 +1,6 @@
 package dev.modelgateway.accounts;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.modelgateway.canonical.Usage;
@@ -7,12 +8,11 @@ import dev.modelgateway.catalogue.ModelPrice;
 import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.json.Json;
 import dev.modelgateway.store.Database;
 import dev.modelgateway.store.Schema;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -240,7 +240,7 @@ public final class Accounts {
     }
 
     /** The key's own {@code max_concurrent}, else the gateway's default; 0: no bound. */
-    int maxConcurrent(ApiKey key) {
+    public int maxConcurrent(ApiKey key) {
         return key.maxConcurrent() != null ? key.maxConcurrent().intValue() : config.defaultMaxConcurrent();
     }
 
@@ -331,10 +331,10 @@ public final class Accounts {
     }
 
     /** Prices the ledger rows of {@code [from, to)} again with the current prices (see {@link Repricing}). */
-    Future<Repricing.Result> reprice(String actor, Instant from, Instant to) {
+    public Future<Repricing.Result> reprice(String actor, Instant from, Instant to) {
         return blocking(() -> {
             Repricing.Result result = Repricing.run(db, prices, from, to);
-            audit.record(actor, "reprice", "ledger", null, new JsonObject().put("from", from.toString()).put("to", to.toString()),
+            audit.record(actor, "reprice", "ledger", null, Json.MAPPER.createObjectNode().put("from", from.toString()).put("to", to.toString()),
                     result.json());
             return result;
         });
@@ -352,15 +352,15 @@ public final class Accounts {
         }).onFailure(e -> priceAlertsRaised.remove(model, day));
     }
 
-    Future<List<Alerts.Alert>> alerts(int limit) {
+    public Future<List<Alerts.Alert>> alerts(int limit) {
         return blocking(() -> alerts.list(limit));
     }
 
-    Future<AlertSettings> alertSettings() {
+    public Future<AlertSettings> alertSettings() {
         return blocking(() -> AlertSettings.read(Sql.pool(db)));
     }
 
-    Future<AlertSettings> updateAlertSettings(String actor, JsonObject body) {
+    public Future<AlertSettings> updateAlertSettings(String actor, ObjectNode body) {
         return change(tx -> {
             AlertSettings before = AlertSettings.read(tx.sql());
             AlertSettings after = before.patch(body);
@@ -373,11 +373,6 @@ public final class Accounts {
     /** The accounts database, shared with other per-key records (transcription tasks); blocking, use a worker. */
     public Database database() {
         return db;
-    }
-
-    /** Mounts the admin and usage API under {@code /api/v1}. */
-    public void mountRoutes(Router router) {
-        new AccountsApi(this).mount(router);
     }
 
     /**
@@ -400,7 +395,7 @@ public final class Accounts {
 
     // --- operations behind the HTTP API ---
 
-    boolean masterKeyConfigured() {
+    public boolean masterKeyConfigured() {
         return config.masterKey() != null;
     }
 
@@ -421,7 +416,7 @@ public final class Accounts {
         }));
     }
 
-    Future<KeyStore.CreatedKey> createKey(String actor, KeySettings settings) {
+    public Future<KeyStore.CreatedKey> createKey(String actor, KeySettings settings) {
         return change(tx -> {
             requireTeam(tx, settings.teamId());
             KeyStore.CreatedKey created = tx.keys().create(settings);
@@ -437,7 +432,7 @@ public final class Accounts {
         }
     }
 
-    Future<Team> createTeam(String actor, Team settings) {
+    public Future<Team> createTeam(String actor, Team settings) {
         return change(tx -> {
             Team team = tx.teams().create(settings);
             tx.audit().record(actor, "team.create", "team", team.id(), null, AuditLog.of(team));
@@ -445,16 +440,16 @@ public final class Accounts {
         });
     }
 
-    Future<List<Team>> listTeams() {
+    public Future<List<Team>> listTeams() {
         return blocking(teams::list);
     }
 
-    Future<Optional<Team>> findTeam(String id) {
+    public Future<Optional<Team>> findTeam(String id) {
         return blocking(() -> teams.find(id));
     }
 
     /** Forgets cached keys, which carry their team, before the caller hears of the change. */
-    Future<Boolean> updateTeam(String actor, Team team) {
+    public Future<Boolean> updateTeam(String actor, Team team) {
         return change(tx -> {
             Optional<Team> before = tx.teams().find(team.id());
             boolean updated = tx.teams().update(team);
@@ -464,7 +459,7 @@ public final class Accounts {
     }
 
     /** A team with keys is not deleted (409): its keys would silently lose the team's limits. */
-    Future<Boolean> deleteTeam(String actor, String id) {
+    public Future<Boolean> deleteTeam(String actor, String id) {
         return change(tx -> {
             Optional<Team> before = tx.teams().find(id);
             long members = tx.teams().keyCount(id);
@@ -479,20 +474,20 @@ public final class Accounts {
     }
 
     /** What {@code holder} has spent in the current span of {@code period}. */
-    long spentE10(String holder, BudgetPeriod period) {
+    public long spentE10(String holder, BudgetPeriod period) {
         return spend.spentE10(holder, period.of(Instant.now()));
     }
 
-    Future<List<StoredKey>> listKeys() {
+    public Future<List<StoredKey>> listKeys() {
         return blocking(keys::list);
     }
 
-    Future<Optional<StoredKey>> findKey(String id) {
+    public Future<Optional<StoredKey>> findKey(String id) {
         return blocking(() -> keys.find(id));
     }
 
     /** Forgets cached keys before the caller hears of the change, so its next request sees it. */
-    Future<Boolean> updateKey(String actor, String id, KeySettings settings, boolean disabled) {
+    public Future<Boolean> updateKey(String actor, String id, KeySettings settings, boolean disabled) {
         return change(tx -> {
             requireTeam(tx, settings.teamId());
             Optional<StoredKey> before = tx.keys().find(id);
@@ -505,7 +500,7 @@ public final class Accounts {
         }).onSuccess(x -> keysBySecret.invalidateAll());
     }
 
-    Future<Boolean> deleteKey(String actor, String id) {
+    public Future<Boolean> deleteKey(String actor, String id) {
         return change(tx -> {
             Optional<StoredKey> before = tx.keys().find(id);
             boolean deleted = tx.keys().delete(id);
@@ -514,19 +509,19 @@ public final class Accounts {
         }).onSuccess(x -> keysBySecret.invalidateAll());
     }
 
-    Future<List<AuditLog.Entry>> auditLog(int limit, String targetId) {
+    public Future<List<AuditLog.Entry>> auditLog(int limit, String targetId) {
         return blocking(() -> audit.list(limit, targetId));
     }
 
-    Future<List<UsageQuery.Group>> usage(UsageQuery query) {
+    public Future<List<UsageQuery.Group>> usage(UsageQuery query) {
         return blocking(() -> ledger.usage(query));
     }
 
-    long spentE10(String keyId) {
+    public long spentE10(String keyId) {
         return spend.spentE10(keyId);
     }
 
-    Future<List<RateDecision>> currentRates(List<RateScope> scopes) {
+    public Future<List<RateDecision>> currentRates(List<RateScope> scopes) {
         return scopes.isEmpty() ? Future.succeededFuture(List.of()) : limiter.peek(scopes);
     }
 

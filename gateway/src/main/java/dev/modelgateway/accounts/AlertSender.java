@@ -1,5 +1,6 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.json.Json;
 import dev.modelgateway.store.Database;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -63,7 +64,7 @@ final class AlertSender {
     private record Claimed(String url, List<Alerts.Alert> alerts) {}
 
     private Future<Void> deliver(String url, Alerts.Alert a) {
-        Buffer body = Buffer.buffer(a.payload().encode());
+        Buffer body = Json.toBuffer(a.payload());
         return http.request(new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(url).setIdleTimeout(TIMEOUT_MS))
                 .compose(req -> req.putHeader("content-type", "application/json").putHeader("x-alert-id", a.id()).send(body))
                 .compose(resp -> resp.body().map(b -> resp.statusCode()))

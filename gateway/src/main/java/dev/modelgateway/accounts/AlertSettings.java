@@ -1,8 +1,9 @@
 package dev.modelgateway.accounts;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.error.GatewayException;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
+import dev.modelgateway.json.Json;
 
 import java.net.URI;
 import java.sql.PreparedStatement;
@@ -16,35 +17,37 @@ import java.util.List;
  * and listed, and sent once one is set) and the soft thresholds in percent of a budget, 50/80/100 by default.
  * Stored in {@code accounts_settings}, so every instance uses the same.
  */
-record AlertSettings(String webhookUrl, List<Integer> thresholds) {
+public record AlertSettings(String webhookUrl, List<Integer> thresholds) {
 
     static final AlertSettings DEFAULT = new AlertSettings(null, List.of(50, 80, 100));
     private static final String NAME = "alerts";
 
-    AlertSettings {
+    public AlertSettings {
         thresholds = List.copyOf(thresholds);
     }
 
-    JsonObject json() {
-        return new JsonObject().put("webhook_url", webhookUrl).put("thresholds", new JsonArray(new ArrayList<>(thresholds)));
+    public ObjectNode json() {
+        ObjectNode json = Json.MAPPER.createObjectNode().put("webhook_url", webhookUrl);
+        thresholds.forEach(json.putArray("thresholds")::add);
+        return json;
     }
 
     /** The current settings with the body's fields applied; 400 naming the field for anything invalid. */
-    AlertSettings patch(JsonObject body) {
-        for (String field : body.fieldNames()) {
+    AlertSettings patch(ObjectNode body) {
+        body.fieldNames().forEachRemaining(field -> {
             if (!field.equals("webhook_url") && !field.equals("thresholds")) {
                 throw GatewayException.invalid(field, "Unknown field '" + field + "'; alerts take webhook_url and thresholds.");
             }
-        }
-        String url = body.containsKey("webhook_url") ? url(body.getValue("webhook_url")) : webhookUrl;
-        List<Integer> levels = body.containsKey("thresholds") ? thresholds(body.getValue("thresholds")) : thresholds;
+        });
+        String url = body.has("webhook_url") ? url(KeyRequests.value(body, "webhook_url")) : webhookUrl;
+        List<Integer> levels = body.has("thresholds") ? thresholds(body.get("thresholds")) : thresholds;
         return new AlertSettings(url, levels);
     }
 
-    private static String url(Object v) {
+    private static String url(JsonNode v) {
         if (v == null) return null;
         try {
-            URI uri = v instanceof String s ? URI.create(s.strip()) : null;
+            URI uri = v.isTextual() ? URI.create(v.textValue().strip()) : null;
             if (uri != null && uri.getHost() != null && ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
                 return uri.toString();
             }
@@ -54,12 +57,13 @@ record AlertSettings(String webhookUrl, List<Integer> thresholds) {
         throw GatewayException.invalid("webhook_url", "'webhook_url' must be an http or https URL, or null.");
     }
 
-    private static List<Integer> thresholds(Object v) {
+    private static List<Integer> thresholds(JsonNode v) {
         String problem = "'thresholds' must be an array of whole percentages from 1 to 1000, such as [50, 80, 100].";
-        if (!(v instanceof JsonArray a) || a.isEmpty() || a.size() > 10) throw GatewayException.invalid("thresholds", problem);
+        if (!v.isArray() || v.isEmpty() || v.size() > 10) throw GatewayException.invalid("thresholds", problem);
         List<Integer> levels = new ArrayList<>();
-        for (Object o : a) {
-            if (!(o instanceof Integer n) || n < 1 || n > 1000) throw GatewayException.invalid("thresholds", problem);
+        for (JsonNode o : v) {
+            int n = o.intValue();
+            if (!o.isInt() || n < 1 || n > 1000) throw GatewayException.invalid("thresholds", problem);
             if (!levels.contains(n)) levels.add(n);
         }
         levels.sort(null);
@@ -72,10 +76,10 @@ record AlertSettings(String webhookUrl, List<Integer> thresholds) {
                 ps.setString(1, NAME);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) return DEFAULT;
-                    JsonObject j = new JsonObject(rs.getString(1));
+                    JsonNode j = Json.parseOrNull(rs.getString(1));
                     List<Integer> levels = new ArrayList<>();
-                    j.getJsonArray("thresholds", new JsonArray()).forEach(n -> levels.add(((Number) n).intValue()));
-                    return new AlertSettings(j.getString("webhook_url"), levels.isEmpty() ? DEFAULT.thresholds : levels);
+                    j.path("thresholds").forEach(n -> levels.add(n.intValue()));
+                    return new AlertSettings(j.path("webhook_url").textValue(), levels.isEmpty() ? DEFAULT.thresholds : levels);
                 }
             }
         });
@@ -89,7 +93,7 @@ record AlertSettings(String webhookUrl, List<Integer> thresholds) {
                 del.setString(1, NAME);
                 del.executeUpdate();
                 ins.setString(1, NAME);
-                ins.setString(2, json().encode());
+                ins.setString(2, json().toString());
                 return ins.executeUpdate();
             }
         });

@@ -1,6 +1,7 @@
 package dev.modelgateway.accounts;
 
-import io.vertx.core.json.JsonObject;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.json.Json;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -18,16 +19,16 @@ import java.util.Set;
  * each raised once (its unique key: kind, holder, span, threshold, so several instances raise it once between
  * them) and then delivered by {@link AlertSender}. Blocking.
  */
-final class Alerts {
+public final class Alerts {
     static final int MAX_ATTEMPTS = 10;
 
     /** One alert and where its delivery stands. */
-    record Alert(String id, String kind, String holder, String period, int threshold, String budgetUsd, Long spentE10,
+    public record Alert(String id, String kind, String holder, String period, int threshold, String budgetUsd, Long spentE10,
                  Instant createdAt, String state, int attempts, String lastError, Instant deliveredAt) {
 
         /** The webhook's body. */
-        JsonObject payload() {
-            JsonObject j = new JsonObject().put("id", id).put("created_at", createdAt.toString());
+        ObjectNode payload() {
+            ObjectNode j = Json.MAPPER.createObjectNode().put("id", id).put("created_at", createdAt.toString());
             if (kind.equals("price_unknown")) {
                 return j.put("type", "price.unknown").put("model", holder).put("day", period.substring(1))
                         .put("message", "Model '" + holder + "' was used with price: unknown; its ledger rows are marked"
@@ -40,7 +41,7 @@ final class Alerts {
                     .put("spent_usd", spentE10 == null ? null : Money.text(spentE10));
         }
 
-        JsonObject json() {
+        public ObjectNode json() {
             return payload().put("object", "alert").put("state", state).put("attempts", attempts)
                     .put("last_error", lastError).put("delivered_at", deliveredAt == null ? null : deliveredAt.toString());
         }

@@ -1,7 +1,9 @@
 package dev.modelgateway.accounts;
 
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.json.Json;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,15 +17,10 @@ import java.util.List;
  * actor, the action and the settings before and after (docs/accounts.md, "Audit log"). Written in the transaction
  * of the change it records ({@link Sql#in}). Blocking.
  */
-final class AuditLog {
-    /** One change; {@code before} is null for a creation, {@code after} for a deletion. */
-    record Entry(String id, Instant at, String actor, String action, String targetType, String targetId,
-                 JsonObject before, JsonObject after) {
-        JsonObject json() {
-            return new JsonObject().put("id", id).put("object", "audit_entry").put("at", at.toString()).put("actor", actor)
-                    .put("action", action).put("target_type", targetType).put("target_id", targetId)
-                    .put("before", before).put("after", after);
-        }
+public final class AuditLog {
+    /** One change, the settings as stored JSON text; {@code before} is null for a creation, {@code after} for a deletion. */
+    public record Entry(String id, Instant at, String actor, String action, String targetType, String targetId,
+                        String beforeJson, String afterJson) {
     }
 
     private final Sql db;
@@ -32,7 +29,7 @@ final class AuditLog {
         this.db = db;
     }
 
-    void record(String actor, String action, String targetType, String targetId, JsonObject before, JsonObject after)
+    void record(String actor, String action, String targetType, String targetId, JsonNode before, JsonNode after)
             throws SQLException {
         db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO audit_log (id, at_ms, actor, action, target_type,"
@@ -43,8 +40,8 @@ final class AuditLog {
                 ps.setString(4, action);
                 ps.setString(5, targetType);
                 ps.setString(6, targetId);
-                ps.setString(7, before == null ? null : before.encode());
-                ps.setString(8, after == null ? null : after.encode());
+                ps.setString(7, before == null ? null : before.toString());
+                ps.setString(8, after == null ? null : after.toString());
                 return ps.executeUpdate();
             }
         });
@@ -60,11 +57,8 @@ final class AuditLog {
                 try (ResultSet rs = ps.executeQuery()) {
                     List<Entry> entries = new ArrayList<>();
                     while (rs.next()) {
-                        String before = rs.getString(7);
-                        String after = rs.getString(8);
                         entries.add(new Entry(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getString(3),
-                                rs.getString(4), rs.getString(5), rs.getString(6),
-                                before == null ? null : new JsonObject(before), after == null ? null : new JsonObject(after)));
+                                rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8)));
                     }
                     return entries;
                 }
@@ -73,21 +67,30 @@ final class AuditLog {
     }
 
     /** A key's settings and state as the log keeps them: everything an administrator sets, never the secret. */
-    static JsonObject of(StoredKey key) {
+    static ObjectNode of(StoredKey key) {
         if (key == null) return null;
         KeySettings s = key.settings();
-        return new JsonObject().put("name", s.name()).put("models", new JsonArray(s.allowedModels())).put("rpm", s.rpm())
-                .put("tpm", s.tpm()).put("model_limits", ModelLimit.toJson(s.modelLimits()))
-                .put("budget_usd", s.budgetUsd() == null ? null : s.budgetUsd().toPlainString())
+        ObjectNode json = Json.MAPPER.createObjectNode().put("name", s.name());
+        json.set("models", strings(s.allowedModels()));
+        json.put("rpm", s.rpm()).put("tpm", s.tpm()).set("model_limits", ModelLimit.toJson(s.modelLimits()));
+        return json.put("budget_usd", s.budgetUsd() == null ? null : s.budgetUsd().toPlainString())
                 .put("budget_period", s.budgetPeriod().wire).put("team_id", s.teamId())
                 .put("max_concurrent", s.maxConcurrent())
                 .put("expires_at", s.expiresAt() == null ? null : s.expiresAt().toString()).put("disabled", key.disabled());
     }
 
-    static JsonObject of(Team t) {
+    static ObjectNode of(Team t) {
         if (t == null) return null;
-        return new JsonObject().put("name", t.name()).put("models", new JsonArray(t.allowedModels())).put("rpm", t.rpm())
-                .put("tpm", t.tpm()).put("budget_usd", t.budgetUsd() == null ? null : t.budgetUsd().toPlainString())
+        ObjectNode json = Json.MAPPER.createObjectNode().put("name", t.name());
+        json.set("models", strings(t.allowedModels()));
+        return json.put("rpm", t.rpm()).put("tpm", t.tpm())
+                .put("budget_usd", t.budgetUsd() == null ? null : t.budgetUsd().toPlainString())
                 .put("budget_period", t.budgetPeriod().wire);
+    }
+
+    private static ArrayNode strings(List<String> values) {
+        ArrayNode a = Json.MAPPER.createArrayNode();
+        values.forEach(a::add);
+        return a;
     }
 }

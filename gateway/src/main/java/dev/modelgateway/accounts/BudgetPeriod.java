@@ -12,10 +12,10 @@ import java.util.List;
  * or the key's or team's whole life. Each span has a name ({@link #of}) under which its spend is kept, so that a
  * new span starts from zero without anything being reset (docs/accounts.md, "Budgets").
  */
-enum BudgetPeriod {
+public enum BudgetPeriod {
     DAY("day"), WEEK("week"), MONTH("month"), LIFETIME("lifetime");
 
-    final String wire;
+    public final String wire;
 
     BudgetPeriod(String wire) {
         this.wire = wire;

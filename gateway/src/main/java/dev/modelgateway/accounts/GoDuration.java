@@ -3,10 +3,10 @@ package dev.modelgateway.accounts;
 import java.math.BigDecimal;
 
 /** Durations the way OpenAI's rate-limit headers write them (Go's format): {@code 17ms}, {@code 1.5s}, {@code 6m0s}, {@code 1h2m3s}. */
-final class GoDuration {
+public final class GoDuration {
     private GoDuration() {}
 
-    static String format(long ms) {
+    public static String format(long ms) {
         if (ms <= 0) return "0s";
         if (ms < 1000) return ms + "ms";
         long hours = ms / 3_600_000;

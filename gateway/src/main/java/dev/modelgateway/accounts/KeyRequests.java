@@ -1,9 +1,10 @@
 package dev.modelgateway.accounts;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.error.GatewayException;
-import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
+import dev.modelgateway.json.Json;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -15,10 +16,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Validation of key settings from JSON bodies and CLI flags alike. Failures are 400s naming the
- * offending field.
+ * Validation of key settings from JSON bodies and CLI flags (text values) alike. Failures are 400s naming the
+ * offending field. A JSON null, like an absent value, is passed on as null.
  */
-final class KeyRequests {
+public final class KeyRequests {
     private KeyRequests() {}
 
     /** The fields a key's settings are made of; {@code disabled} is taken by PATCH only. */
@@ -29,12 +30,12 @@ final class KeyRequests {
     static final long MAX_CONCURRENT_CEILING = 1_000_000;
 
     /** Settings for a new key; {@code name} is required. */
-    static KeySettings create(JsonObject body) {
+    public static KeySettings create(ObjectNode body) {
         return patch(new KeySettings(null, List.of(), null, null, null, null), body, true);
     }
 
     /** Settings for a new team; {@code name} is required. */
-    static Team createTeam(JsonObject body) {
+    public static Team createTeam(ObjectNode body) {
         return team(new Team(null, null, List.of(), null, null, null, null, null), body, true);
     }
 
@@ -43,94 +44,107 @@ final class KeyRequests {
      * 400 rather than ignored: a typo such as {@code budget} for {@code budget_usd} would otherwise make a key
      * without the budget its creator meant.
      */
-    static KeySettings patch(KeySettings current, JsonObject body, boolean nameRequired) {
-        for (String field : body.fieldNames()) {
+    public static KeySettings patch(KeySettings current, ObjectNode body, boolean nameRequired) {
+        for (String field : names(body)) {
             if (!FIELDS.contains(field)) {
                 throw GatewayException.invalid(field, "Unknown field '" + field + "'; a key takes " + String.join(", ",
                         FIELDS.stream().sorted().toList()) + ".");
             }
         }
-        String name = body.containsKey("name") ? name(body.getValue("name")) : current.name();
+        String name = body.has("name") ? name(value(body, "name")) : current.name();
         if (nameRequired && name == null) throw GatewayException.invalid("name", "'name' is required.");
         return new KeySettings(name,
-                body.containsKey("models") ? models(body.getValue("models")) : current.allowedModels(),
-                body.containsKey("rpm") ? limit("rpm", body.getValue("rpm")) : current.rpm(),
-                body.containsKey("tpm") ? limit("tpm", body.getValue("tpm")) : current.tpm(),
-                body.containsKey("budget_usd") ? budget(body.getValue("budget_usd")) : current.budgetUsd(),
-                body.containsKey("expires_at") ? instant("expires_at", body.getValue("expires_at")) : current.expiresAt(),
-                body.containsKey("model_limits") ? modelLimits(body.getValue("model_limits")) : current.modelLimits(),
-                body.containsKey("max_concurrent") ? maxConcurrent(body.getValue("max_concurrent")) : current.maxConcurrent(),
-                body.containsKey("team_id") ? teamId(body.getValue("team_id")) : current.teamId(),
-                body.containsKey("budget_period") ? period(body.getValue("budget_period")) : current.budgetPeriod());
+                body.has("models") ? models(value(body, "models")) : current.allowedModels(),
+                body.has("rpm") ? limit("rpm", value(body, "rpm")) : current.rpm(),
+                body.has("tpm") ? limit("tpm", value(body, "tpm")) : current.tpm(),
+                body.has("budget_usd") ? budget(value(body, "budget_usd")) : current.budgetUsd(),
+                body.has("expires_at") ? instant("expires_at", value(body, "expires_at")) : current.expiresAt(),
+                body.has("model_limits") ? modelLimits(value(body, "model_limits")) : current.modelLimits(),
+                body.has("max_concurrent") ? maxConcurrent(value(body, "max_concurrent")) : current.maxConcurrent(),
+                body.has("team_id") ? teamId(value(body, "team_id")) : current.teamId(),
+                body.has("budget_period") ? period(value(body, "budget_period")) : current.budgetPeriod());
     }
 
     /** A team's settings with the body's fields applied, as {@link #patch} does for a key. */
-    static Team team(Team current, JsonObject body, boolean nameRequired) {
-        for (String field : body.fieldNames()) {
+    public static Team team(Team current, ObjectNode body, boolean nameRequired) {
+        for (String field : names(body)) {
             if (!TEAM_FIELDS.contains(field)) {
                 throw GatewayException.invalid(field, "Unknown field '" + field + "'; a team takes " + String.join(", ",
                         TEAM_FIELDS.stream().sorted().toList()) + ".");
             }
         }
-        String name = body.containsKey("name") ? name(body.getValue("name")) : current.name();
+        String name = body.has("name") ? name(value(body, "name")) : current.name();
         if (nameRequired && name == null) throw GatewayException.invalid("name", "'name' is required.");
         return new Team(current.id(), name,
-                body.containsKey("models") ? models(body.getValue("models")) : current.allowedModels(),
-                body.containsKey("rpm") ? limit("rpm", body.getValue("rpm")) : current.rpm(),
-                body.containsKey("tpm") ? limit("tpm", body.getValue("tpm")) : current.tpm(),
-                body.containsKey("budget_usd") ? budget(body.getValue("budget_usd")) : current.budgetUsd(),
-                body.containsKey("budget_period") ? period(body.getValue("budget_period")) : current.budgetPeriod(),
+                body.has("models") ? models(value(body, "models")) : current.allowedModels(),
+                body.has("rpm") ? limit("rpm", value(body, "rpm")) : current.rpm(),
+                body.has("tpm") ? limit("tpm", value(body, "tpm")) : current.tpm(),
+                body.has("budget_usd") ? budget(value(body, "budget_usd")) : current.budgetUsd(),
+                body.has("budget_period") ? period(value(body, "budget_period")) : current.budgetPeriod(),
                 current.createdAt());
     }
 
-    static String teamId(Object v) {
+    private static List<String> names(JsonNode object) {
+        List<String> names = new ArrayList<>();
+        object.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    /** The field's value; null when absent or JSON null. */
+    public static JsonNode value(JsonNode body, String field) {
+        JsonNode v = body.get(field);
+        return v == null || v.isNull() ? null : v;
+    }
+
+    static String teamId(JsonNode v) {
         if (v == null) return null;
-        if (!(v instanceof String s) || s.isBlank() || s.length() > 32) {
+        if (!v.isTextual() || v.textValue().isBlank() || v.textValue().length() > 32) {
             throw GatewayException.invalid("team_id", "'team_id' must be a team id such as \"team_0123456789abcdef\", or null.");
         }
-        return s.strip();
+        return v.textValue().strip();
     }
 
     /** {@code day}, {@code week}, {@code month} (calendar spans in UTC) or {@code lifetime}; null is lifetime. */
-    static BudgetPeriod period(Object v) {
+    static BudgetPeriod period(JsonNode v) {
         if (v == null) return BudgetPeriod.LIFETIME;
-        BudgetPeriod p = BudgetPeriod.parse(v.toString().strip());
+        BudgetPeriod p = BudgetPeriod.parse(v.asText().strip());
         if (p == null) {
             throw GatewayException.invalid("budget_period", "'budget_period' must be day, week, month or lifetime.");
         }
         return p;
     }
 
-    static String name(Object v) {
-        if (!(v instanceof String s) || s.isBlank() || s.length() > 200) {
+    static String name(JsonNode v) {
+        if (v == null || !v.isTextual() || v.textValue().isBlank() || v.textValue().length() > 200) {
             throw GatewayException.invalid("name", "'name' must be a non-empty string of at most 200 characters.");
         }
-        return s.strip();
+        return v.textValue().strip();
     }
 
-    static List<String> models(Object v) {
+    static List<String> models(JsonNode v) {
         if (v == null) return List.of();
-        List<Object> items = v instanceof JsonArray a ? a.getList()
-                : v instanceof String s ? List.of((Object[]) s.split(",")) : null;
-        if (items == null) throw GatewayException.invalid("models", "'models' must be an array of model globs.");
+        List<JsonNode> items = new ArrayList<>();
+        if (v.isArray()) v.forEach(items::add);
+        else if (v.isTextual()) for (String s : v.textValue().split(",")) items.add(Json.MAPPER.getNodeFactory().textNode(s));
+        else throw GatewayException.invalid("models", "'models' must be an array of model globs.");
         List<String> globs = new ArrayList<>();
-        for (Object item : items) {
-            if (!(item instanceof String s) || s.isBlank()) {
+        for (JsonNode item : items) {
+            if (!item.isTextual() || item.textValue().isBlank()) {
                 throw GatewayException.invalid("models", "'models' must hold non-empty strings such as \"platform/vendorA-*\".");
             }
-            globs.add(s.strip());
+            globs.add(item.textValue().strip());
         }
         return globs;
     }
 
-    static Long limit(String field, Object v) {
+    public static Long limit(String field, JsonNode v) {
         return limit(field, v, "'" + field + "' must be a positive whole number or null.");
     }
 
-    private static Long limit(String field, Object v, String problem) {
+    private static Long limit(String field, JsonNode v, String problem) {
         if (v == null) return null;
         try {
-            long n = v instanceof String s ? Long.parseLong(s.strip()) : new BigDecimal(v.toString()).longValueExact();
+            long n = v.isTextual() ? Long.parseLong(v.textValue().strip()) : new BigDecimal(v.asText()).longValueExact();
             if (n > 0) return n;
         } catch (NumberFormatException | ArithmeticException e) {
             // falls through to the 400 below
@@ -139,7 +153,7 @@ final class KeyRequests {
     }
 
     /** Calls in flight at once: 1 to {@link #MAX_CONCURRENT_CEILING}, or null for the gateway's default. */
-    static Long maxConcurrent(Object v) {
+    static Long maxConcurrent(JsonNode v) {
         if (v == null) return null;
         String problem = "'max_concurrent' must be a whole number from 1 to " + MAX_CONCURRENT_CEILING
                 + ", or null for the gateway's default.";
@@ -149,36 +163,36 @@ final class KeyRequests {
     }
 
     /** {@code {"<glob>": {"rpm": N, "tpm": N}}} in matching order; a string (from the CLI) is read as that JSON. */
-    static List<ModelLimit> modelLimits(Object v) {
+    static List<ModelLimit> modelLimits(JsonNode v) {
         if (v == null) return List.of();
         String example = " such as {\"platform/vendorA-*\": {\"rpm\": 60, \"tpm\": 100000}}";
         try {
-            if (v instanceof String s) v = new JsonObject(s);
-        } catch (DecodeException e) {
+            if (v.isTextual()) v = Json.MAPPER.readTree(v.textValue());
+        } catch (JsonProcessingException e) {
             throw GatewayException.invalid("model_limits", "'model_limits' must be a JSON object" + example + ".");
         }
-        if (!(v instanceof JsonObject byGlob)) {
+        if (v == null || !v.isObject()) {
             throw GatewayException.invalid("model_limits", "'model_limits' must be an object" + example + ".");
         }
         List<ModelLimit> limits = new ArrayList<>();
-        for (var entry : byGlob) {
+        for (var entry : v.properties()) {
             String field = "model_limits." + entry.getKey();
-            if (entry.getKey().isBlank() || !(entry.getValue() instanceof JsonObject l)
-                    || !Set.of("rpm", "tpm").containsAll(l.fieldNames())) {
+            JsonNode l = entry.getValue();
+            if (entry.getKey().isBlank() || !l.isObject() || !Set.of("rpm", "tpm").containsAll(names(l))) {
                 throw GatewayException.invalid(field, "'" + field + "' must be an object with rpm, tpm or both.");
             }
-            Long rpm = limit(field + ".rpm", l.getValue("rpm"));
-            Long tpm = limit(field + ".tpm", l.getValue("tpm"));
+            Long rpm = limit(field + ".rpm", value(l, "rpm"));
+            Long tpm = limit(field + ".tpm", value(l, "tpm"));
             if (rpm == null && tpm == null) throw GatewayException.invalid(field, "'" + field + "' needs rpm, tpm or both.");
             limits.add(new ModelLimit(entry.getKey().strip(), rpm, tpm));
         }
         return limits;
     }
 
-    static BigDecimal budget(Object v) {
+    static BigDecimal budget(JsonNode v) {
         if (v == null) return null;
         try {
-            BigDecimal usd = new BigDecimal(v.toString().strip());
+            BigDecimal usd = new BigDecimal(v.asText().strip());
             if (usd.signum() >= 0 && usd.scale() <= 10 && usd.precision() - usd.scale() <= 9) return usd;
         } catch (NumberFormatException e) {
             // falls through to the 400 below
@@ -188,11 +202,11 @@ final class KeyRequests {
     }
 
     /** ISO-8601 instant ({@code 2025-06-01T00:00:00Z}), date ({@code 2025-06-01}, UTC midnight) or epoch seconds. */
-    static Instant instant(String field, Object v) {
+    public static Instant instant(String field, JsonNode v) {
         if (v == null) return null;
-        String s = v.toString().strip();
+        String s = v.asText().strip();
         try {
-            if (v instanceof Number || s.matches("\\d+")) return Instant.ofEpochSecond(Long.parseLong(s));
+            if (v.isNumber() || s.matches("\\d+")) return Instant.ofEpochSecond(Long.parseLong(s));
             if (s.length() == 10) return LocalDate.parse(s).atStartOfDay(ZoneOffset.UTC).toInstant();
             return Instant.parse(s);
         } catch (DateTimeParseException | NumberFormatException e) {

@@ -11,10 +11,10 @@ import java.util.List;
  * @param teamId       the team the key belongs to, whose allow-list, limits and budget it shares; null: none
  * @param budgetPeriod the span {@code budgetUsd} counts over; null: the key's lifetime
  */
-record KeySettings(String name, List<String> allowedModels, Long rpm, Long tpm, BigDecimal budgetUsd, Instant expiresAt,
+public record KeySettings(String name, List<String> allowedModels, Long rpm, Long tpm, BigDecimal budgetUsd, Instant expiresAt,
                    List<ModelLimit> modelLimits, Long maxConcurrent, String teamId, BudgetPeriod budgetPeriod) {
 
-    KeySettings {
+    public KeySettings {
         allowedModels = allowedModels == null ? List.of() : List.copyOf(allowedModels);
         modelLimits = modelLimits == null ? List.of() : List.copyOf(modelLimits);
         budgetPeriod = BudgetPeriod.orLifetime(budgetPeriod);

@@ -1,7 +1,7 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.json.Json;
 import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** The {@code api_keys} table. Blocking: call it from a worker thread or the CLI. */
-final class KeyStore {
+public final class KeyStore {
     private static final String SETTINGS = "name, allowed_models, rpm, tpm, budget_usd, expires_at_ms, model_limits,"
             + " max_concurrent, team_id, budget_period";
     /** A key with its team's row (columns {@code t_*}), if it has one. */
@@ -98,7 +98,7 @@ final class KeyStore {
         setNullableLong(ps, first + 3, s.tpm());
         ps.setString(first + 4, s.budgetUsd() == null ? null : s.budgetUsd().toPlainString());
         setNullableLong(ps, first + 5, s.expiresAt() == null ? null : s.expiresAt().toEpochMilli());
-        ps.setString(first + 6, s.modelLimits().isEmpty() ? null : ModelLimit.toJson(s.modelLimits()).encode());
+        ps.setString(first + 6, s.modelLimits().isEmpty() ? null : ModelLimit.toJson(s.modelLimits()).toString());
         setNullableLong(ps, first + 7, s.maxConcurrent());
         ps.setString(first + 8, s.teamId());
         ps.setString(first + 9, s.budgetPeriod().wire);
@@ -123,7 +123,7 @@ final class KeyStore {
                 models == null ? List.of() : new JsonArray(models).stream().map(String::valueOf).toList(),
                 nullableLong(rs, "rpm"), nullableLong(rs, "tpm"),
                 budget == null ? null : new BigDecimal(budget), expiresAt,
-                modelLimits == null ? List.of() : ModelLimit.fromJson(new JsonObject(modelLimits)),
+                modelLimits == null ? List.of() : ModelLimit.fromJson(Json.parseOrNull(modelLimits)),
                 nullableLong(rs, "max_concurrent"), rs.getString("team_id"), BudgetPeriod.parse(rs.getString("budget_period")));
         return new StoredKey(rs.getString("id"), rs.getString("key_prefix"), settings, rs.getInt("disabled") != 0,
                 Instant.ofEpochMilli(rs.getLong("created_at_ms")), TeamStore.read(rs, "t_"));
@@ -139,5 +139,5 @@ final class KeyStore {
         else ps.setLong(i, v);
     }
 
-    record CreatedKey(StoredKey key, String secret) {}
+    public record CreatedKey(StoredKey key, String secret) {}
 }

@@ -1,9 +1,10 @@
 package dev.modelgateway.accounts;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.json.Json;
 import dev.modelgateway.store.Database;
-import io.vertx.core.json.JsonObject;
 import org.slf4j.LoggerFactory;
 
 import java.io.PrintStream;
@@ -87,8 +88,8 @@ public final class KeysCommand {
     }
 
     /** The flags as a JSON body, or null (after printing the usage) for a bad one. */
-    private static JsonObject flags(List<String> args, Map<String, String> known, PrintStream out) {
-        JsonObject body = new JsonObject();
+    private static ObjectNode flags(List<String> args, Map<String, String> known, PrintStream out) {
+        ObjectNode body = Json.MAPPER.createObjectNode();
         for (int i = 0; i < args.size(); i += 2) {
             String field = known.get(args.get(i));
             if (field == null || i + 1 >= args.size()) {
@@ -102,7 +103,7 @@ public final class KeysCommand {
 
     private static int create(KeyStore keys, TeamStore teams, AuditLog audit, List<String> args, PrintStream out)
             throws SQLException {
-        JsonObject body = flags(args, CREATE_FLAGS, out);
+        ObjectNode body = flags(args, CREATE_FLAGS, out);
         if (body == null) return USAGE;
         KeySettings settings = KeyRequests.create(body);
         if (settings.teamId() != null && teams.find(settings.teamId()).isEmpty()) {
@@ -146,7 +147,7 @@ public final class KeysCommand {
         List<String> rest = args.isEmpty() ? args : args.subList(1, args.size());
         switch (sub) {
             case "create" -> {
-                JsonObject body = flags(rest, TEAM_FLAGS, out);
+                ObjectNode body = flags(rest, TEAM_FLAGS, out);
                 if (body == null) return USAGE;
                 Team team = teams.create(KeyRequests.createTeam(body));
                 audit.record(actor(), "team.create", "team", team.id(), null, AuditLog.of(team));
@@ -187,29 +188,29 @@ public final class KeysCommand {
     }
 
     private static int audit(AuditLog audit, List<String> args, PrintStream out) throws SQLException {
-        JsonObject body = flags(args, Map.of("--limit", "limit", "--target", "target"), out);
+        ObjectNode body = flags(args, Map.of("--limit", "limit", "--target", "target"), out);
         if (body == null) return USAGE;
-        Long limit = KeyRequests.limit("limit", body.getValue("limit"));
-        for (AuditLog.Entry e : audit.list(limit == null ? 50 : (int) Math.min(limit, 1000), body.getString("target"))) {
+        Long limit = KeyRequests.limit("limit", body.get("limit"));
+        for (AuditLog.Entry e : audit.list(limit == null ? 50 : (int) Math.min(limit, 1000), body.path("target").textValue())) {
             out.printf("%s  %-22s %-14s %-22s before=%s after=%s%n", e.at(), e.actor(), e.action(),
-                    e.targetId() == null ? "-" : e.targetId(), e.before() == null ? "-" : e.before().encode(),
-                    e.after() == null ? "-" : e.after().encode());
+                    e.targetId() == null ? "-" : e.targetId(), e.beforeJson() == null ? "-" : e.beforeJson(),
+                    e.afterJson() == null ? "-" : e.afterJson());
         }
         return OK;
     }
 
     private static int reprice(Database db, PriceBook prices, AuditLog audit, List<String> args, PrintStream out)
             throws SQLException {
-        JsonObject body = flags(args, Map.of("--from", "from", "--to", "to"), out);
+        ObjectNode body = flags(args, Map.of("--from", "from", "--to", "to"), out);
         if (body == null) return USAGE;
-        if (!body.containsKey("from") || !body.containsKey("to")) return usage(out, "reprice needs --from and --to");
-        Instant from = KeyRequests.instant("from", body.getValue("from"));
-        Instant to = KeyRequests.instant("to", body.getValue("to"));
+        if (!body.has("from") || !body.has("to")) return usage(out, "reprice needs --from and --to");
+        Instant from = KeyRequests.instant("from", body.get("from"));
+        Instant to = KeyRequests.instant("to", body.get("to"));
         if (!from.isBefore(to)) return usage(out, "--from must be before --to");
         Repricing.Result r = Repricing.run(db, prices, from, to);
-        audit.record(actor(), "reprice", "ledger", null, new JsonObject().put("from", from.toString()).put("to", to.toString()),
+        audit.record(actor(), "reprice", "ledger", null, Json.MAPPER.createObjectNode().put("from", from.toString()).put("to", to.toString()),
                 r.json());
-        out.println(r.json().encodePrettily());
+        out.println(r.json().toPrettyString());
         return OK;
     }
 

@@ -1,6 +1,8 @@
 package dev.modelgateway.accounts;
 
-import io.vertx.core.json.JsonObject;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.json.Json;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,24 +20,26 @@ public record ModelLimit(String models, Long rpm, Long tpm) {
         return ModelGlob.matches(models, publicModel);
     }
 
-    RateLimits limits() {
+    public RateLimits limits() {
         return new RateLimits(rpm == null ? 0 : rpm, tpm == null ? 0 : tpm);
     }
 
     /** {@code {"<glob>": {"rpm": N, "tpm": N}}} in matching order, as stored and as the API shows it. */
-    static JsonObject toJson(List<ModelLimit> limits) {
-        JsonObject json = new JsonObject();
-        for (ModelLimit l : limits) json.put(l.models(), new JsonObject().put("rpm", l.rpm()).put("tpm", l.tpm()));
+    public static ObjectNode toJson(List<ModelLimit> limits) {
+        ObjectNode json = Json.MAPPER.createObjectNode();
+        for (ModelLimit l : limits) json.putObject(l.models()).put("rpm", l.rpm()).put("tpm", l.tpm());
         return json;
     }
 
     /** Reads what {@link #toJson} wrote; callers taking user input validate first ({@code KeyRequests}). */
-    static List<ModelLimit> fromJson(JsonObject json) {
+    static List<ModelLimit> fromJson(JsonNode json) {
         List<ModelLimit> limits = new ArrayList<>();
-        json.forEach(e -> {
-            JsonObject l = (JsonObject) e.getValue();
-            limits.add(new ModelLimit(e.getKey(), l.getLong("rpm"), l.getLong("tpm")));
-        });
+        json.properties().forEach(e -> limits.add(new ModelLimit(e.getKey(), number(e.getValue().get("rpm")),
+                number(e.getValue().get("tpm")))));
         return limits;
+    }
+
+    private static Long number(JsonNode n) {
+        return n == null || n.isNull() ? null : n.longValue();
     }
 }

@@ -9,7 +9,7 @@ import java.math.RoundingMode;
  * Dollars stored as whole units of 1e-10 USD, the precision of {@link ModelPrice#cost}:
  * exact, and summed exactly by SQL on both SQLite (which has no exact decimal type) and PostgreSQL.
  */
-final class Money {
+public final class Money {
     private static final int SCALE = 10;
 
     private Money() {}
@@ -23,7 +23,7 @@ final class Money {
     }
 
     /** Plain decimal text for JSON: exact, unlike a JSON number read as a double. */
-    static String text(long e10) {
+    public static String text(long e10) {
         BigDecimal usd = fromE10(e10);
         return (usd.scale() < 0 ? usd.setScale(0) : usd).toPlainString();
     }

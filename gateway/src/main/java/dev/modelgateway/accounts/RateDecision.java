@@ -11,7 +11,7 @@ import java.util.Map;
  * @param allowed      whether the request was admitted (by every scope it drew on)
  * @param retryAfterMs how long until the request would fit in this scope (0 when it fits now)
  */
-record RateDecision(boolean allowed, RateLimits limits, double requestLevel, double tokenLevel, long retryAfterMs) {
+public record RateDecision(boolean allowed, RateLimits limits, double requestLevel, double tokenLevel, long retryAfterMs) {
 
     long remainingRequests() {
         return (long) Math.floor(Math.max(0, requestLevel));
@@ -21,11 +21,11 @@ record RateDecision(boolean allowed, RateLimits limits, double requestLevel, dou
         return (long) Math.floor(Math.max(0, tokenLevel));
     }
 
-    long requestsResetMs() {
+    public long requestsResetMs() {
         return RateLimits.msUntil(requestLevel, limits.rpm(), limits.rpm());
     }
 
-    long tokensResetMs() {
+    public long tokensResetMs() {
         return RateLimits.msUntil(tokenLevel, limits.tpm(), limits.tpm());
     }
 

@@ -4,15 +4,15 @@ package dev.modelgateway.accounts;
  * A key's per-minute limits; 0 means unlimited. Each limit is a token bucket holding up to one
  * minute's allowance and refilling continuously at limit/60 per second.
  */
-record RateLimits(long rpm, long tpm) {
+public record RateLimits(long rpm, long tpm) {
 
     static final long WINDOW_MS = 60_000;
 
-    static RateLimits of(ApiKey key) {
+    public static RateLimits of(ApiKey key) {
         return new RateLimits(key.rpm() == null ? 0 : key.rpm(), key.tpm() == null ? 0 : key.tpm());
     }
 
-    boolean none() {
+    public boolean none() {
         return rpm <= 0 && tpm <= 0;
     }
 

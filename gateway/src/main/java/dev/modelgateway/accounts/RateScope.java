@@ -8,9 +8,9 @@ import java.util.List;
  * matching one of its {@link ModelLimit}s, or its team's (then {@code keyId} is the team's holder id
  * {@code team:<id>} and {@code teamName} names it), which every key of the team draws from.
  */
-record RateScope(String keyId, String models, RateLimits limits, String teamName) {
+public record RateScope(String keyId, String models, RateLimits limits, String teamName) {
 
-    RateScope(String keyId, String models, RateLimits limits) {
+    public RateScope(String keyId, String models, RateLimits limits) {
         this(keyId, models, limits, null);
     }
 
@@ -32,7 +32,7 @@ record RateScope(String keyId, String models, RateLimits limits, String teamName
     }
 
     /** The team's shared buckets, or null when it has no per-minute limits (or there is no team). */
-    static RateScope team(Team team) {
+    public static RateScope team(Team team) {
         if (team == null || team.limits().none()) return null;
         return new RateScope(team.holder(), null, team.limits(), team.name());
     }

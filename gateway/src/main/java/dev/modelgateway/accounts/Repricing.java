@@ -4,7 +4,8 @@ import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelPrice;
 import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.store.Database;
-import io.vertx.core.json.JsonObject;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.json.Json;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,13 +23,13 @@ import java.util.TreeMap;
  * key's and team's spend in the same transaction, page by page. A row whose model has no real price in the current
  * table ({@code unknown} or none) is left as it is. Blocking.
  */
-final class Repricing {
+public final class Repricing {
     private static final int PAGE = 2_000;
 
     /** What a run changed; the totals are the range's costs before and after, in 1e-10 USD. */
-    record Result(long rows, long repriced, long skipped, long beforeE10, long afterE10, String priceVersion) {
-        JsonObject json() {
-            return new JsonObject().put("object", "reprice").put("rows", rows).put("repriced", repriced)
+    public record Result(long rows, long repriced, long skipped, long beforeE10, long afterE10, String priceVersion) {
+        public ObjectNode json() {
+            return Json.MAPPER.createObjectNode().put("object", "reprice").put("rows", rows).put("repriced", repriced)
                     .put("skipped_unpriced", skipped).put("cost_before_usd", Money.text(beforeE10))
                     .put("cost_after_usd", Money.text(afterE10)).put("price_version", priceVersion);
         }

@@ -4,19 +4,19 @@ import java.math.BigDecimal;
 import java.time.Instant;
 
 /** A key row: its settings and bookkeeping, never its secret; {@code team} is the row of its team, if any. */
-record StoredKey(String id, String prefix, KeySettings settings, boolean disabled, Instant createdAt, Team team) {
+public record StoredKey(String id, String prefix, KeySettings settings, boolean disabled, Instant createdAt, Team team) {
 
     StoredKey(String id, String prefix, KeySettings settings, boolean disabled, Instant createdAt) {
         this(id, prefix, settings, disabled, createdAt, null);
     }
 
-    ApiKey toApiKey() {
+    public ApiKey toApiKey() {
         return new ApiKey(id, settings.name(), settings.allowedModels(), settings.rpm(), settings.tpm(),
                 settings.modelLimits(), settings.budgetUsd(), settings.expiresAt(), settings.maxConcurrent(), disabled, false,
                 team, settings.budgetPeriod());
     }
 
-    BigDecimal budgetUsd() {
+    public BigDecimal budgetUsd() {
         return settings.budgetUsd();
     }
 }

@@ -8,18 +8,18 @@ import java.util.List;
  * A team: the keys that belong to it share its allow-list, its per-minute limits and its budget, each checked on
  * top of the key's own (docs/accounts.md, "Teams"). Null limits mean none; an empty allow-list allows every model.
  */
-record Team(String id, String name, List<String> allowedModels, Long rpm, Long tpm, BigDecimal budgetUsd,
+public record Team(String id, String name, List<String> allowedModels, Long rpm, Long tpm, BigDecimal budgetUsd,
             BudgetPeriod budgetPeriod, Instant createdAt) {
 
     /** Spend, holds and rate buckets of a team are kept under this id, apart from any key's. */
     static final String HOLDER_PREFIX = "team:";
 
-    Team {
+    public Team {
         allowedModels = allowedModels == null ? List.of() : List.copyOf(allowedModels);
         budgetPeriod = BudgetPeriod.orLifetime(budgetPeriod);
     }
 
-    String holder() {
+    public String holder() {
         return HOLDER_PREFIX + id;
     }
 

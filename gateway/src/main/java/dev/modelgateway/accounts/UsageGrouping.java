@@ -5,7 +5,7 @@ import java.time.ZoneOffset;
 import java.util.Locale;
 
 /** A dimension of the usage report, with portable SQL for it. Days and hours are UTC. */
-enum UsageGrouping {
+public enum UsageGrouping {
     KEY("key_id", "key_id"),
     MODEL("public_model", "model"),
     ANSWERED_MODEL("answered_model", "answered_model"),
@@ -13,14 +13,14 @@ enum UsageGrouping {
     HOUR("(at_ms / 3600000)", "hour");
 
     final String sql;
-    final String field;
+    public final String field;
 
     UsageGrouping(String sql, String field) {
         this.sql = sql;
         this.field = field;
     }
 
-    static UsageGrouping parse(String s) {
+    public static UsageGrouping parse(String s) {
         try {
             return valueOf(s.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {

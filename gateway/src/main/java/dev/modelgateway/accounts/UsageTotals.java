@@ -1,12 +1,12 @@
 package dev.modelgateway.accounts;
 
 /** Sums over a set of ledger rows. Failed requests are those answered with status 400 or above. */
-record UsageTotals(long requests, long failedRequests, long inputTokens, long cacheReadTokens, long cacheWrite5mTokens,
+public record UsageTotals(long requests, long failedRequests, long inputTokens, long cacheReadTokens, long cacheWrite5mTokens,
                    long cacheWrite1hTokens, long outputTokens, long reasoningTokens, long costE10) {
 
-    static final UsageTotals ZERO = new UsageTotals(0, 0, 0, 0, 0, 0, 0, 0, 0);
+    public static final UsageTotals ZERO = new UsageTotals(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
-    UsageTotals plus(UsageTotals o) {
+    public UsageTotals plus(UsageTotals o) {
         return new UsageTotals(requests + o.requests, failedRequests + o.failedRequests, inputTokens + o.inputTokens,
                 cacheReadTokens + o.cacheReadTokens, cacheWrite5mTokens + o.cacheWrite5mTokens,
                 cacheWrite1hTokens + o.cacheWrite1hTokens, outputTokens + o.outputTokens,

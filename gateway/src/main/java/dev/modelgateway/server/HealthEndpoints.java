@@ -12,7 +12,6 @@ import dev.modelgateway.upstream.VendorClients;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -61,9 +60,9 @@ public final class HealthEndpoints {
                 a -> a.ledgerLagMs() / 1000.0);
     }
 
-    void mount(Router router) {
-        router.get("/ready").handler(this::ready);
-        if (telemetry.config().metrics()) router.get("/metrics").handler(this::metrics);
+    /** Whether {@code /metrics} is served (observability.metrics). */
+    boolean servesMetrics() {
+        return telemetry.config().metrics();
     }
 
     static void live(RoutingContext ctx) {
@@ -78,7 +77,7 @@ public final class HealthEndpoints {
         clients.remove(loopClients);
     }
 
-    private void ready(RoutingContext ctx) {
+    void ready(RoutingContext ctx) {
         JsonObject checks = new JsonObject();
         List<Future<?>> all = new ArrayList<>();
         all.add(check(checks, "database", accounts.databaseReachable()));
@@ -121,7 +120,7 @@ public final class HealthEndpoints {
                 .<Void>mapEmpty().eventually(probe::close);
     }
 
-    private void metrics(RoutingContext ctx) {
+    void metrics(RoutingContext ctx) {
         breakers.all().forEach((deployment, breaker) -> telemetry.gauge("gateway.circuit_breaker.state",
                 "Circuit breaker per deployment (its id: \"vendor base-URL\" or a routed deployment's): 0 closed, 1 half-open, 2 open",
                 Map.of("deployment", deployment), breaker, CircuitBreaker::stateCode));

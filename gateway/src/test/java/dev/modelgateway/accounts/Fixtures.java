@@ -3,6 +3,12 @@ package dev.modelgateway.accounts;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelPrice;
 import dev.modelgateway.catalogue.PriceBook;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.http.Caller;
+import dev.modelgateway.http.ErrorShape;
+import dev.modelgateway.http.Exchange;
+import dev.modelgateway.server.GatewayRouter;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -10,6 +16,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
@@ -122,11 +130,22 @@ final class Fixtures {
         }
     }
 
-    /** A real HTTP server on an ephemeral port with the accounts routes mounted. */
+    /**
+     * A real HTTP server on an ephemeral port with the gateway's accounts routes, behind a stand-in for its edge:
+     * the error shape, the bearer authentication and a read body.
+     */
     record Server(int port, HttpServer server) {
         static Server start(Vertx vertx, Accounts accounts) {
             Router router = Router.router(vertx);
-            accounts.mountRoutes(router);
+            router.route().handler(ctx -> {
+                Exchange.begin(ctx, ErrorShape.ADMIN);
+                ctx.next();
+            });
+            router.route().handler(ctx -> authenticate(ctx, accounts));
+            router.route().handler(BodyHandler.create(false));
+            GatewayRouter.accountsApi(router, accounts);
+            router.route().failureHandler(ctx -> Exchange.fail(ctx, ctx.failure() instanceof GatewayException e ? e
+                    : GatewayException.of(ErrorKind.INTERNAL, String.valueOf(ctx.failure()))));
             var server = await(vertx.createHttpServer().requestHandler(router).listen(0));
             return new Server(server.actualPort(), server);
         }
@@ -147,6 +166,21 @@ final class Fixtures {
 
         Reply get(String path, String bearer) {
             return call("GET", path, bearer, null);
+        }
+
+        private static void authenticate(RoutingContext ctx, Accounts accounts) {
+            String auth = ctx.request().getHeader("authorization");
+            String token = auth == null || !auth.startsWith("Bearer ") ? null : auth.substring(7);
+            ctx.request().pause();
+            accounts.authenticate(token).onComplete(ar -> {
+                if (ar.failed()) {
+                    Exchange.fail(ctx, (GatewayException) ar.cause());
+                    return;
+                }
+                Exchange.of(ctx).caller(new Caller(ar.result()));
+                ctx.next();
+                ctx.request().resume();
+            });
         }
     }
 

@@ -140,8 +140,9 @@ class KeyLifecycleTest {
                 .json().getString("key");
 
         var notAdmin = http.get("/api/v1/admin/keys", secret);
-        assertThat(notAdmin.status()).isEqualTo(401);
-        assertThat(notAdmin.error().getString("type")).isEqualTo("authentication_error");
+        assertThat(notAdmin.status()).isEqualTo(403);
+        assertThat(notAdmin.error().getString("type")).isEqualTo("permission_error");
+        assertThat(notAdmin.error().getString("code")).isEqualTo("master_key_required");
         assertThat(http.get("/api/v1/admin/keys", null).status()).isEqualTo(401);
         assertThat(http.get("/api/v1/admin/keys", "pk-wrong").error().getString("code")).isEqualTo("invalid_api_key");
 

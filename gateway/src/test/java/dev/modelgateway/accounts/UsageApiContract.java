@@ -123,6 +123,6 @@ abstract class UsageApiContract {
         assertThat(mine.getJsonObject("total").getString("cost_usd")).isEqualTo("0.00045");
 
         assertThat(http.get("/api/v1/usage", "pk-nobody").status()).isEqualTo(401);
-        assertThat(http.get("/api/v1/admin/usage", k2Secret).status()).as("admin report needs the master key").isEqualTo(401);
+        assertThat(http.get("/api/v1/admin/usage", k2Secret).status()).as("admin report needs the master key").isEqualTo(403);
     }
 }

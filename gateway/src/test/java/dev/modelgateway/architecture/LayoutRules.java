@@ -1,11 +1,18 @@
 package dev.modelgateway.architecture;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.Architectures;
+import io.vertx.ext.web.Router;
 
 import java.util.Arrays;
 import java.util.List;
 
+import static com.tngtech.archunit.core.domain.JavaCall.Predicates.target;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameMatching;
+import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -21,6 +28,8 @@ final class LayoutRules {
             // vendor B's Responses API reports errors in its chat completions shape
             new String[]{"openai.responses", "openai.chat"});
     private static final String[] WIRE_FORMATS = {"anthropic", "gemini", "openai.chat", "openai.responses", "openai.media", "qwen"};
+    /** The methods of a Vert.x {@link Router} that mount a route. */
+    private static final String MOUNTING = "(route|get|head|options|put|post|delete|trace|connect|patch)(WithRegex)?";
 
     private LayoutRules() {
     }
@@ -73,6 +82,20 @@ final class LayoutRules {
                     .as("wire/" + format.replace('.', '/') + " uses no other wire format")
                     .allowEmptyShould(true);
         }).toList();
+    }
+
+    /**
+     * Every route is mounted in {@code server/GatewayRouter} (docs/architecture.md, "One HTTP edge"): no other class
+     * calls a {@link Router} method that mounts one, so that one file lists all the routes.
+     */
+    static ArchRule routesOnlyInGatewayRouter(String root) {
+        String router = root + ".server.GatewayRouter";
+        DescribedPredicate<JavaClass> gatewayRouter = DescribedPredicate.describe("server/GatewayRouter",
+                c -> c.getName().equals(router) || c.getName().startsWith(router + "$"));
+        return noClasses().that().resideInAPackage(root + "..").and(DescribedPredicate.not(gatewayRouter))
+                .should().callMethodWhere(target(owner(assignableTo(Router.class))).and(target(nameMatching(MOUNTING))))
+                .as("routes are mounted in server/GatewayRouter only")
+                .allowEmptyShould(true);
     }
 
     /** No cycles between the top-level packages. */

@@ -9,7 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The layout rules catch what they are meant to: {@code samples} holds a wire → upstream import, a
- * wire/anthropic → wire/gemini import and an upstream → endpoint import, and each rule must fail on it.
+ * wire/anthropic → wire/gemini import, an upstream → endpoint import and an endpoint mounting its own route, and each
+ * rule must fail on it.
  */
 class LayoutRulesFailTest {
     private static final String SAMPLES = "dev.modelgateway.architecture.samples";
@@ -34,6 +35,14 @@ class LayoutRulesFailTest {
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("SampleCodec")
                 .hasMessageContaining("SamplePump");
+    }
+
+    @Test
+    void aRouteMountedOutsideGatewayRouterIsCaught() {
+        assertThatThrownBy(() -> LayoutRules.routesOnlyInGatewayRouter(SAMPLES).check(samples))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("routes are mounted in server/GatewayRouter only")
+                .hasMessageContaining("SampleRoutes");
     }
 
     @Test

@@ -32,6 +32,11 @@ class LayoutTest {
     }
 
     @Test
+    void routesAreMountedInGatewayRouterOnly() {
+        LayoutRules.routesOnlyInGatewayRouter(ROOT).check(gateway);
+    }
+
+    @Test
     void topLevelPackagesHaveNoCycles() {
         LayoutRules.noCycles(ROOT).check(gateway);
     }

@@ -1,4 +1,4 @@
-package dev.modelgateway.server;
+package dev.modelgateway.endpoint.admin;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,46 +9,41 @@ import dev.modelgateway.config.Provider;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
-import dev.modelgateway.http.Caller;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.Deployment;
 import dev.modelgateway.routing.Routes;
 import dev.modelgateway.routing.RoutingTable;
-import io.vertx.ext.web.Router;
+import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * {@code POST /api/v1/admin/reload} and {@code GET /api/v1/admin/config}, for the master key only
- * (docs/configuration.md, "Hot reload"): apply the configuration file again, and show the configuration in force with
- * every secret masked, each deployment's state included.
+ * {@code POST /api/v1/admin/reload} and {@code GET /api/v1/admin/config} (docs/configuration.md, "Hot reload"):
+ * apply the configuration file again, and show the configuration in force with every secret masked, each
+ * deployment's state included.
  */
-final class AdminConfigRoutes {
+public final class ConfigEndpoint {
     /** By {@link CircuitBreaker#stateCode()}. */
     private static final String[] BREAKER_STATES = {"closed", "half_open", "open"};
-    private final ConfigReload reload;
+    /** What a reload did: the models and deployments now in force. */
+    public record Applied(int models, int deployments) {
+    }
+
+    /** Reads the configuration file again and applies it, or fails with the reason (the running configuration stays). */
+    public interface Reload {
+        Future<Applied> reload();
+    }
+
+    private final Reload reload;
     private final RoutingTable table;
 
-    AdminConfigRoutes(ConfigReload reload, RoutingTable table) {
+    public ConfigEndpoint(Reload reload, RoutingTable table) {
         this.reload = reload;
         this.table = table;
     }
 
-    void mount(Router router) {
-        router.post("/api/v1/admin/reload").handler(this::reload);
-        router.get("/api/v1/admin/config").handler(this::show);
-    }
-
-    private static void requireMaster(RoutingContext ctx) {
-        Caller caller = Exchange.of(ctx).caller();
-        if (caller == null || !caller.key().master()) {
-            throw GatewayException.of(ErrorKind.PERMISSION, "Admin routes need the master key.").withCode("master_key_required");
-        }
-    }
-
-    private void reload(RoutingContext ctx) {
-        requireMaster(ctx);
+    public void reload(RoutingContext ctx) {
         reload.reload().onComplete(ar -> {
             if (ar.failed()) {
                 Exchange.fail(ctx, GatewayException.of(ErrorKind.INVALID_REQUEST, "The configuration was not applied, the running"
@@ -61,8 +56,7 @@ final class AdminConfigRoutes {
         });
     }
 
-    private void show(RoutingContext ctx) {
-        requireMaster(ctx);
+    public void show(RoutingContext ctx) {
         Routes routes = table.current();
         GatewayConfig config = routes.config();
         ObjectNode out = Json.MAPPER.createObjectNode();
