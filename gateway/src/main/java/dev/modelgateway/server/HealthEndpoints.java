@@ -1,8 +1,10 @@
 package dev.modelgateway.server;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Vendor;
+import dev.modelgateway.json.Json;
 import dev.modelgateway.observability.Telemetry;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
@@ -11,7 +13,6 @@ import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.upstream.VendorClients;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -78,7 +79,7 @@ public final class HealthEndpoints {
     }
 
     void ready(RoutingContext ctx) {
-        JsonObject checks = new JsonObject();
+        ObjectNode checks = Json.MAPPER.createObjectNode();
         List<Future<?>> all = new ArrayList<>();
         all.add(check(checks, "database", accounts.databaseReachable()));
         if (config.redisUrl() != null) all.add(check(checks, "redis", redisReachable()));
@@ -91,24 +92,24 @@ public final class HealthEndpoints {
                 usable.merge(d.endpoint().vendor(), !open, Boolean::logicalOr);
             }
         }
-        JsonObject vendors = new JsonObject();
+        ObjectNode vendors = Json.MAPPER.createObjectNode();
         boolean vendorsOk = true;
         for (Vendor v : Vendor.values()) {
             Boolean ok = usable.get(v);
             vendors.put(v.id(), ok == null ? "not_configured" : ok ? "ok" : "circuit_open");
             vendorsOk &= ok == null || ok;
         }
-        checks.put("vendors", vendors);
+        checks.set("vendors", vendors);
         boolean vendorsReady = vendorsOk;
         Future.join(all).onComplete(done -> {
             boolean ready = vendorsReady && all.stream().allMatch(Future::succeeded);
             if (ctx.response().closed()) return;
             ctx.response().setStatusCode(ready ? 200 : 503).putHeader("content-type", "application/json")
-                    .end(new JsonObject().put("status", ready ? "ready" : "not_ready").put("checks", checks).encode());
+                    .end(Json.toBuffer(Json.MAPPER.createObjectNode().put("status", ready ? "ready" : "not_ready").set("checks", checks)));
         });
     }
 
-    private static Future<?> check(JsonObject checks, String name, Future<?> probe) {
+    private static Future<?> check(ObjectNode checks, String name, Future<?> probe) {
         return probe.timeout(PROBE_SECONDS, TimeUnit.SECONDS)
                 .onSuccess(v -> checks.put(name, "ok"))
                 .onFailure(e -> checks.put(name, "unreachable"));
