@@ -1,10 +1,23 @@
 package dev.modelgateway.accounts;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.accounts.audit.AlertSettings;
+import dev.modelgateway.accounts.audit.Alerts;
+import dev.modelgateway.accounts.audit.AuditLog;
+import dev.modelgateway.accounts.keys.KeyRequests;
+import dev.modelgateway.accounts.keys.KeySettings;
+import dev.modelgateway.accounts.keys.KeyStore;
+import dev.modelgateway.accounts.keys.ModelLimit;
+import dev.modelgateway.accounts.keys.StoredKey;
+import dev.modelgateway.accounts.keys.Team;
+import dev.modelgateway.accounts.keys.TeamStore;
+import dev.modelgateway.accounts.ledger.Money;
+import dev.modelgateway.accounts.ledger.Repricing;
 import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.store.Database;
+import dev.modelgateway.store.Sql;
 import org.slf4j.LoggerFactory;
 
 import java.io.PrintStream;

@@ -43,16 +43,16 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /** Real stores for the tests: a SQLite file, a fresh PostgreSQL schema, a Redis key namespace. */
-final class Fixtures {
-    static final String PG_BASE = "jdbc:postgresql://127.0.0.1:5432/gateway_test?user=gateway_test&password=gateway_test";
-    static final String REDIS_URL = "redis://127.0.0.1:6379";
+public final class Fixtures {
+    public static final String PG_BASE = "jdbc:postgresql://127.0.0.1:5432/gateway_test?user=gateway_test&password=gateway_test";
+    public static final String REDIS_URL = "redis://127.0.0.1:6379";
 
     /** $3 / $15 per million in/out; cache reads at 10% of input, writes at 1.25x and 2x. */
-    static final ModelPrice LARGE = new ModelPrice(new BigDecimal("3"), new BigDecimal("15"), new BigDecimal("0.30"),
+    public static final ModelPrice LARGE = new ModelPrice(new BigDecimal("3"), new BigDecimal("15"), new BigDecimal("0.30"),
             new BigDecimal("3.75"), new BigDecimal("6"));
-    static final ModelPrice SMALL = new ModelPrice(new BigDecimal("0.25"), new BigDecimal("1.25"),
+    public static final ModelPrice SMALL = new ModelPrice(new BigDecimal("0.25"), new BigDecimal("1.25"),
             new BigDecimal("0.025"), new BigDecimal("0.3125"), new BigDecimal("0.5"));
-    static final PriceBook PRICES = model -> switch (model) {
+    public static final PriceBook PRICES = model -> switch (model) {
         case "platform/vendorA-large" -> LARGE;
         case "platform/vendorA-small" -> SMALL;
         case "platform/vendorA-unpriced" -> null;
@@ -62,7 +62,7 @@ final class Fixtures {
 
     private Fixtures() {}
 
-    static <T> T await(Future<T> future) {
+    public static <T> T await(Future<T> future) {
         try {
             return future.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
@@ -74,13 +74,13 @@ final class Fixtures {
     }
 
     /** Runs {@code work} on {@code loop} (an event-loop context) and waits for its result. */
-    static <T> T onLoop(Context loop, Supplier<Future<T>> work) {
+    public static <T> T onLoop(Context loop, Supplier<Future<T>> work) {
         Promise<T> done = Promise.promise();
         loop.runOnContext(v -> work.get().onComplete(done));
         return await(done.future());
     }
 
-    static Throwable failure(Future<?> future) {
+    public static Throwable failure(Future<?> future) {
         try {
             future.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
@@ -91,11 +91,11 @@ final class Fixtures {
         throw new AssertionError("expected a failure, got success");
     }
 
-    static String random(String prefix) {
+    public static String random(String prefix) {
         return prefix + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
     }
 
-    static UsageRecord usage(String keyId, String model, Usage usage, int status, Instant at) {
+    public static UsageRecord usage(String keyId, String model, Usage usage, int status, Instant at) {
         return new UsageRecord(random("trace-"), keyId, model, status < 400 ? model : null, "vendorA", usage, 1, status,
                 120, status < 400 ? 40L : null, at);
     }
@@ -120,7 +120,7 @@ final class Fixtures {
         }
     }
 
-    static void deleteRedisKeys(Vertx vertx, String prefix) {
+    public static void deleteRedisKeys(Vertx vertx, String prefix) {
         Redis redis = Redis.createClient(vertx, REDIS_URL);
         try {
             Response keys = await(redis.send(Request.cmd(Command.KEYS).arg(prefix + "*")));

@@ -1,6 +1,11 @@
 package dev.modelgateway.accounts;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.modelgateway.accounts.keys.KeySettings;
+import dev.modelgateway.accounts.ledger.Money;
+import dev.modelgateway.accounts.ledger.Repricing;
+import dev.modelgateway.accounts.ledger.UsageQuery;
+import dev.modelgateway.accounts.ledger.UsageTotals;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelPrice;
 import dev.modelgateway.catalogue.PriceBook;

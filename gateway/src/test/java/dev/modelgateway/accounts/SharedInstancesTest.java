@@ -1,5 +1,7 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.accounts.keys.KeySettings;
+import dev.modelgateway.accounts.ledger.Money;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.GatewayException;
 import io.vertx.core.Future;

@@ -1,5 +1,7 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.accounts.keys.KeySettings;
+import dev.modelgateway.accounts.limits.EventLoopRedis;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetServer;

@@ -1,5 +1,6 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.canonical.Usage;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;

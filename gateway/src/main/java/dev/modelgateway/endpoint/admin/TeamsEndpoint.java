@@ -2,10 +2,10 @@ package dev.modelgateway.endpoint.admin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.accounts.Accounts;
-import dev.modelgateway.accounts.BudgetPeriod;
-import dev.modelgateway.accounts.KeyRequests;
-import dev.modelgateway.accounts.Money;
-import dev.modelgateway.accounts.Team;
+import dev.modelgateway.accounts.keys.BudgetPeriod;
+import dev.modelgateway.accounts.keys.KeyRequests;
+import dev.modelgateway.accounts.keys.Team;
+import dev.modelgateway.accounts.ledger.Money;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
