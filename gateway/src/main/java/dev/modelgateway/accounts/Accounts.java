@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.modelgateway.accounts.audit.AlertSender;
 import dev.modelgateway.accounts.audit.AlertSettings;
+import dev.modelgateway.accounts.audit.AlertSettingsStore;
 import dev.modelgateway.accounts.audit.Alerts;
 import dev.modelgateway.accounts.audit.AuditLog;
 import dev.modelgateway.accounts.keys.BudgetPeriod;
@@ -117,7 +118,7 @@ public final class Accounts {
         this.journal = journal;
         this.alerts = new Alerts(Sql.pool(db));
         this.writer = new LedgerWriter(ledger, spend, SPEND_REFRESH,
-                batch -> alerts.budgetsAfter(batch, AlertSettings.read(Sql.pool(db)).thresholds()));
+                batch -> alerts.budgetsAfter(batch, AlertSettingsStore.read(Sql.pool(db)).thresholds()));
         this.limiter = limiter;
         this.holds = holds;
         this.registeredPrices = prices.version(); // stored by open
@@ -392,14 +393,14 @@ public final class Accounts {
     }
 
     public Future<AlertSettings> alertSettings() {
-        return blocking(() -> AlertSettings.read(Sql.pool(db)));
+        return blocking(() -> AlertSettingsStore.read(Sql.pool(db)));
     }
 
     public Future<AlertSettings> updateAlertSettings(String actor, ObjectNode body) {
         return change(tx -> {
-            AlertSettings before = AlertSettings.read(tx.sql());
+            AlertSettings before = AlertSettingsStore.read(tx.sql());
             AlertSettings after = before.patch(body);
-            after.write(tx.sql());
+            AlertSettingsStore.write(tx.sql(), after);
             tx.audit().record(actor, "alerts.update", "alerts", null, before.json(), after.json());
             return after;
         });

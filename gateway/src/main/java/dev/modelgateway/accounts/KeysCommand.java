@@ -2,6 +2,7 @@ package dev.modelgateway.accounts;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.accounts.audit.AlertSettings;
+import dev.modelgateway.accounts.audit.AlertSettingsStore;
 import dev.modelgateway.accounts.audit.Alerts;
 import dev.modelgateway.accounts.audit.AuditLog;
 import dev.modelgateway.accounts.keys.KeyRequests;
@@ -228,7 +229,7 @@ public final class KeysCommand {
     }
 
     private static int alerts(Sql sql, PrintStream out) throws SQLException {
-        AlertSettings settings = AlertSettings.read(sql);
+        AlertSettings settings = AlertSettingsStore.read(sql);
         out.println("webhook: " + (settings.webhookUrl() == null ? "- (alerts are kept until one is set)" : settings.webhookUrl())
                 + ", thresholds: " + settings.thresholds());
         String format = "%-26s %-14s %-24s %-12s %5s %-10s %8s %s%n";

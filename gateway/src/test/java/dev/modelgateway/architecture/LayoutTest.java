@@ -37,6 +37,16 @@ class LayoutTest {
     }
 
     @Test
+    void accountsPartsDependDownwardOnly() {
+        LayoutRules.accountsParts(ROOT).check(gateway);
+    }
+
+    @Test
+    void accountsStorageStaysInsideAccounts() {
+        LayoutRules.accountsStorageStaysInside(ROOT).check(gateway);
+    }
+
+    @Test
     void topLevelPackagesHaveNoCycles() {
         LayoutRules.noCycles(ROOT).check(gateway);
     }

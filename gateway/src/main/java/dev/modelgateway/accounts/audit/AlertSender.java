@@ -50,7 +50,7 @@ public final class AlertSender {
         if (polling) return;
         polling = true;
         vertx.executeBlocking(() -> {
-                    AlertSettings settings = AlertSettings.read(Sql.pool(db));
+                    AlertSettings settings = AlertSettingsStore.read(Sql.pool(db));
                     if (settings.webhookUrl() == null) return new Claimed(null, List.of());
                     List<Alerts.Alert> due = alerts.due(System.currentTimeMillis(), 20);
                     List<Alerts.Alert> mine = new ArrayList<>();

@@ -5,24 +5,19 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.accounts.keys.KeyRequests;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
-import dev.modelgateway.store.Sql;
 
 import java.net.URI;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Where alerts go and when budgets raise them (docs/accounts.md, "Alerts"): a webhook URL (none: alerts are kept
  * and listed, and sent once one is set) and the soft thresholds in percent of a budget, 50/80/100 by default.
- * Stored in {@code accounts_settings}, so every instance uses the same.
+ * Stored in {@code accounts_settings} ({@link AlertSettingsStore}), so every instance uses the same.
  */
 public record AlertSettings(String webhookUrl, List<Integer> thresholds) {
 
     static final AlertSettings DEFAULT = new AlertSettings(null, List.of(50, 80, 100));
-    private static final String NAME = "alerts";
 
     public AlertSettings {
         thresholds = List.copyOf(thresholds);
@@ -70,34 +65,5 @@ public record AlertSettings(String webhookUrl, List<Integer> thresholds) {
         }
         levels.sort(null);
         return levels;
-    }
-
-    public static AlertSettings read(Sql db) throws SQLException {
-        return db.call(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT value_json FROM accounts_settings WHERE name = ?")) {
-                ps.setString(1, NAME);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) return DEFAULT;
-                    JsonNode j = Json.parseOrNull(rs.getString(1));
-                    List<Integer> levels = new ArrayList<>();
-                    j.path("thresholds").forEach(n -> levels.add(n.intValue()));
-                    return new AlertSettings(j.path("webhook_url").textValue(), levels.isEmpty() ? DEFAULT.thresholds : levels);
-                }
-            }
-        });
-    }
-
-    /** Replaces the stored settings; run it in a transaction ({@link Sql#in}) to replace them atomically. */
-    public void write(Sql db) throws SQLException {
-        db.call(c -> {
-            try (PreparedStatement del = c.prepareStatement("DELETE FROM accounts_settings WHERE name = ?");
-                 PreparedStatement ins = c.prepareStatement("INSERT INTO accounts_settings (name, value_json) VALUES (?, ?)")) {
-                del.setString(1, NAME);
-                del.executeUpdate();
-                ins.setString(1, NAME);
-                ins.setString(2, json().toString());
-                return ins.executeUpdate();
-            }
-        });
     }
 }

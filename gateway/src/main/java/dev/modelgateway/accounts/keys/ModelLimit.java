@@ -2,7 +2,6 @@ package dev.modelgateway.accounts.keys;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.modelgateway.accounts.limits.RateLimits;
 import dev.modelgateway.json.Json;
 
 import java.util.ArrayList;
@@ -19,10 +18,6 @@ public record ModelLimit(String models, Long rpm, Long tpm) {
 
     public boolean matches(String publicModel) {
         return ModelGlob.matches(models, publicModel);
-    }
-
-    public RateLimits limits() {
-        return new RateLimits(rpm == null ? 0 : rpm, tpm == null ? 0 : tpm);
     }
 
     /** {@code {"<glob>": {"rpm": N, "tpm": N}}} in matching order, as stored and as the API shows it. */

@@ -1,7 +1,5 @@
 package dev.modelgateway.accounts.keys;
 
-import dev.modelgateway.accounts.limits.RateLimits;
-
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
@@ -27,9 +25,5 @@ public record Team(String id, String name, List<String> allowedModels, Long rpm,
 
     public boolean allows(String publicModel) {
         return allowedModels.isEmpty() || allowedModels.stream().anyMatch(glob -> ModelGlob.matches(glob, publicModel));
-    }
-
-    public RateLimits limits() {
-        return new RateLimits(rpm == null ? 0 : rpm, tpm == null ? 0 : tpm);
     }
 }

@@ -1,6 +1,8 @@
 package dev.modelgateway.accounts.limits;
 
 import dev.modelgateway.accounts.ApiKey;
+import dev.modelgateway.accounts.keys.ModelLimit;
+import dev.modelgateway.accounts.keys.Team;
 
 /**
  * A key's per-minute limits; 0 means unlimited. Each limit is a token bucket holding up to one
@@ -11,7 +13,21 @@ public record RateLimits(long rpm, long tpm) {
     static final long WINDOW_MS = 60_000;
 
     public static RateLimits of(ApiKey key) {
-        return new RateLimits(key.rpm() == null ? 0 : key.rpm(), key.tpm() == null ? 0 : key.tpm());
+        return of(key.rpm(), key.tpm());
+    }
+
+    /** A team's shared limits. */
+    public static RateLimits of(Team team) {
+        return of(team.rpm(), team.tpm());
+    }
+
+    /** A key's limits for the models of one glob. */
+    public static RateLimits of(ModelLimit limit) {
+        return of(limit.rpm(), limit.tpm());
+    }
+
+    private static RateLimits of(Long rpm, Long tpm) {
+        return new RateLimits(rpm == null ? 0 : rpm, tpm == null ? 0 : tpm);
     }
 
     public boolean none() {

@@ -27,8 +27,8 @@ public record RateScope(String keyId, String models, RateLimits limits, String t
         RateLimits own = RateLimits.of(key);
         if (!own.none()) scopes.add(new RateScope(key.id(), null, own));
         ModelLimit modelLimit = key.modelLimit(publicModel);
-        if (modelLimit != null && !modelLimit.limits().none()) {
-            scopes.add(new RateScope(key.id(), modelLimit.models(), modelLimit.limits()));
+        if (modelLimit != null && !RateLimits.of(modelLimit).none()) {
+            scopes.add(new RateScope(key.id(), modelLimit.models(), RateLimits.of(modelLimit)));
         }
         RateScope team = team(key.team());
         if (team != null) scopes.add(team);
@@ -37,8 +37,8 @@ public record RateScope(String keyId, String models, RateLimits limits, String t
 
     /** The team's shared buckets, or null when it has no per-minute limits (or there is no team). */
     public static RateScope team(Team team) {
-        if (team == null || team.limits().none()) return null;
-        return new RateScope(team.holder(), null, team.limits(), team.name());
+        if (team == null || RateLimits.of(team).none()) return null;
+        return new RateScope(team.holder(), null, RateLimits.of(team), team.name());
     }
 
     /** Names the bucket pair within the key: empty for the key's own, else the model glob. */

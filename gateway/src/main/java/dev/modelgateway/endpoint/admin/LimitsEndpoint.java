@@ -86,7 +86,7 @@ public final class LimitsEndpoint {
         RateLimits own = RateLimits.of(apiKey);
         List<RateScope> scopes = new ArrayList<>();
         if (!own.none()) scopes.add(new RateScope(key.id(), null, own));
-        apiKey.modelLimits().forEach(m -> scopes.add(new RateScope(key.id(), m.models(), m.limits())));
+        apiKey.modelLimits().forEach(m -> scopes.add(new RateScope(key.id(), m.models(), RateLimits.of(m))));
         ObjectNode item = Json.MAPPER.createObjectNode().put("key_id", key.id()).put("name", key.settings().name())
                 .put("team_id", key.settings().teamId())
                 .put("disabled", key.disabled()).put("rpm", key.settings().rpm()).put("tpm", key.settings().tpm())
@@ -102,7 +102,7 @@ public final class LimitsEndpoint {
             ArrayNode models = item.putArray("model_limits");
             for (ModelLimit m : apiKey.modelLimits()) {
                 windows(models.addObject().put("models", m.models()).put("rpm", m.rpm()).put("tpm", m.tpm()),
-                        m.limits(), levels.get(next++));
+                        RateLimits.of(m), levels.get(next++));
             }
             return item;
         });
