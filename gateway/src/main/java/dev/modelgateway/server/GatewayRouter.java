@@ -1,6 +1,7 @@
 package dev.modelgateway.server;
 
 import dev.modelgateway.accounts.Accounts;
+import dev.modelgateway.accounts.Administration;
 import dev.modelgateway.call.CallRunner;
 import dev.modelgateway.call.CallServices;
 import dev.modelgateway.config.ServerLimits;
@@ -95,8 +96,8 @@ public final class GatewayRouter {
         BodyReader bodies = new BodyReader(vertx, limits, budget);
         router.route("/api/*").handler(bodies::read);
         router.route("/api/*").handler(bodies::done);
-        AdminAccess access = new AdminAccess(accounts.masterKeyConfigured());
-        accountsApi(router, accounts);
+        AdminAccess access = new AdminAccess(accounts.admin().masterKeyConfigured());
+        accountsApi(router, accounts.admin());
         ConfigEndpoint config = new ConfigEndpoint(() -> reload.reload().map(a -> new ConfigEndpoint.Applied(a.models(), a.deployments())), table);
         admin(router, access, HttpMethod.POST, "/api/v1/admin/reload", config::reload);
         admin(router, access, HttpMethod.GET, "/api/v1/admin/config", config::show);
@@ -164,7 +165,7 @@ public final class GatewayRouter {
      * The accounts API (docs/accounts.md, "HTTP API"), for a router that has authenticated the caller and read the
      * body: the gateway's, and the accounts tests' own.
      */
-    public static void accountsApi(Router router, Accounts accounts) {
+    public static void accountsApi(Router router, Administration accounts) {
         AdminAccess access = new AdminAccess(accounts.masterKeyConfigured());
         KeysEndpoint keys = new KeysEndpoint(accounts);
         admin(router, access, HttpMethod.POST, "/api/v1/admin/keys", keys::create);

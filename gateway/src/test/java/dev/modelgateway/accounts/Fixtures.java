@@ -143,7 +143,7 @@ public final class Fixtures {
             });
             router.route().handler(ctx -> authenticate(ctx, accounts));
             router.route().handler(BodyHandler.create(false));
-            GatewayRouter.accountsApi(router, accounts);
+            GatewayRouter.accountsApi(router, accounts.admin());
             router.route().failureHandler(ctx -> Exchange.fail(ctx, ctx.failure() instanceof GatewayException e ? e
                     : GatewayException.of(ErrorKind.INTERNAL, String.valueOf(ctx.failure()))));
             var server = await(vertx.createHttpServer().requestHandler(router).listen(0));

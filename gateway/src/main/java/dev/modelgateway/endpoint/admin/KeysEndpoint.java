@@ -2,7 +2,7 @@ package dev.modelgateway.endpoint.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.modelgateway.accounts.Accounts;
+import dev.modelgateway.accounts.Administration;
 import dev.modelgateway.accounts.keys.KeyRequests;
 import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.accounts.keys.ModelLimit;
@@ -22,9 +22,9 @@ import static dev.modelgateway.endpoint.admin.AdminReplies.respond;
 
 /** {@code /admin/keys}: create, list, show, change and delete API keys (docs/accounts.md). */
 public final class KeysEndpoint {
-    private final Accounts accounts;
+    private final Administration accounts;
 
-    public KeysEndpoint(Accounts accounts) {
+    public KeysEndpoint(Administration accounts) {
         this.accounts = accounts;
     }
 
@@ -99,7 +99,7 @@ public final class KeysEndpoint {
     }
 
     /** The bound that applies: the key's own, else the gateway's default; null when there is none. */
-    static Integer effectiveMaxConcurrent(Accounts accounts, StoredKey key) {
+    static Integer effectiveMaxConcurrent(Administration accounts, StoredKey key) {
         int max = accounts.maxConcurrent(key.toApiKey());
         return max > 0 ? max : null;
     }

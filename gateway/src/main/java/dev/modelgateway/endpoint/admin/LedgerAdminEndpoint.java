@@ -2,7 +2,7 @@ package dev.modelgateway.endpoint.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.modelgateway.accounts.Accounts;
+import dev.modelgateway.accounts.Administration;
 import dev.modelgateway.accounts.audit.AlertSettings;
 import dev.modelgateway.accounts.audit.Alerts;
 import dev.modelgateway.accounts.audit.AuditLog;
@@ -22,9 +22,9 @@ import static dev.modelgateway.endpoint.admin.AdminReplies.textParam;
 
 /** {@code /admin/reprice}, {@code /admin/alerts} and {@code /admin/audit}: what the ledger's operators do and read. */
 public final class LedgerAdminEndpoint {
-    private final Accounts accounts;
+    private final Administration accounts;
 
-    public LedgerAdminEndpoint(Accounts accounts) {
+    public LedgerAdminEndpoint(Administration accounts) {
         this.accounts = accounts;
     }
 

@@ -2,7 +2,7 @@ package dev.modelgateway.endpoint.admin;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.modelgateway.accounts.Accounts;
+import dev.modelgateway.accounts.Administration;
 import dev.modelgateway.accounts.ApiKey;
 import dev.modelgateway.accounts.keys.BudgetPeriod;
 import dev.modelgateway.accounts.keys.ModelLimit;
@@ -28,9 +28,9 @@ import java.util.List;
  * (the caller's own entry, and its team's).
  */
 public final class LimitsEndpoint {
-    private final Accounts accounts;
+    private final Administration accounts;
 
-    public LimitsEndpoint(Accounts accounts) {
+    public LimitsEndpoint(Administration accounts) {
         this.accounts = accounts;
     }
 

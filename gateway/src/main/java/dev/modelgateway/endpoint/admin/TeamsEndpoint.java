@@ -1,7 +1,7 @@
 package dev.modelgateway.endpoint.admin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.modelgateway.accounts.Accounts;
+import dev.modelgateway.accounts.Administration;
 import dev.modelgateway.accounts.keys.BudgetPeriod;
 import dev.modelgateway.accounts.keys.KeyRequests;
 import dev.modelgateway.accounts.keys.Team;
@@ -18,9 +18,9 @@ import static dev.modelgateway.endpoint.admin.AdminReplies.respond;
 
 /** {@code /admin/teams}: teams whose keys share an allow-list, limits and a budget (docs/accounts.md). */
 public final class TeamsEndpoint {
-    private final Accounts accounts;
+    private final Administration accounts;
 
-    public TeamsEndpoint(Accounts accounts) {
+    public TeamsEndpoint(Administration accounts) {
         this.accounts = accounts;
     }
 

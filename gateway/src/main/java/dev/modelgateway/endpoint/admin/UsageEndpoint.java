@@ -2,7 +2,7 @@ package dev.modelgateway.endpoint.admin;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.modelgateway.accounts.Accounts;
+import dev.modelgateway.accounts.Administration;
 import dev.modelgateway.accounts.keys.KeyRequests;
 import dev.modelgateway.accounts.ledger.Money;
 import dev.modelgateway.accounts.ledger.UsageGrouping;
@@ -24,9 +24,9 @@ import static dev.modelgateway.endpoint.admin.AdminReplies.textParam;
 public final class UsageEndpoint {
     private static final Duration DEFAULT_USAGE_RANGE = Duration.ofDays(30);
 
-    private final Accounts accounts;
+    private final Administration accounts;
 
-    public UsageEndpoint(Accounts accounts) {
+    public UsageEndpoint(Administration accounts) {
         this.accounts = accounts;
     }
 

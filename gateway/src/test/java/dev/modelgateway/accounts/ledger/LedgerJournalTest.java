@@ -55,7 +55,7 @@ class LedgerJournalTest {
     @Test
     void aCleanStopLeavesNoJournalAndALeftSegmentIsReplayedOnceByRowId() throws Exception {
         Accounts accounts = open();
-        String key = await(accounts.createKey("test", new KeySettings("k", List.of(), null, null, null, null))).key().id();
+        String key = await(accounts.admin().createKey("test", new KeySettings("k", List.of(), null, null, null, null))).key().id();
         accounts.record(Fixtures.usage(key, "platform/vendorA-large", new Usage(1000, 0, 0, 0, 100, 0), 200, Instant.now()));
         await(accounts.close());
         try (var files = Files.list(journalDir())) {
@@ -78,7 +78,7 @@ class LedgerJournalTest {
         assertThat(count("SELECT COUNT(DISTINCT id) FROM usage_ledger")).isEqualTo(3);
         long expected = count("SELECT SUM(cost_usd_e10) FROM usage_ledger");
         assertThat(count("SELECT spent_usd_e10 FROM api_keys")).as("b's cost once, a's not again").isEqualTo(expected);
-        assertThat(accounts.spentE10(key)).isEqualTo(expected);
+        assertThat(accounts.admin().spentE10(key)).isEqualTo(expected);
         await(accounts.close());
         try (var files = Files.list(journalDir())) {
             assertThat(files.map(p -> p.getFileName().toString()).toList())
