@@ -2,7 +2,6 @@ package dev.modelgateway.accounts;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.accounts.audit.AlertSettings;
-import dev.modelgateway.accounts.audit.AlertSettingsStore;
 import dev.modelgateway.accounts.audit.Alerts;
 import dev.modelgateway.accounts.audit.AuditLog;
 import dev.modelgateway.accounts.keys.KeyRequests;
@@ -11,29 +10,24 @@ import dev.modelgateway.accounts.keys.KeyStore;
 import dev.modelgateway.accounts.keys.ModelLimit;
 import dev.modelgateway.accounts.keys.StoredKey;
 import dev.modelgateway.accounts.keys.Team;
-import dev.modelgateway.accounts.keys.TeamStore;
 import dev.modelgateway.accounts.ledger.Money;
 import dev.modelgateway.accounts.ledger.Repricing;
 import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
-import dev.modelgateway.store.Database;
-import dev.modelgateway.store.Sql;
 import org.slf4j.LoggerFactory;
 
 import java.io.PrintStream;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code gateway keys ...}: key administration straight against the database, for when no server
- * runs or before the first admin key exists. A running server sees changes within
- * {@link Accounts#KEY_CACHE_TTL}.
+ * {@code gateway keys ...}: key administration straight against the database ({@link DatabaseAdministration}),
+ * for when no server runs or before the first admin key exists.
  */
 public final class KeysCommand {
     static final int OK = 0;
@@ -73,25 +67,18 @@ public final class KeysCommand {
         String command = a.getFirst();
         List<String> rest = a.subList(1, a.size());
         quietStoreLogs();
-        try (Database db = Database.open(cfg.databaseUrl(), Accounts.SCHEMA)) {
-            if (command.equals("reprice")) return reprice(db, prices, new AuditLog(Sql.pool(db)), rest, out);
-            // one transaction: a change and its audit entry commit together
-            return db.transaction(c -> {
-                Sql sql = Sql.in(c);
-                KeyStore keys = new KeyStore(sql);
-                TeamStore teams = new TeamStore(sql);
-                AuditLog audit = new AuditLog(sql);
-                return switch (command) {
-                    case "create" -> create(keys, teams, audit, rest, out);
-                    case "list" -> rest.isEmpty() ? list(keys, sql, out) : usage(out, "list takes no arguments");
-                    case "disable", "enable", "delete" -> rest.size() == 1 ? change(keys, audit, command, rest.getFirst(), out)
-                            : usage(out, command + " takes one key id");
-                    case "teams" -> teams(teams, audit, rest, out);
-                    case "audit" -> audit(audit, rest, out);
-                    case "alerts" -> rest.isEmpty() ? alerts(sql, out) : usage(out, "alerts takes no arguments");
-                    default -> usage(out, "unknown command '" + command + "'");
-                };
-            });
+        try (DatabaseAdministration accounts = DatabaseAdministration.open(cfg)) {
+            return switch (command) {
+                case "create" -> create(accounts, rest, out);
+                case "list" -> rest.isEmpty() ? list(accounts, out) : usage(out, "list takes no arguments");
+                case "disable", "enable", "delete" -> rest.size() == 1 ? change(accounts, command, rest.getFirst(), out)
+                        : usage(out, command + " takes one key id");
+                case "teams" -> teams(accounts, rest, out);
+                case "audit" -> audit(accounts, rest, out);
+                case "reprice" -> reprice(accounts, prices, rest, out);
+                case "alerts" -> rest.isEmpty() ? alerts(accounts, out) : usage(out, "alerts takes no arguments");
+                default -> usage(out, "unknown command '" + command + "'");
+            };
         } catch (GatewayException e) {
             out.println("error: " + e.getMessage());
             return USAGE;
@@ -115,17 +102,16 @@ public final class KeysCommand {
         return body;
     }
 
-    private static int create(KeyStore keys, TeamStore teams, AuditLog audit, List<String> args, PrintStream out)
-            throws SQLException {
+    private static int create(DatabaseAdministration accounts, List<String> args, PrintStream out) throws SQLException {
         ObjectNode body = flags(args, CREATE_FLAGS, out);
         if (body == null) return USAGE;
         KeySettings settings = KeyRequests.create(body);
-        if (settings.teamId() != null && teams.find(settings.teamId()).isEmpty()) {
+        Optional<KeyStore.CreatedKey> made = accounts.createKey(actor(), settings);
+        if (made.isEmpty()) {
             out.println("error: no team with id '" + settings.teamId() + "'");
             return FAILED;
         }
-        KeyStore.CreatedKey created = keys.create(settings);
-        audit.record(actor(), "key.create", "key", created.key().id(), null, AuditLog.of(created.key()));
+        KeyStore.CreatedKey created = made.get();
         out.println("id:   " + created.key().id());
         out.println("name: " + created.key().settings().name());
         out.println("key:  " + created.secret());
@@ -133,18 +119,12 @@ public final class KeysCommand {
         return OK;
     }
 
-    private static int list(KeyStore keys, Sql sql, PrintStream out) throws SQLException {
-        Map<String, Long> spent = sql.call(c -> {
-            try (var ps = c.prepareStatement("SELECT id, spent_usd_e10 FROM api_keys"); var rs = ps.executeQuery()) {
-                Map<String, Long> byKey = new HashMap<>();
-                while (rs.next()) byKey.put(rs.getString(1), rs.getLong(2));
-                return byKey;
-            }
-        });
+    private static int list(DatabaseAdministration accounts, PrintStream out) throws SQLException {
+        Map<String, Long> spent = accounts.spentByKey();
         String format = "%-20s %-20s %-10s %-28s %8s %10s %10s %12s %14s %-20s %s%n";
         out.printf(format, "ID", "NAME", "PREFIX", "MODELS", "RPM", "TPM", "CONCURRENT", "BUDGET_USD", "SPENT_USD", "EXPIRES",
                 "STATUS");
-        for (StoredKey k : keys.list()) {
+        for (StoredKey k : accounts.listKeys()) {
             KeySettings s = k.settings();
             out.printf(format, k.id(), s.name(), k.prefix(), s.allowedModels().isEmpty() ? "*" : String.join(",", s.allowedModels()),
                     orDash(s.rpm()), orDash(s.tpm()), s.maxConcurrent() == null ? "default" : s.maxConcurrent(), s.budgetUsd() == null ? "-" : s.budgetUsd().toPlainString(),
@@ -156,15 +136,14 @@ public final class KeysCommand {
         return OK;
     }
 
-    private static int teams(TeamStore teams, AuditLog audit, List<String> args, PrintStream out) throws SQLException {
+    private static int teams(DatabaseAdministration accounts, List<String> args, PrintStream out) throws SQLException {
         String sub = args.isEmpty() ? "" : args.getFirst();
         List<String> rest = args.isEmpty() ? args : args.subList(1, args.size());
         switch (sub) {
             case "create" -> {
                 ObjectNode body = flags(rest, TEAM_FLAGS, out);
                 if (body == null) return USAGE;
-                Team team = teams.create(KeyRequests.createTeam(body));
-                audit.record(actor(), "team.create", "team", team.id(), null, AuditLog.of(team));
+                Team team = accounts.createTeam(actor(), KeyRequests.createTeam(body));
                 out.println("id:   " + team.id());
                 out.println("name: " + team.name());
                 return OK;
@@ -172,7 +151,7 @@ public final class KeysCommand {
             case "list" -> {
                 String format = "%-22s %-20s %-28s %8s %10s %12s %-9s%n";
                 out.printf(format, "ID", "NAME", "MODELS", "RPM", "TPM", "BUDGET_USD", "PERIOD");
-                for (Team t : teams.list()) {
+                for (Team t : accounts.listTeams()) {
                     out.printf(format, t.id(), t.name(), t.allowedModels().isEmpty() ? "*" : String.join(",", t.allowedModels()),
                             orDash(t.rpm()), orDash(t.tpm()), t.budgetUsd() == null ? "-" : t.budgetUsd().toPlainString(),
                             t.budgetPeriod().wire);
@@ -181,19 +160,14 @@ public final class KeysCommand {
             }
             case "delete" -> {
                 if (rest.size() != 1) return usage(out, "teams delete takes one team id");
-                Optional<Team> team = teams.find(rest.getFirst());
-                if (team.isEmpty()) {
-                    out.println("error: no team with id '" + rest.getFirst() + "'");
-                    return FAILED;
-                }
-                if (teams.keyCount(team.get().id()) > 0) {
-                    out.println("error: team '" + team.get().id() + "' still has keys; move or delete them first");
-                    return FAILED;
-                }
-                teams.delete(team.get().id());
-                audit.record(actor(), "team.delete", "team", team.get().id(), AuditLog.of(team.get()), null);
-                out.println("deleted " + team.get().id());
-                return OK;
+                String id = rest.getFirst();
+                String outcome = switch (accounts.deleteTeam(actor(), id)) {
+                    case NOT_FOUND -> "error: no team with id '" + id + "'";
+                    case HAS_KEYS -> "error: team '" + id + "' still has keys; move or delete them first";
+                    case DELETED -> "deleted " + id;
+                };
+                out.println(outcome);
+                return outcome.startsWith("error") ? FAILED : OK;
             }
             default -> {
                 return usage(out, "teams takes create, list or delete");
@@ -201,11 +175,11 @@ public final class KeysCommand {
         }
     }
 
-    private static int audit(AuditLog audit, List<String> args, PrintStream out) throws SQLException {
+    private static int audit(DatabaseAdministration accounts, List<String> args, PrintStream out) throws SQLException {
         ObjectNode body = flags(args, Map.of("--limit", "limit", "--target", "target"), out);
         if (body == null) return USAGE;
         Long limit = KeyRequests.limit("limit", body.get("limit"));
-        for (AuditLog.Entry e : audit.list(limit == null ? 50 : (int) Math.min(limit, 1000), body.path("target").textValue())) {
+        for (AuditLog.Entry e : accounts.auditLog(limit == null ? 50 : (int) Math.min(limit, 1000), body.path("target").textValue())) {
             out.printf("%s  %-22s %-14s %-22s before=%s after=%s%n", e.at(), e.actor(), e.action(),
                     e.targetId() == null ? "-" : e.targetId(), e.beforeJson() == null ? "-" : e.beforeJson(),
                     e.afterJson() == null ? "-" : e.afterJson());
@@ -213,7 +187,7 @@ public final class KeysCommand {
         return OK;
     }
 
-    private static int reprice(Database db, PriceBook prices, AuditLog audit, List<String> args, PrintStream out)
+    private static int reprice(DatabaseAdministration accounts, PriceBook prices, List<String> args, PrintStream out)
             throws SQLException {
         ObjectNode body = flags(args, Map.of("--from", "from", "--to", "to"), out);
         if (body == null) return USAGE;
@@ -221,20 +195,18 @@ public final class KeysCommand {
         Instant from = KeyRequests.instant("from", body.get("from"));
         Instant to = KeyRequests.instant("to", body.get("to"));
         if (!from.isBefore(to)) return usage(out, "--from must be before --to");
-        Repricing.Result r = Repricing.run(db, prices, from, to);
-        audit.record(actor(), "reprice", "ledger", null, Json.MAPPER.createObjectNode().put("from", from.toString()).put("to", to.toString()),
-                r.json());
+        Repricing.Result r = accounts.reprice(actor(), prices, from, to);
         out.println(r.json().toPrettyString());
         return OK;
     }
 
-    private static int alerts(Sql sql, PrintStream out) throws SQLException {
-        AlertSettings settings = AlertSettingsStore.read(sql);
+    private static int alerts(DatabaseAdministration accounts, PrintStream out) throws SQLException {
+        AlertSettings settings = accounts.alertSettings();
         out.println("webhook: " + (settings.webhookUrl() == null ? "- (alerts are kept until one is set)" : settings.webhookUrl())
                 + ", thresholds: " + settings.thresholds());
         String format = "%-26s %-14s %-24s %-12s %5s %-10s %8s %s%n";
         out.printf(format, "CREATED", "KIND", "HOLDER", "PERIOD", "PCT", "STATE", "ATTEMPTS", "LAST_ERROR");
-        for (Alerts.Alert a : new Alerts(sql).list(100)) {
+        for (Alerts.Alert a : accounts.alerts(100)) {
             out.printf(format, a.createdAt(), a.kind(), a.holder(), a.period(), a.threshold(), a.state(), a.attempts(),
                     a.lastError() == null ? "-" : a.lastError());
         }
@@ -246,18 +218,12 @@ public final class KeysCommand {
         return "cli:" + System.getProperty("user.name", "unknown");
     }
 
-    private static int change(KeyStore keys, AuditLog audit, String command, String id, PrintStream out) throws SQLException {
-        Optional<StoredKey> key = keys.find(id);
+    private static int change(DatabaseAdministration accounts, String command, String id, PrintStream out) throws SQLException {
+        Optional<StoredKey> key = command.equals("delete") ? accounts.deleteKey(actor(), id)
+                : accounts.setDisabled(actor(), id, command.equals("disable"));
         if (key.isEmpty()) {
             out.println("error: no key with id '" + id + "'");
             return FAILED;
-        }
-        if (command.equals("delete")) {
-            keys.delete(id);
-            audit.record(actor(), "key.delete", "key", id, AuditLog.of(key.get()), null);
-        } else {
-            keys.update(id, key.get().settings(), command.equals("disable"));
-            audit.record(actor(), "key.update", "key", id, AuditLog.of(key.get()), AuditLog.of(keys.find(id).orElse(null)));
         }
         out.println(command + "d " + id);
         return OK;
