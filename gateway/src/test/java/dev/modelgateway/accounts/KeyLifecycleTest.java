@@ -2,6 +2,7 @@ package dev.modelgateway.accounts;
 
 import dev.modelgateway.accounts.keys.KeyToken;
 import dev.modelgateway.accounts.keys.ModelLimit;
+import dev.modelgateway.cli.KeysCommand;
 import dev.modelgateway.error.GatewayException;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;

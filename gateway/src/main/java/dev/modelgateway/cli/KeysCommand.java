@@ -1,6 +1,8 @@
-package dev.modelgateway.accounts;
+package dev.modelgateway.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.accounts.AccountsConfig;
+import dev.modelgateway.accounts.DatabaseAdministration;
 import dev.modelgateway.accounts.audit.AlertSettings;
 import dev.modelgateway.accounts.audit.Alerts;
 import dev.modelgateway.accounts.audit.AuditLog;
@@ -30,9 +32,9 @@ import java.util.Optional;
  * for when no server runs or before the first admin key exists.
  */
 public final class KeysCommand {
-    static final int OK = 0;
-    static final int FAILED = 1;
-    static final int USAGE = 2;
+    public static final int OK = 0;
+    public static final int FAILED = 1;
+    public static final int USAGE = 2;
 
     private static final String HELP = """
             usage: keys create --name NAME [--models GLOB,GLOB] [--rpm N] [--tpm N] [--model-limits JSON]
