@@ -3,7 +3,6 @@ package dev.modelgateway.server;
 import dev.modelgateway.config.ServerLimits;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
-import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
