@@ -1,8 +1,8 @@
 package dev.modelgateway;
 
 import dev.modelgateway.accounts.AccountsConfig;
-import dev.modelgateway.accounts.KeysCommand;
 import dev.modelgateway.catalogue.Catalogue;
+import dev.modelgateway.cli.KeysCommand;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.console.ConsoleTimings;
 import dev.modelgateway.config.GatewayConfig;

@@ -2,21 +2,44 @@ package dev.modelgateway.accounts;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.modelgateway.accounts.audit.AlertSender;
+import dev.modelgateway.accounts.audit.AlertSettingsStore;
+import dev.modelgateway.accounts.audit.Alerts;
+import dev.modelgateway.accounts.keys.BudgetPeriod;
+import dev.modelgateway.accounts.keys.KeyStore;
+import dev.modelgateway.accounts.keys.KeyToken;
+import dev.modelgateway.accounts.keys.StoredKey;
+import dev.modelgateway.accounts.ledger.Ledger;
+import dev.modelgateway.accounts.ledger.LedgerEntry;
+import dev.modelgateway.accounts.ledger.LedgerJournal;
+import dev.modelgateway.accounts.ledger.LedgerWriter;
+import dev.modelgateway.accounts.ledger.Money;
+import dev.modelgateway.accounts.ledger.PriceTables;
+import dev.modelgateway.accounts.ledger.SpendTracker;
+import dev.modelgateway.accounts.limits.Budget;
+import dev.modelgateway.accounts.limits.CallHolds;
+import dev.modelgateway.accounts.limits.Hold;
+import dev.modelgateway.accounts.limits.HoldDecision;
+import dev.modelgateway.accounts.limits.HoldRequest;
+import dev.modelgateway.accounts.limits.LocalHolds;
+import dev.modelgateway.accounts.limits.LocalRateLimiter;
+import dev.modelgateway.accounts.limits.RateDecision;
+import dev.modelgateway.accounts.limits.RateLimiter;
+import dev.modelgateway.accounts.limits.RateScope;
+import dev.modelgateway.accounts.limits.RedisHolds;
+import dev.modelgateway.accounts.limits.RedisRateLimiter;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelPrice;
 import dev.modelgateway.catalogue.PriceBook;
-import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.store.Database;
 import dev.modelgateway.store.Schema;
+import dev.modelgateway.store.Sql;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,8 +51,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Platform accounts: API keys, admission (model allow-list, budget, rate limits) and the usage ledger.
- * Nothing here blocks an event loop: JDBC runs on Vert.x worker threads, ledger writes on their own thread.
+ * Platform accounts on the request path: authentication, admission (model allow-list, budget, rate limits, calls in
+ * flight) and the usage ledger's recording; the administrator's operations are {@link Administration}, the refusals'
+ * errors {@link Refusals}. Nothing here blocks an event loop: JDBC runs on Vert.x worker threads, ledger writes on
+ * their own thread.
  */
 public final class Accounts {
     /** How stale a key's settings may be on the request path, e.g. after another instance disabled it. */
@@ -45,9 +70,8 @@ public final class Accounts {
     private final AccountsConfig config;
     private final PriceBook prices;
     private final Database db;
+    private final Blocking blocking;
     private final KeyStore keys;
-    private final TeamStore teams;
-    private final AuditLog audit;
     private final Ledger ledger;
     private final SpendTracker spend;
     private final LedgerWriter writer;
@@ -58,6 +82,7 @@ public final class Accounts {
     private final Map<String, String> priceAlertsRaised = new java.util.concurrent.ConcurrentHashMap<>();
     private final RateLimiter limiter;
     private final CallHolds holds;
+    private final Administration admin;
     /** The price table version last stored in {@code price_tables}. */
     private volatile String registeredPrices;
     private final AtomicLong journalWarnedAt = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
@@ -74,20 +99,25 @@ public final class Accounts {
         this.config = config;
         this.prices = prices;
         this.db = db;
+        this.blocking = new Blocking(vertx);
         this.keys = new KeyStore(Sql.pool(db));
-        this.teams = new TeamStore(Sql.pool(db));
-        this.audit = new AuditLog(Sql.pool(db));
         this.ledger = new Ledger(db);
         this.spend = spend;
         this.journal = journal;
         this.alerts = new Alerts(Sql.pool(db));
         this.writer = new LedgerWriter(ledger, spend, SPEND_REFRESH,
-                batch -> alerts.budgetsAfter(batch, AlertSettings.read(Sql.pool(db)).thresholds()));
+                batch -> alerts.budgetsAfter(batch, AlertSettingsStore.read(Sql.pool(db)).thresholds()));
         this.limiter = limiter;
         this.holds = holds;
         this.registeredPrices = prices.version(); // stored by open
         writer.start();
         this.alertSender = new AlertSender(vertx, db, alerts);
+        this.admin = new Administration(config, db, blocking, prices, keys, ledger, spend, alerts, limiter, keysBySecret::invalidateAll);
+    }
+
+    /** The operations of the admin API: keys, teams, usage, limits, re-pricing, alerts, the audit log. */
+    public Administration admin() {
+        return admin;
     }
 
     /** Opens the database (running its migrations) and, if configured, Redis. */
@@ -145,7 +175,7 @@ public final class Accounts {
      */
     public Future<ApiKey> authenticate(String bearerToken) {
         if (bearerToken == null || bearerToken.isBlank()) {
-            return Future.failedFuture(unauthorized("Missing API key: send it as 'Authorization: Bearer <key>'.", "missing_api_key"));
+            return Future.failedFuture(Refusals.unauthorized("Missing API key: send it as 'Authorization: Bearer <key>'.", "missing_api_key"));
         }
         if (config.masterKey() != null && KeyToken.sameSecret(bearerToken, config.masterKey())) {
             return Future.succeededFuture(ApiKey.MASTER);
@@ -154,13 +184,13 @@ public final class Accounts {
         Future<Optional<StoredKey>> found = cached != null ? Future.succeededFuture(cached)
                 : blocking(() -> keys.findByHash(KeyToken.hash(bearerToken))).onSuccess(k -> keysBySecret.put(bearerToken, k));
         return found.compose(k -> {
-            if (k.isEmpty()) return Future.failedFuture(unauthorized("Invalid API key.", "invalid_api_key"));
+            if (k.isEmpty()) return Future.failedFuture(Refusals.unauthorized("Invalid API key.", "invalid_api_key"));
             ApiKey key = k.get().toApiKey();
             if (key.disabled()) {
-                return Future.failedFuture(unauthorized("API key " + k.get().prefix() + "... (" + key.id() + ") is disabled.", "api_key_disabled"));
+                return Future.failedFuture(Refusals.unauthorized("API key " + k.get().prefix() + "... (" + key.id() + ") is disabled.", "api_key_disabled"));
             }
             if (key.expiredAt(Instant.now())) {
-                return Future.failedFuture(unauthorized("API key " + k.get().prefix() + "... (" + key.id() + ") expired at "
+                return Future.failedFuture(Refusals.unauthorized("API key " + k.get().prefix() + "... (" + key.id() + ") expired at "
                         + key.expiresAt() + ".", "api_key_expired"));
             }
             return Future.succeededFuture(key);
@@ -182,9 +212,9 @@ public final class Accounts {
      * per-model limit holds whichever model of the plan answers. A model outside the allow-list is refused.
      */
     public Future<Admission> admitFallback(ApiKey key, String publicModel, long estimatedTokens) {
-        if (prices.priceOf(publicModel) == null) return Future.failedFuture(unpriced(publicModel));
+        if (prices.priceOf(publicModel) == null) return Future.failedFuture(Refusals.unpriced(publicModel));
         if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
-        if (!allows(key, publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
+        if (!allows(key, publicModel)) return Future.failedFuture(Refusals.notAllowed(key, publicModel));
         return limited(key, RateScope.of(key, publicModel).stream().filter(s -> s.models() != null).toList(), estimatedTokens);
     }
 
@@ -199,30 +229,30 @@ public final class Accounts {
      */
     public Future<Admission> admit(ApiKey key, String publicModel, long estimatedTokens) {
         ModelPrice price = prices.priceOf(publicModel);
-        if (price == null) return Future.failedFuture(unpriced(publicModel));
+        if (price == null) return Future.failedFuture(Refusals.unpriced(publicModel));
         if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
-        if (!allows(key, publicModel)) return Future.failedFuture(notAllowed(key, publicModel));
+        if (!allows(key, publicModel)) return Future.failedFuture(Refusals.notAllowed(key, publicModel));
         Instant now = Instant.now();
         Budget own = Budget.of(key, now, spend);
         Budget team = Budget.of(key.team(), now, spend);
         for (Budget b : new Budget[]{own, team}) {
-            if (b != null && b.spent()) return Future.failedFuture(budgetSpent(key, b, b.spentE10()));
+            if (b != null && b.spent()) return Future.failedFuture(Refusals.budgetSpent(key, b, b.spentE10()));
         }
         // The most this call may cost: every estimated token priced as output, the dearest kind.
         long reserveE10 = own == null && team == null ? 0 : Money.toE10(price.cost(new Usage(0, 0, 0, 0, estimatedTokens, 0)));
         List<RateScope> scopes = RateScope.of(key, publicModel);
-        int maxConcurrent = maxConcurrent(key);
+        int maxConcurrent = admin.maxConcurrent(key);
         if (maxConcurrent == 0 && own == null && team == null) return limited(key, scopes, estimatedTokens);
         long reserve = reserveE10;
         Future<HoldDecision> keyHold = own == null && maxConcurrent == 0 ? Future.succeededFuture(HoldDecision.granted(() -> { }))
                 : holds.take(own == null ? new HoldRequest(key.id(), "", maxConcurrent, -1, 0, 0) : own.request(maxConcurrent, reserve));
         return keyHold.compose(first -> {
-                    if (first.refusal() != null) return Future.failedFuture(refused(key, own, first, maxConcurrent));
+                    if (first.refusal() != null) return Future.failedFuture(Refusals.refused(key, own, first, maxConcurrent));
                     if (team == null) return Future.succeededFuture(first.hold());
                     return holds.take(team.request(0, reserve)).compose(second -> {
                         if (second.refusal() == null) return Future.succeededFuture(both(first.hold(), second.hold()));
                         first.hold().release();
-                        return Future.failedFuture(refused(key, team, second, maxConcurrent));
+                        return Future.failedFuture(Refusals.refused(key, team, second, maxConcurrent));
                     }, e -> {
                         first.hold().release();
                         return Future.failedFuture(e);
@@ -239,18 +269,13 @@ public final class Accounts {
         };
     }
 
-    /** The key's own {@code max_concurrent}, else the gateway's default; 0: no bound. */
-    int maxConcurrent(ApiKey key) {
-        return key.maxConcurrent() != null ? key.maxConcurrent().intValue() : config.defaultMaxConcurrent();
-    }
-
     /** Takes {@code estimatedTokens} from the buckets of {@code scopes}, or says which limit refuses them. */
     private Future<Admission> limited(ApiKey key, List<RateScope> scopes, long estimatedTokens) {
         if (scopes.isEmpty()) return Future.succeededFuture(Admission.UNLIMITED);
         return limiter.acquire(scopes, estimatedTokens)
                 .<Admission>compose(d -> d.getFirst().allowed()
                         ? Future.succeededFuture(new LimitedAdmission(RateDecision.headers(d), limiter, scopes, estimatedTokens))
-                        : Future.failedFuture(rateLimited(key, scopes, d)))
+                        : Future.failedFuture(Refusals.rateLimited(key, scopes, d)))
                 .recover(e -> {
                     if (e instanceof GatewayException) return Future.failedFuture(e);
                     // Rate limiting protects upstreams; an unreachable Redis should not take the gateway down with it.
@@ -272,12 +297,12 @@ public final class Accounts {
     public Future<Optional<GatewayException>> stillAllowed(ApiKey key) {
         if (key.master()) return Future.succeededFuture(Optional.empty());
         return blocking(() -> keys.find(key.id())).map(found -> {
-            if (found.isEmpty()) return Optional.of(unauthorized("API key " + key.id() + " was deleted.", "invalid_api_key"));
+            if (found.isEmpty()) return Optional.of(Refusals.unauthorized("API key " + key.id() + " was deleted.", "invalid_api_key"));
             ApiKey now = found.get().toApiKey();
-            if (now.disabled()) return Optional.of(unauthorized("API key " + key.id() + " was disabled.", "api_key_disabled"));
-            if (now.expiredAt(Instant.now())) return Optional.of(unauthorized("API key " + key.id() + " expired.", "api_key_expired"));
+            if (now.disabled()) return Optional.of(Refusals.unauthorized("API key " + key.id() + " was disabled.", "api_key_disabled"));
+            if (now.expiredAt(Instant.now())) return Optional.of(Refusals.unauthorized("API key " + key.id() + " expired.", "api_key_expired"));
             for (Budget b : new Budget[]{Budget.of(now, Instant.now(), spend), Budget.of(now.team(), Instant.now(), spend)}) {
-                if (b != null && b.spent()) return Optional.of(budgetSpent(now, b, b.spentE10()));
+                if (b != null && b.spent()) return Optional.of(Refusals.budgetSpent(now, b, b.spentE10()));
             }
             return Optional.empty();
         });
@@ -330,16 +355,6 @@ public final class Accounts {
         }).onFailure(e -> registeredPrices = null);
     }
 
-    /** Prices the ledger rows of {@code [from, to)} again with the current prices (see {@link Repricing}). */
-    Future<Repricing.Result> reprice(String actor, Instant from, Instant to) {
-        return blocking(() -> {
-            Repricing.Result result = Repricing.run(db, prices, from, to);
-            audit.record(actor, "reprice", "ledger", null, new JsonObject().put("from", from.toString()).put("to", to.toString()),
-                    result.json());
-            return result;
-        });
-    }
-
     /** Raises the alert of a model used without a price, once a day (see {@link #record}). */
     private void priceUnknown(String model) {
         Instant now = Instant.now();
@@ -352,32 +367,9 @@ public final class Accounts {
         }).onFailure(e -> priceAlertsRaised.remove(model, day));
     }
 
-    Future<List<Alerts.Alert>> alerts(int limit) {
-        return blocking(() -> alerts.list(limit));
-    }
-
-    Future<AlertSettings> alertSettings() {
-        return blocking(() -> AlertSettings.read(Sql.pool(db)));
-    }
-
-    Future<AlertSettings> updateAlertSettings(String actor, JsonObject body) {
-        return change(tx -> {
-            AlertSettings before = AlertSettings.read(tx.sql());
-            AlertSettings after = before.patch(body);
-            after.write(tx.sql());
-            tx.audit().record(actor, "alerts.update", "alerts", null, before.json(), after.json());
-            return after;
-        });
-    }
-
     /** The accounts database, shared with other per-key records (transcription tasks); blocking, use a worker. */
     public Database database() {
         return db;
-    }
-
-    /** Mounts the admin and usage API under {@code /api/v1}. */
-    public void mountRoutes(Router router) {
-        new AccountsApi(this).mount(router);
     }
 
     /**
@@ -396,138 +388,6 @@ public final class Accounts {
                     return null;
                 }, false))
                 .mapEmpty();
-    }
-
-    // --- operations behind the HTTP API ---
-
-    boolean masterKeyConfigured() {
-        return config.masterKey() != null;
-    }
-
-    // Each change commits with its audit entry, made by the actor: the admin API caller's key id, or cli:<user>.
-
-    /** The stores of one transaction: a change and its audit entry commit together or not at all. */
-    private record Tx(Sql sql, KeyStore keys, TeamStore teams, AuditLog audit) {}
-
-    @FunctionalInterface
-    private interface Change<T> {
-        T apply(Tx tx) throws SQLException;
-    }
-
-    private <T> Future<T> change(Change<T> work) {
-        return blocking(() -> db.transaction(c -> {
-            Sql sql = Sql.in(c);
-            return work.apply(new Tx(sql, new KeyStore(sql), new TeamStore(sql), new AuditLog(sql)));
-        }));
-    }
-
-    Future<KeyStore.CreatedKey> createKey(String actor, KeySettings settings) {
-        return change(tx -> {
-            requireTeam(tx, settings.teamId());
-            KeyStore.CreatedKey created = tx.keys().create(settings);
-            tx.audit().record(actor, "key.create", "key", created.key().id(), null, AuditLog.of(created.key()));
-            return created;
-        });
-    }
-
-    /** A key may join only a team that exists: a typo would otherwise leave it outside every team's limits. */
-    private static void requireTeam(Tx tx, String teamId) throws SQLException {
-        if (teamId != null && tx.teams().find(teamId).isEmpty()) {
-            throw GatewayException.invalid("team_id", "No team with id '" + teamId + "'.").withCode("team_not_found");
-        }
-    }
-
-    Future<Team> createTeam(String actor, Team settings) {
-        return change(tx -> {
-            Team team = tx.teams().create(settings);
-            tx.audit().record(actor, "team.create", "team", team.id(), null, AuditLog.of(team));
-            return team;
-        });
-    }
-
-    Future<List<Team>> listTeams() {
-        return blocking(teams::list);
-    }
-
-    Future<Optional<Team>> findTeam(String id) {
-        return blocking(() -> teams.find(id));
-    }
-
-    /** Forgets cached keys, which carry their team, before the caller hears of the change. */
-    Future<Boolean> updateTeam(String actor, Team team) {
-        return change(tx -> {
-            Optional<Team> before = tx.teams().find(team.id());
-            boolean updated = tx.teams().update(team);
-            if (updated) tx.audit().record(actor, "team.update", "team", team.id(), AuditLog.of(before.orElse(null)), AuditLog.of(team));
-            return updated;
-        }).onSuccess(x -> keysBySecret.invalidateAll());
-    }
-
-    /** A team with keys is not deleted (409): its keys would silently lose the team's limits. */
-    Future<Boolean> deleteTeam(String actor, String id) {
-        return change(tx -> {
-            Optional<Team> before = tx.teams().find(id);
-            long members = tx.teams().keyCount(id);
-            if (members > 0) {
-                throw GatewayException.invalid("id", "Team '" + id + "' still has " + members
-                        + " keys; move or delete them first.").withStatus(409).withCode("team_not_empty");
-            }
-            boolean deleted = tx.teams().delete(id);
-            if (deleted) tx.audit().record(actor, "team.delete", "team", id, AuditLog.of(before.orElse(null)), null);
-            return deleted;
-        });
-    }
-
-    /** What {@code holder} has spent in the current span of {@code period}. */
-    long spentE10(String holder, BudgetPeriod period) {
-        return spend.spentE10(holder, period.of(Instant.now()));
-    }
-
-    Future<List<StoredKey>> listKeys() {
-        return blocking(keys::list);
-    }
-
-    Future<Optional<StoredKey>> findKey(String id) {
-        return blocking(() -> keys.find(id));
-    }
-
-    /** Forgets cached keys before the caller hears of the change, so its next request sees it. */
-    Future<Boolean> updateKey(String actor, String id, KeySettings settings, boolean disabled) {
-        return change(tx -> {
-            requireTeam(tx, settings.teamId());
-            Optional<StoredKey> before = tx.keys().find(id);
-            boolean updated = tx.keys().update(id, settings, disabled);
-            if (updated) {
-                tx.audit().record(actor, "key.update", "key", id, AuditLog.of(before.orElse(null)),
-                        AuditLog.of(tx.keys().find(id).orElse(null)));
-            }
-            return updated;
-        }).onSuccess(x -> keysBySecret.invalidateAll());
-    }
-
-    Future<Boolean> deleteKey(String actor, String id) {
-        return change(tx -> {
-            Optional<StoredKey> before = tx.keys().find(id);
-            boolean deleted = tx.keys().delete(id);
-            if (deleted) tx.audit().record(actor, "key.delete", "key", id, AuditLog.of(before.orElse(null)), null);
-            return deleted;
-        }).onSuccess(x -> keysBySecret.invalidateAll());
-    }
-
-    Future<List<AuditLog.Entry>> auditLog(int limit, String targetId) {
-        return blocking(() -> audit.list(limit, targetId));
-    }
-
-    Future<List<UsageQuery.Group>> usage(UsageQuery query) {
-        return blocking(() -> ledger.usage(query));
-    }
-
-    long spentE10(String keyId) {
-        return spend.spentE10(keyId);
-    }
-
-    Future<List<RateDecision>> currentRates(List<RateScope> scopes) {
-        return scopes.isEmpty() ? Future.succeededFuture(List.of()) : limiter.peek(scopes);
     }
 
     /** Usage rows queued for the ledger's writer (docs/observability.md). */
@@ -549,73 +409,6 @@ public final class Accounts {
     }
 
     private <T> Future<T> blocking(Callable<T> work) {
-        return vertx.executeBlocking(() -> {
-            try {
-                return work.call();
-            } catch (SQLException e) {
-                LOG.error("accounts database failure", e);
-                throw GatewayException.of(ErrorKind.UNAVAILABLE, "The accounts database is unavailable.");
-            }
-        }, false);
-    }
-
-    /**
-     * 403: the operator has priced nothing for the model. Refused rather than recorded at $0 (docs/accounts.md,
-     * "Prices"); {@code price: unknown} in the catalogue allows it explicitly.
-     */
-    private static GatewayException unpriced(String publicModel) {
-        return GatewayException.of(ErrorKind.PERMISSION, "Model '" + publicModel + "' has no price configured, and the"
-                + " gateway does not serve a model it cannot bill; the operator can set its price (or price: unknown).")
-                .withParam("model").withCode("model_not_priced");
-    }
-
-    private static GatewayException unauthorized(String message, String code) {
-        return GatewayException.of(ErrorKind.AUTHENTICATION, message).withCode(code);
-    }
-
-    private static GatewayException notAllowed(ApiKey key, String publicModel) {
-        String who = key.allows(publicModel) ? "API key '" + key.name() + "' (team '" + key.team().name() + "')"
-                : "API key '" + key.name() + "'";
-        return GatewayException.of(ErrorKind.PERMISSION, who + " may not use model '" + publicModel
-                + "'.").withParam("model").withCode("model_not_allowed");
-    }
-
-    /**
-     * 429 is how OpenAI reports exhausted credit; x-should-retry stops the official SDKs from retrying. A periodic
-     * budget says when its period ends.
-     */
-    private static GatewayException budgetSpent(ApiKey key, Budget b, long spentE10) {
-        return GatewayException.of(ErrorKind.RATE_LIMIT, b.describe(key) + " has used its " + b.periodText() + "budget of $"
-                + b.usd().toPlainString() + " (spent $" + Money.fromE10(spentE10).toPlainString() + ")"
-                + (b.endsAt() == null ? "." : "; it renews at " + b.endsAt() + "."))
-                .withCode("insufficient_quota").withHeaders(Map.of("x-should-retry", "false"));
-    }
-
-    /** Retrying soon is right for a slot or a reservation: a call in flight ends and gives it back. */
-    private static GatewayException refused(ApiKey key, Budget b, HoldDecision taken, int maxConcurrent) {
-        return switch (taken.refusal()) {
-            case BUDGET_SPENT -> budgetSpent(key, b, taken.spentE10());
-            case CONCURRENCY -> GatewayException.of(ErrorKind.RATE_LIMIT, "API key '" + key.name() + "' has " + maxConcurrent
-                    + " calls in flight, its limit (max_concurrent " + maxConcurrent + "); retry when one has finished.")
-                    .withCode("concurrency_limit_exceeded").withHeaders(Map.of("retry-after", "1"));
-            case BUDGET_RESERVED -> GatewayException.of(ErrorKind.RATE_LIMIT, b.describe(key)
-                    + ": the calls in flight may use the rest of its " + b.periodText() + "budget of $" + b.usd().toPlainString()
-                    + "; retry when they have finished.").withCode("budget_reserved").withHeaders(Map.of("retry-after", "1"));
-        };
-    }
-
-    /** Names the scope and limit that made the request wait longest. */
-    private static GatewayException rateLimited(ApiKey key, List<RateScope> scopes, List<RateDecision> decisions) {
-        int worst = 0;
-        for (int i = 1; i < decisions.size(); i++) {
-            if (decisions.get(i).retryAfterMs() > decisions.get(worst).retryAfterMs()) worst = i;
-        }
-        RateDecision d = decisions.get(worst);
-        RateLimits l = d.limits();
-        boolean requests = l.rpm() > 0 && d.remainingRequests() < 1;
-        String limit = requests ? l.rpm() + " requests per minute" : l.tpm() + " tokens per minute";
-        return GatewayException.of(ErrorKind.RATE_LIMIT, "Rate limit reached for " + scopes.get(worst).describe(key.name())
-                + ": " + limit + ". Retry in " + GoDuration.format(d.retryAfterMs()) + ".")
-                        .withCode("rate_limit_exceeded").withHeaders(RateDecision.refusalHeaders(decisions));
+        return blocking.run(work);
     }
 }

@@ -1,5 +1,10 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.accounts.keys.BudgetPeriod;
+import dev.modelgateway.accounts.keys.ModelGlob;
+import dev.modelgateway.accounts.keys.ModelLimit;
+import dev.modelgateway.accounts.keys.Team;
+
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.accounts.limits.Hold;
+
 import java.util.Map;
 
 /**

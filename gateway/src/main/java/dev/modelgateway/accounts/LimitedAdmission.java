@@ -1,5 +1,7 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.accounts.limits.RateLimiter;
+import dev.modelgateway.accounts.limits.RateScope;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -6,7 +6,6 @@ import dev.modelgateway.store.Schema;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.ext.web.Router;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,8 +14,9 @@ import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The web console (docs/console.md): its pages under {@code /console/}, its read API under
- * {@code /api/v1/console/}, and the rollups behind the usage charts. One per accounts database, however many
+ * The web console (docs/console.md): its pages under {@code /console/} ({@link ConsolePages}), its read API under
+ * {@code /api/v1/console/} ({@link ConsoleApi}), both routed by {@code server/GatewayRouter}, and the rollups behind
+ * the usage charts. One per accounts database, however many
  * event loops mount its routes. Its tables are migrated, and {@link RollupJob} started on a timer of the
  * gateway's verticles (so that undeploying the gateway stops it), at the console's first request or one rollup
  * period after the mount, whichever comes first: not during the start-up, where a new database's console
@@ -59,14 +59,13 @@ public final class Console {
                 .onComplete(ready);
     }
 
-    /** Mounts the console on a gateway router (called once per event loop). */
-    public static void mount(Router router, Vertx vertx, Accounts accounts) {
+    /** The console's read API for a gateway router (asked once per event loop), on the one console of these accounts. */
+    public static ConsoleApi api(Vertx vertx, Accounts accounts) {
         Console console;
         synchronized (BY_ACCOUNTS) {
             console = BY_ACCOUNTS.computeIfAbsent(accounts, a -> new Console(vertx, a.database()));
         }
-        new ConsoleApi(vertx, console).mount(router);
-        ConsolePages.mount(router);
+        return new ConsoleApi(vertx, console);
     }
 
     Database database() {

@@ -1,15 +1,15 @@
 package dev.modelgateway.console;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.accounts.ApiKey;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
+import dev.modelgateway.json.Json;
 import dev.modelgateway.store.SqlWork;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,16 +23,15 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * The console's read API under {@code /api/v1/console} (docs/console.md). Behind the gateway's Bearer auth like
- * every {@code /api} route: the master key sees everything, any other key its own usage and requests only.
+ * The console's read API under {@code /api/v1/console} (docs/console.md), its routes listed in
+ * {@code server/GatewayRouter}. Behind the gateway's Bearer auth like every {@code /api} route: the master key sees
+ * everything, any other key its own usage and requests only; the audit log is an admin route (the master key's).
  * Keys, rate limits and models come from the existing admin and models routes.
  */
-final class ConsoleApi {
-    private static final String BASE = "/api/v1/console";
+public final class ConsoleApi {
     private static final Duration DEFAULT_REQUESTS_WINDOW = Duration.ofDays(1);
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleApi.class);
     private static final Pattern ACTION = Pattern.compile("[a-z_]{1,20}(\\.[a-z_]{1,20})?");
@@ -46,44 +45,41 @@ final class ConsoleApi {
         this.console = console;
     }
 
-    void mount(Router router) {
-        router.get(BASE + "/me").handler(ctx -> json(ctx, me(ctx)));
-        router.get(BASE + "/usage").handler(ctx -> json(ctx, usage(ctx)));
-        router.get(BASE + "/usage.csv").handler(this::usageCsv);
-        router.get(BASE + "/requests").handler(ctx -> json(ctx, requests(ctx)));
-        router.get(BASE + "/requests/:id").handler(ctx -> json(ctx, request(ctx)));
-        router.get(BASE + "/audit").handler(ctx -> json(ctx, audit(ctx)));
-    }
-
-    private Future<JsonObject> me(RoutingContext ctx) {
+    /** {@code GET /me}: the caller's key, its limits and what it has spent. */
+    public void me(RoutingContext ctx) {
         ApiKey key = caller(ctx);
-        JsonObject me = new JsonObject().put("admin", key.master()).put("key_id", key.id()).put("name", key.name());
-        if (key.master()) return Future.succeededFuture(me);
-        me.put("rpm", key.rpm()).put("tpm", key.tpm()).put("max_concurrent", key.maxConcurrent())
-                .put("allowed_models", new JsonArray(key.allowedModels()))
-                .put("budget_usd", key.budgetUsd() == null ? null : key.budgetUsd().toPlainString())
+        ObjectNode me = Json.MAPPER.createObjectNode().put("admin", key.master()).put("key_id", key.id()).put("name", key.name());
+        if (key.master()) {
+            json(ctx, Future.succeededFuture(me));
+            return;
+        }
+        me.put("rpm", key.rpm()).put("tpm", key.tpm()).put("max_concurrent", key.maxConcurrent());
+        key.allowedModels().forEach(me.putArray("allowed_models")::add);
+        me.put("budget_usd", key.budgetUsd() == null ? null : key.budgetUsd().toPlainString())
                 .put("expires_at", key.expiresAt() == null ? null : key.expiresAt().toString());
-        JsonArray limits = new JsonArray();
-        key.modelLimits().forEach(l -> limits.add(new JsonObject().put("models", l.models()).put("rpm", l.rpm()).put("tpm", l.tpm())));
-        me.put("model_limits", limits);
-        return blocking(c -> ConsoleQueries.spentE10(c, key.id())).map(spent -> me.put("spent_usd", usd(spent)));
+        ArrayNode limits = me.putArray("model_limits");
+        key.modelLimits().forEach(l -> limits.addObject().put("models", l.models()).put("rpm", l.rpm()).put("tpm", l.tpm()));
+        json(ctx, blocking(c -> ConsoleQueries.spentE10(c, key.id())).map(spent -> me.put("spent_usd", usd(spent))));
     }
 
-    private Future<JsonObject> usage(RoutingContext ctx) {
+    /** {@code GET /usage}: the rollups as chart series. */
+    public void usage(RoutingContext ctx) {
         UsageQuery q = usageQuery(ctx);
-        return blocking(c -> ConsoleQueries.usage(c, q)).map(rows -> {
-            JsonArray data = new JsonArray();
-            for (UsageRow r : rows) data.add(usageJson(r));
-            JsonArray bounds = new JsonArray();
-            for (long b : RollupColumns.BOUNDS_MS) bounds.add(b);
-            return new JsonObject().put("object", "console_usage").put("grain", q.grain().name().toLowerCase(Locale.ROOT))
+        json(ctx, blocking(c -> ConsoleQueries.usage(c, q)).map(rows -> {
+            ObjectNode usage = Json.MAPPER.createObjectNode().put("object", "console_usage")
+                    .put("grain", q.grain().name().toLowerCase(Locale.ROOT))
                     .put("dimension", q.dimension().name().toLowerCase(Locale.ROOT))
-                    .put("from", Instant.ofEpochMilli(q.fromMs()).toString()).put("to", Instant.ofEpochMilli(q.toMs()).toString())
-                    .put("histogram_bounds_ms", bounds).put("data", data);
-        });
+                    .put("from", Instant.ofEpochMilli(q.fromMs()).toString()).put("to", Instant.ofEpochMilli(q.toMs()).toString());
+            ArrayNode bounds = usage.putArray("histogram_bounds_ms");
+            for (long b : RollupColumns.BOUNDS_MS) bounds.add(b);
+            ArrayNode data = usage.putArray("data");
+            for (UsageRow r : rows) data.add(usageJson(r));
+            return usage;
+        }));
     }
 
-    private void usageCsv(RoutingContext ctx) {
+    /** {@code GET /usage.csv}: the same series as a download. */
+    public void usageCsv(RoutingContext ctx) {
         UsageQuery q = usageQuery(ctx);
         console.ready().compose(v -> blocking(c -> ConsoleQueries.usage(c, q))).onComplete(r -> {
             if (r.failed()) {
@@ -97,7 +93,8 @@ final class ConsoleApi {
         });
     }
 
-    private Future<JsonObject> requests(RoutingContext ctx) {
+    /** {@code GET /requests}: the ledger's rows, newest first, a page at a time. */
+    public void requests(RoutingContext ctx) {
         ApiKey key = caller(ctx);
         int limit = intParam(ctx, "limit", 50);
         if (limit < 1 || limit > RequestFilter.MAX_LIMIT) {
@@ -113,30 +110,28 @@ final class ConsoleApi {
         RequestFilter f = new RequestFilter(keyId, blankToNull(ctx.request().getParam("model")),
                 status == null ? null : status.equals("error"), since,
                 before == null ? null : before.atMs(), before == null ? null : before.id(), limit);
-        return blocking(c -> ConsoleQueries.requests(c, f)).map(rows -> {
-            JsonArray data = new JsonArray();
+        json(ctx, blocking(c -> ConsoleQueries.requests(c, f)).map(rows -> {
+            ObjectNode list = Json.MAPPER.createObjectNode().put("object", "list");
+            ArrayNode data = list.putArray("data");
             rows.forEach(r -> data.add(requestJson(r)));
             LedgerRow last = rows.size() == limit ? rows.getLast() : null;
-            return new JsonObject().put("object", "list").put("data", data)
-                    .put("next", last == null ? null : last.atMs() + "_" + last.id());
-        });
+            return list.put("next", last == null ? null : last.atMs() + "_" + last.id());
+        }));
     }
 
-    private Future<JsonObject> request(RoutingContext ctx) {
+    /** {@code GET /requests/:id}: one row of the ledger, the caller's own unless it holds the master key. */
+    public void request(RoutingContext ctx) {
         ApiKey key = caller(ctx);
         String id = ctx.pathParam("id");
-        return blocking(c -> ConsoleQueries.request(c, id)).compose(found -> found
+        json(ctx, blocking(c -> ConsoleQueries.request(c, id)).compose(found -> found
                 .filter(r -> key.master() || r.keyId().equals(key.id()))
                 .map(r -> Future.succeededFuture(requestJson(r)))
                 .orElseGet(() -> Future.failedFuture(GatewayException.of(ErrorKind.NOT_FOUND, "No request '" + id + "' in the ledger.")
-                        .withParam("id").withCode("request_not_found"))));
+                        .withParam("id").withCode("request_not_found")))));
     }
 
-    /** The accounts' audit log, for the master key only: it names every key and team. */
-    private Future<JsonObject> audit(RoutingContext ctx) {
-        if (!caller(ctx).master()) {
-            throw GatewayException.of(ErrorKind.PERMISSION, "The audit log needs the master key.").withCode("master_key_required");
-        }
+    /** {@code GET /audit}: the accounts' audit log, an admin route (it names every key and team). */
+    public void audit(RoutingContext ctx) {
         int limit = intParam(ctx, "limit", 50);
         if (limit < 1 || limit > AuditFilter.MAX_LIMIT) {
             throw GatewayException.invalid("limit", "'limit' must be between 1 and " + AuditFilter.MAX_LIMIT + ".");
@@ -147,12 +142,13 @@ final class ConsoleApi {
         if (target != null && target.length() > 100) throw GatewayException.invalid("target", "'target' is at most 100 characters.");
         Cursor before = cursor(ctx);
         AuditFilter f = new AuditFilter(target, targetType, action, before == null ? null : before.atMs(), before == null ? null : before.id(), limit);
-        return blocking(c -> ConsoleQueries.audit(c, f)).map(rows -> {
-            JsonArray data = new JsonArray();
+        json(ctx, blocking(c -> ConsoleQueries.audit(c, f)).map(rows -> {
+            ObjectNode list = Json.MAPPER.createObjectNode().put("object", "list");
+            ArrayNode data = list.putArray("data");
             for (AuditRow r : rows) data.add(auditJson(r));
             AuditRow last = rows.size() == limit ? rows.getLast() : null;
-            return new JsonObject().put("object", "list").put("data", data).put("next", last == null ? null : last.atMs() + "_" + last.id());
-        });
+            return list.put("next", last == null ? null : last.atMs() + "_" + last.id());
+        }));
     }
 
     /** A parameter that must match {@code shape}; null when absent. */
@@ -196,25 +192,28 @@ final class ConsoleApi {
         return new UsageQuery(grain, fromMs, toMs, dimension, key.master() ? blankToNull(ctx.request().getParam("key")) : key.id());
     }
 
-    static JsonObject usageJson(UsageRow r) {
-        return new JsonObject().put("bucket", Instant.ofEpochMilli(r.bucketMs()).toString()).put("bucket_ms", r.bucketMs())
+    static ObjectNode usageJson(UsageRow r) {
+        ObjectNode json = Json.MAPPER.createObjectNode().put("bucket", Instant.ofEpochMilli(r.bucketMs()).toString()).put("bucket_ms", r.bucketMs())
                 .put("group", r.group()).put("requests", r.requests()).put("errors", r.errors())
                 .put("input_tokens", r.inputTokens()).put("cache_read_tokens", r.cacheReadTokens())
                 .put("cache_write_tokens", r.cacheWriteTokens()).put("output_tokens", r.outputTokens())
                 .put("reasoning_tokens", r.reasoningTokens()).put("cost_usd", usd(r.costE10()))
-                .put("latency_sum_ms", r.latencySumMs()).put("ttft_sum_ms", r.ttftSumMs()).put("ttft_count", r.ttftCount())
-                .put("latency_histogram", counts(r.latency())).put("ttft_histogram", counts(r.ttft()));
+                .put("latency_sum_ms", r.latencySumMs()).put("ttft_sum_ms", r.ttftSumMs()).put("ttft_count", r.ttftCount());
+        json.set("latency_histogram", counts(r.latency()));
+        json.set("ttft_histogram", counts(r.ttft()));
+        return json;
     }
 
-    static JsonObject auditJson(AuditRow r) {
-        return new JsonObject().put("id", r.id()).put("at", Instant.ofEpochMilli(r.atMs()).toString()).put("actor", r.actor())
-                .put("action", r.action()).put("target_type", r.targetType()).put("target_id", r.targetId())
-                .put("before", r.beforeJson() == null ? null : new JsonObject(r.beforeJson()))
-                .put("after", r.afterJson() == null ? null : new JsonObject(r.afterJson()));
+    static ObjectNode auditJson(AuditRow r) {
+        ObjectNode json = Json.MAPPER.createObjectNode().put("id", r.id()).put("at", Instant.ofEpochMilli(r.atMs()).toString())
+                .put("actor", r.actor()).put("action", r.action()).put("target_type", r.targetType()).put("target_id", r.targetId());
+        json.set("before", r.beforeJson() == null ? json.nullNode() : Json.parseOrNull(r.beforeJson()));
+        json.set("after", r.afterJson() == null ? json.nullNode() : Json.parseOrNull(r.afterJson()));
+        return json;
     }
 
-    static JsonObject requestJson(LedgerRow r) {
-        return new JsonObject().put("id", r.id()).put("trace_id", r.traceId()).put("key_id", r.keyId())
+    static ObjectNode requestJson(LedgerRow r) {
+        return Json.MAPPER.createObjectNode().put("id", r.id()).put("trace_id", r.traceId()).put("key_id", r.keyId())
                 .put("model", r.publicModel()).put("answered_model", r.answeredModel()).put("vendor", r.vendor())
                 .put("status", r.status()).put("attempts", r.attempts()).put("latency_ms", r.latencyMs()).put("ttft_ms", r.ttftMs())
                 .put("at", Instant.ofEpochMilli(r.atMs()).toString()).put("at_ms", r.atMs())
@@ -229,8 +228,8 @@ final class ConsoleApi {
         return BigDecimal.valueOf(e10, 10).stripTrailingZeros().toPlainString();
     }
 
-    private static JsonArray counts(long[] counts) {
-        JsonArray a = new JsonArray();
+    private static ArrayNode counts(long[] counts) {
+        ArrayNode a = Json.MAPPER.createArrayNode();
         for (long n : counts) a.add(n);
         return a;
     }
@@ -288,10 +287,10 @@ final class ConsoleApi {
         }, false));
     }
 
-    private static void json(RoutingContext ctx, Future<JsonObject> answer) {
+    private static void json(RoutingContext ctx, Future<ObjectNode> answer) {
         answer.onComplete(r -> {
             if (r.failed()) fail(ctx, r.cause());
-            else ctx.response().putHeader("content-type", "application/json").putHeader("cache-control", "no-store").end(r.result().toBuffer());
+            else ctx.response().putHeader("content-type", "application/json").putHeader("cache-control", "no-store").end(Json.toBuffer(r.result()));
         });
     }
 

@@ -194,7 +194,7 @@ public final class ConsoleTimings {
         audit(screens, "Audit log, an action without entries", new AuditFilter(null, null, "alerts.update", null, null, 50));
         String id = firstPage.get(17).id();
         screens.add(new Timed("A request's page", "SELECT ... FROM usage_ledger WHERE id = ?", List.of(id),
-                c -> ConsoleQueries.request(c, id).map(r -> ConsoleApi.requestJson(r).encode().isEmpty() ? 0 : 1).orElse(0)));
+                c -> ConsoleQueries.request(c, id).map(r -> ConsoleApi.requestJson(r).toString().isEmpty() ? 0 : 1).orElse(0)));
 
         out.printf(Locale.ROOT, "%n%s, %,d ledger rows; median of %d runs after one warm-up; load average %s%n%n",
                 db.vendor(), count("usage_ledger"), RUNS, loadAverage());
@@ -227,7 +227,7 @@ public final class ConsoleTimings {
         params.addAll(List.of(q.cut(), q.grain().code, q.fromMs(), q.toMs()));
         screens.add(new Timed(name, ConsoleQueries.usageSql(q), params, c -> {
             List<UsageRow> rows = ConsoleQueries.usage(c, q);
-            rows.forEach(r -> ConsoleApi.usageJson(r).encode());
+            rows.forEach(r -> ConsoleApi.usageJson(r).toString());
             return rows.size();
         }));
     }
@@ -241,7 +241,7 @@ public final class ConsoleTimings {
         params.add(f.limit());
         screens.add(new Timed(name, ConsoleQueries.requestsSql(f), params, c -> {
             List<LedgerRow> rows = ConsoleQueries.requests(c, f);
-            rows.forEach(r -> ConsoleApi.requestJson(r).encode());
+            rows.forEach(r -> ConsoleApi.requestJson(r).toString());
             return rows.size();
         }));
     }
@@ -254,7 +254,7 @@ public final class ConsoleTimings {
         params.add(f.limit());
         screens.add(new Timed(name, ConsoleQueries.auditSql(f), params, c -> {
             List<AuditRow> rows = ConsoleQueries.audit(c, f);
-            rows.forEach(r -> ConsoleApi.auditJson(r).encode());
+            rows.forEach(r -> ConsoleApi.auditJson(r).toString());
             return rows.size();
         }));
     }

@@ -9,7 +9,6 @@ import dev.modelgateway.config.ServerLimits;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.impl.RoutingContextInternal;
 
 import java.util.Map;
@@ -24,13 +23,11 @@ final class BodyReader {
     static final long MODEL_BODY_LIMIT = 32L * 1024 * 1024;
     static final long ADMIN_BODY_LIMIT = 64L * 1024;
     private static final String ADMIN_PREFIX = "/api/v1/admin/";
-    private static final String LIMIT_KEY = "body-limit";
     private static final String TIMER_KEY = "body-timer";
 
     private final Vertx vertx;
     private final ServerLimits limits;
     private final BodyBudget budget;
-    private final BodyHandler adminBodies = BodyHandler.create(false).setBodyLimit(ADMIN_BODY_LIMIT);
 
     BodyReader(Vertx vertx, ServerLimits limits, BodyBudget budget) {
         this.vertx = vertx;
@@ -49,7 +46,6 @@ final class BodyReader {
             return;
         }
         long limit = limitFor(request.path());
-        ctx.put(LIMIT_KEY, limit);
         long declared = declaredLength(request);
         if (declared > limit) {
             BearerAuth.refuse(ctx, tooLarge(limit), true);
@@ -78,7 +74,6 @@ final class BodyReader {
         }
         Runnable refuse = () -> Exchange.fail(ctx, tooLarge(limit));
         if (MultipartBody.applies(ctx)) MultipartBody.collect(ctx, limit, refuse);
-        else if (limit == ADMIN_BODY_LIMIT) adminBodies.handle(ctx);
         else BodyChunks.collect(ctx, limit, refuse, body -> {
             RoutingContextInternal internal = (RoutingContextInternal) ctx;
             internal.visitHandler(RoutingContextInternal.BODY_HANDLER);
@@ -92,11 +87,6 @@ final class BodyReader {
         Long timer = ctx.get(TIMER_KEY);
         if (timer != null) vertx.cancelTimer(timer);
         ctx.next();
-    }
-
-    static void tooLarge(RoutingContext ctx) {
-        Long limit = ctx.get(LIMIT_KEY);
-        Exchange.fail(ctx, tooLarge(limit == null ? MODEL_BODY_LIMIT : limit));
     }
 
     static GatewayException tooLarge(long limit) {

@@ -3,6 +3,7 @@ package dev.modelgateway.server;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.endpoint.admin.ConfigEndpoint.Applied;
 import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.routing.Routes;
 import dev.modelgateway.routing.RoutingTable;
@@ -41,13 +42,6 @@ final class ConfigReload {
         this.table = table;
         this.breakers = breakers;
         this.file = table.current().config().routing().file();
-    }
-
-    /**
-     * What a reload did: the models and deployments now in force, and the settings the file changed that only a restart
-     * applies ({@link dev.modelgateway.config.Setting#reloadable()}).
-     */
-    record Applied(int models, int deployments, List<String> restartNeeded) {
     }
 
     /** Reads the file again and applies it, or fails with the reason (the running configuration stays). */

@@ -3,9 +3,8 @@ package dev.modelgateway.server;
 import dev.modelgateway.config.ServerLimits;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
-import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
-import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,16 +82,14 @@ final class ConnectionGuard {
             w.arm();
         }
 
-        /** Installs the request hook as the router's first route. */
-        void hook(Router router) {
-            router.route().order(-1_000).handler(ctx -> {
-                Watch w = watches.get(ctx.request().connection());
-                if (w != null) {
-                    w.started();
-                    ctx.addEndHandler(v -> w.ended());
-                }
-                ctx.next();
-            });
+        /** The request hook, the router's first route ({@link GatewayRouter#guard}): counts the request in and out. */
+        void requestStarted(RoutingContext ctx) {
+            Watch w = watches.get(ctx.request().connection());
+            if (w != null) {
+                w.started();
+                ctx.addEndHandler(v -> w.ended());
+            }
+            ctx.next();
         }
 
         /**

@@ -25,13 +25,15 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
-import io.vertx.ext.web.Router;
+import io.vertx.ext.web.Route;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.TimeoutException;
 
 /** Starts and stops a gateway on a Vert.x instance: the accounts store, then one verticle per event loop. */
@@ -51,9 +53,11 @@ public final class Gateway {
     private final Telemetry telemetry;
     /** The server of {@code observability.metrics_port}, null when the main port serves the metrics. */
     private final HttpServer metricsServer;
+    private final AtomicReference<List<Route>> routes;
 
     private Gateway(Vertx vertx, String deploymentId, int port, Accounts accounts, SharedServices services, ConfigReload reload,
-                    SharedCooldowns cooldowns, Telemetry telemetry, HttpServer metricsServer) {
+                    SharedCooldowns cooldowns, Telemetry telemetry, HttpServer metricsServer, AtomicReference<List<Route>> routes) {
+        this.routes = routes;
         this.reload = reload;
         this.cooldowns = cooldowns;
         this.telemetry = telemetry;
@@ -123,6 +127,7 @@ public final class Gateway {
         PriceBook prices = PriceBook.current(() -> table.current().catalogue());
         BodyBudget bodies = new BodyBudget(config.limits().bufferedBodyBudget());
         ConnectionGuard connections = new ConnectionGuard(config.limits());
+        AtomicReference<List<Route>> routes = new AtomicReference<>();
         Future<Database> ready = Future.join(tls, redis, database).transform(all -> {
             // the first failure in this order is the one reported: a bad TLS file or an unreachable Redis is named
             // as such, whatever the database did meanwhile
@@ -143,13 +148,13 @@ public final class Gateway {
                     Future<HttpServer> metricsServer = ownPort ? metricsServer(vertx, bound.host(), observability.metricsPort(), health)
                             : Future.succeededFuture(null);
                     return metricsServer.compose(ms -> vertx.deployVerticle(() -> new GatewayVerticle(bound, table, reload, accounts,
-                                            services, breakers, bodies, connections, telemetry, health, !ownPort),
+                                            services, breakers, bodies, connections, telemetry, health, !ownPort, routes),
                                     new DeploymentOptions().setInstances(instances))
                             .map(id -> {
                                 reload.watch();
                                 SharedCooldowns cooldowns = accountsConfig.redisUrl() == null ? null
                                         : SharedCooldowns.start(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix(), breakers);
-                                return new Gateway(vertx, id, port, accounts, services, reload, cooldowns, telemetry, ms);
+                                return new Gateway(vertx, id, port, accounts, services, reload, cooldowns, telemetry, ms, routes);
                             })
                             .onFailure(e -> {
                                 if (ms != null) ms.close();
@@ -212,10 +217,7 @@ public final class Gateway {
 
     /** {@code /health}, {@code /ready} and {@code /metrics} alone on the loopback or public port of the operator's choice. */
     private static Future<HttpServer> metricsServer(Vertx vertx, String host, int port, HealthEndpoints health) {
-        Router router = Router.router(vertx);
-        router.get("/health").handler(HealthEndpoints::live);
-        health.mount(router);
-        return vertx.createHttpServer().requestHandler(router).listen(port, host)
+        return vertx.createHttpServer().requestHandler(GatewayRouter.metricsPort(vertx, health)).listen(port, host)
                 .recover(e -> Future.failedFuture(new StartupFailure("The metrics port " + port
                         + " (" + Settings.OBSERVABILITY_METRICS_PORT.name() + ") could not be opened: " + StartupFailure.reason(e), e)));
     }
@@ -231,6 +233,11 @@ public final class Gateway {
 
     public Accounts accounts() {
         return accounts;
+    }
+
+    /** The routes of the main port, as {@link GatewayRouter} mounted them. */
+    List<Route> routes() {
+        return routes.get();
     }
 
     /**

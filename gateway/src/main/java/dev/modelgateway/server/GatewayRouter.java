@@ -1,10 +1,20 @@
 package dev.modelgateway.server;
 
 import dev.modelgateway.accounts.Accounts;
+import dev.modelgateway.accounts.Administration;
 import dev.modelgateway.call.CallRunner;
 import dev.modelgateway.call.CallServices;
 import dev.modelgateway.config.ServerLimits;
 import dev.modelgateway.console.Console;
+import dev.modelgateway.console.ConsoleApi;
+import dev.modelgateway.console.ConsolePages;
+import dev.modelgateway.endpoint.admin.AdminAccess;
+import dev.modelgateway.endpoint.admin.ConfigEndpoint;
+import dev.modelgateway.endpoint.admin.KeysEndpoint;
+import dev.modelgateway.endpoint.admin.LedgerAdminEndpoint;
+import dev.modelgateway.endpoint.admin.LimitsEndpoint;
+import dev.modelgateway.endpoint.admin.TeamsEndpoint;
+import dev.modelgateway.endpoint.admin.UsageEndpoint;
 import dev.modelgateway.endpoint.audio.SpeechEndpoint;
 import dev.modelgateway.endpoint.audio.TranscriptionTasksEndpoint;
 import dev.modelgateway.endpoint.audio.TranscriptionsEndpoint;
@@ -27,8 +37,11 @@ import dev.modelgateway.http.Exchange;
 import dev.modelgateway.http.TraceId;
 import dev.modelgateway.observability.RequestTrace;
 import dev.modelgateway.observability.Telemetry;
+import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.services.SharedServices;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -39,7 +52,11 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-/** The gateway's routes under {@code /api/v1}, plus trace ids, auth and error rendering for all of them. */
+/**
+ * Every route the gateway serves, in one place: the model API under {@code /api/v1}, the accounts and admin API, the
+ * console's API and pages, health and metrics; plus trace ids, auth, body reading and error rendering for all of
+ * them. An ArchUnit rule (LayoutRules.routesOnlyInGatewayRouter) keeps routes from being mounted anywhere else.
+ */
 public final class GatewayRouter {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayRouter.class);
     /** docs/contract.md §4's token-counting path; it takes a messages-protocol body, so it answers in that protocol's shape. */
@@ -50,19 +67,24 @@ public final class GatewayRouter {
 
     /** The label of a request no route took (bounded: never the caller's path). */
     static final String UNMATCHED = "unmatched";
+    /** The accounts and admin API's routes, whose errors take {@link ErrorShape#ADMIN}. */
+    private static final String ADMIN_PREFIX = "/api/v1/admin/";
+    private static final Set<String> ACCOUNTS_SELF_ROUTES = Set.of("/api/v1/usage", "/api/v1/limits");
+    /** Route metadata marking a route for the master key only: {@link AdminAccess} runs before its handler. */
+    static final String MASTER_ONLY = "master_only";
 
     /**
      * @param health {@code /health}, {@code /ready} and {@code /metrics} on this router; null when they are served on
      *               a port of their own ({@code observability.metrics_port})
      */
     public static Router create(Vertx vertx, CallServices platform, Authenticator authenticator, Accounts accounts,
-                                SharedServices services, ServerLimits limits, BodyBudget budget, AdminConfigRoutes admin,
-                                Telemetry telemetry, HealthEndpoints health) {
+                                SharedServices services, ServerLimits limits, BodyBudget budget, ConfigReload reload,
+                                RoutingTable table, Telemetry telemetry, HealthEndpoints health) {
         Router router = Router.router(vertx);
         Set<String> routes = new java.util.concurrent.CopyOnWriteArraySet<>();
         router.route().handler(ctx -> begin(ctx, telemetry, routes));
         router.get("/health").handler(HealthEndpoints::live);
-        if (health != null) health.mount(router);
+        if (health != null) health(router, health);
         // The key is checked before a byte of the body is read: the request stays paused through the (async)
         // authentication, so a caller without a key cannot make the gateway buffer anything. An upgrade has no
         // body, but once its end is read it can no longer be upgraded: it stays paused until its handler accepts it.
@@ -74,9 +96,11 @@ public final class GatewayRouter {
         BodyReader bodies = new BodyReader(vertx, limits, budget);
         router.route("/api/*").handler(bodies::read);
         router.route("/api/*").handler(bodies::done);
-        // Accounts routes check the master key themselves (admin) or the caller's own key (usage).
-        accounts.mountRoutes(router);
-        admin.mount(router);
+        AdminAccess access = new AdminAccess(accounts.admin().masterKeyConfigured());
+        accountsApi(router, accounts.admin());
+        ConfigEndpoint config = new ConfigEndpoint(reload::reload, table);
+        admin(router, access, HttpMethod.POST, "/api/v1/admin/reload", config::reload);
+        admin(router, access, HttpMethod.GET, "/api/v1/admin/config", config::show);
 
         CallRunner runner = new CallRunner(platform);
         ChatCompletionsEndpoint chat = new ChatCompletionsEndpoint(platform, runner);
@@ -88,7 +112,7 @@ public final class GatewayRouter {
         CountTokensEndpoint countTokens = new CountTokensEndpoint(platform);
         router.post(COUNT_MESSAGE_TOKENS).handler(countTokens::handle);
         router.post("/api/v1/messages/count_tokens").handler(countTokens::handle);
-        UnavailableFeatures.mount(router);
+        UnavailableFeatures.routes().forEach((path, refusal) -> router.route(path).handler(refusal));
         TranscriptionTasksEndpoint transcriptions = new TranscriptionTasksEndpoint(platform, services.transcriptions());
         router.post("/api/v1/audio/transcriptions").handler(new TranscriptionsEndpoint(platform)::handle);
         router.post("/api/v1/audio/transcriptions/tasks").handler(transcriptions::submit);
@@ -107,7 +131,7 @@ public final class GatewayRouter {
         router.get("/api/v1/responses/:id/input_items").handler(storedResponses::inputItems);
         router.getWithRegex("/api/v1/models/(?<id>.+)").setName("/api/v1/models/{id}").handler(models::get);
         // after every endpoint, so that no call's route matching passes the console's routes
-        Console.mount(router, vertx, accounts);
+        console(router, Console.api(vertx, accounts), access);
         // the routes' own patterns are the only values of the http.route label (bounded cardinality)
         routes.addAll(router.getRoutes().stream().filter(r -> r.getPath() != null && r.isExactPath() && !r.getPath().contains(":"))
                 .map(Route::getPath).collect(Collectors.toSet()));
@@ -118,11 +142,80 @@ public final class GatewayRouter {
         return router;
     }
 
+    /** The connection guard's request hook, as the router's first route, whatever the order of the others. */
+    static void guard(Router router, ConnectionGuard.OnLoop guard) {
+        router.route().order(-1_000).handler(guard::requestStarted);
+    }
+
+    /** {@code /ready} and, when served, {@code /metrics}. */
+    private static void health(Router router, HealthEndpoints health) {
+        router.get("/ready").handler(health::ready);
+        if (health.servesMetrics()) router.get("/metrics").handler(health::metrics);
+    }
+
+    /** The router of {@code observability.metrics_port}: {@code /health}, {@code /ready} and {@code /metrics} alone. */
+    static Router metricsPort(Vertx vertx, HealthEndpoints health) {
+        Router router = Router.router(vertx);
+        router.get("/health").handler(HealthEndpoints::live);
+        health(router, health);
+        return router;
+    }
+
+    /**
+     * The accounts API (docs/accounts.md, "HTTP API"), for a router that has authenticated the caller and read the
+     * body: the gateway's, and the accounts tests' own.
+     */
+    public static void accountsApi(Router router, Administration accounts) {
+        AdminAccess access = new AdminAccess(accounts.masterKeyConfigured());
+        KeysEndpoint keys = new KeysEndpoint(accounts);
+        admin(router, access, HttpMethod.POST, "/api/v1/admin/keys", keys::create);
+        admin(router, access, HttpMethod.GET, "/api/v1/admin/keys", keys::list);
+        admin(router, access, HttpMethod.GET, "/api/v1/admin/keys/:id", keys::get);
+        admin(router, access, HttpMethod.PATCH, "/api/v1/admin/keys/:id", keys::update);
+        admin(router, access, HttpMethod.DELETE, "/api/v1/admin/keys/:id", keys::delete);
+        TeamsEndpoint teams = new TeamsEndpoint(accounts);
+        admin(router, access, HttpMethod.POST, "/api/v1/admin/teams", teams::create);
+        admin(router, access, HttpMethod.GET, "/api/v1/admin/teams", teams::list);
+        admin(router, access, HttpMethod.GET, "/api/v1/admin/teams/:id", teams::get);
+        admin(router, access, HttpMethod.PATCH, "/api/v1/admin/teams/:id", teams::update);
+        admin(router, access, HttpMethod.DELETE, "/api/v1/admin/teams/:id", teams::delete);
+        UsageEndpoint usage = new UsageEndpoint(accounts);
+        admin(router, access, HttpMethod.GET, "/api/v1/admin/usage", usage::all);
+        router.get("/api/v1/usage").handler(usage::own);
+        LimitsEndpoint limits = new LimitsEndpoint(accounts);
+        admin(router, access, HttpMethod.GET, "/api/v1/admin/rate-limits", limits::all);
+        router.get("/api/v1/limits").handler(limits::own);
+        LedgerAdminEndpoint ledger = new LedgerAdminEndpoint(accounts);
+        admin(router, access, HttpMethod.POST, "/api/v1/admin/reprice", ledger::reprice);
+        admin(router, access, HttpMethod.GET, "/api/v1/admin/alerts", ledger::alerts);
+        admin(router, access, HttpMethod.PATCH, "/api/v1/admin/alerts/settings", ledger::alertSettings);
+        admin(router, access, HttpMethod.GET, "/api/v1/admin/audit", ledger::audit);
+    }
+
+    /** The console's read API (its audit log an admin route) and its pages (docs/console.md). */
+    private static void console(Router router, ConsoleApi api, AdminAccess access) {
+        router.get("/api/v1/console/me").handler(api::me);
+        router.get("/api/v1/console/usage").handler(api::usage);
+        router.get("/api/v1/console/usage.csv").handler(api::usageCsv);
+        router.get("/api/v1/console/requests").handler(api::requests);
+        router.get("/api/v1/console/requests/:id").handler(api::request);
+        admin(router, access, HttpMethod.GET, "/api/v1/console/audit", api::audit);
+        router.get("/console").handler(ConsolePages::redirect);
+        router.route("/console/*").handler(ConsolePages::headers);
+        router.route("/console/*").handler(ConsolePages.files());
+    }
+
+    /** A route for the master key only: the one admin rule ({@link AdminAccess}) answers any other key first. */
+    private static void admin(Router router, AdminAccess access, HttpMethod method, String path, Handler<RoutingContext> handler) {
+        router.route(method, path).putMetadata(MASTER_ONLY, true).handler(access::masterOnly).handler(handler);
+    }
+
     private static void begin(RoutingContext ctx, Telemetry telemetry, Set<String> routes) {
         String path = ctx.request().path();
         ErrorShape protocol = path.startsWith("/api/v1/messages") || path.equals(COUNT_MESSAGE_TOKENS) ? ErrorShape.ANTHROPIC : ErrorShape.OPENAI;
         RequestTrace trace = telemetry.begin(ctx.request(), protocol.name().toLowerCase(Locale.ROOT));
-        Exchange ex = Exchange.begin(ctx, protocol, trace);
+        boolean accountsApi = path.startsWith(ADMIN_PREFIX) || ACCOUNTS_SELF_ROUTES.contains(path);
+        Exchange ex = Exchange.begin(ctx, accountsApi ? ErrorShape.ADMIN : protocol, trace);
         ctx.response().putHeader(TraceId.HEADER, ex.traceId());
         // the access line waits for the call's record, so that it carries the tokens, TTFT and cost
         boolean json = telemetry.config().accessLogJson();
@@ -151,8 +244,6 @@ public final class GatewayRouter {
         } else if (BadInput.framing(t) != null) {
             LOG.info("malformed request framing, trace id {}: {}", traceId(ctx), t.toString());
             Exchange.fail(ctx, BadInput.framing(t));
-        } else if (ctx.statusCode() == 413) {
-            BodyReader.tooLarge(ctx);
         } else if (ctx.statusCode() >= 400 && ctx.statusCode() < 500) {
             Exchange.fail(ctx, GatewayException.of(ErrorKind.INVALID_REQUEST, "The request could not be processed (HTTP " + ctx.statusCode() + ").")
                     .withStatus(ctx.statusCode()));

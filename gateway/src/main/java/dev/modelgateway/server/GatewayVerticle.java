@@ -20,10 +20,12 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.ext.web.Route;
 import io.vertx.ext.web.Router;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One event loop's share of the gateway: its own HTTP server (the port is shared across instances by
@@ -46,6 +48,8 @@ final class GatewayVerticle extends VerticleBase {
     private final HealthEndpoints health;
     /** Whether this port serves /ready and /metrics (no separate metrics port). */
     private final boolean servesMetrics;
+    /** The routes served, as the first verticle's router holds them (every verticle's are the same). */
+    private final AtomicReference<List<Route>> routes;
     private long lagTimer = -1;
     private VendorClients clients;
     private MediaFetcher media;
@@ -53,7 +57,8 @@ final class GatewayVerticle extends VerticleBase {
 
     GatewayVerticle(GatewayConfig config, RoutingTable table, ConfigReload reload, Accounts accounts, SharedServices services,
                     CircuitBreakers breakers, BodyBudget bodies, ConnectionGuard connections, Telemetry telemetry,
-                    HealthEndpoints health, boolean servesMetrics) {
+                    HealthEndpoints health, boolean servesMetrics, AtomicReference<List<Route>> routes) {
+        this.routes = routes;
         this.telemetry = telemetry;
         this.health = health;
         this.servesMetrics = servesMetrics;
@@ -94,9 +99,10 @@ final class GatewayVerticle extends VerticleBase {
                 .setMaxWebSocketMessageSize(RealtimeEndpoint.MAX_FRAME_BYTES);
         if (config.tls() != null) serveTls(options, config);
         Router router = GatewayRouter.create(vertx, platform, authenticator, accounts, services, config.limits(), bodies,
-                new AdminConfigRoutes(reload, table), telemetry, servesMetrics ? health : null);
+                reload, table, telemetry, servesMetrics ? health : null);
+        routes.compareAndSet(null, router.getRoutes());
         ConnectionGuard.OnLoop guard = connections.new OnLoop(vertx);
-        guard.hook(router);
+        GatewayRouter.guard(router, guard);
         server = vertx.createHttpServer(options)
                 .connectionHandler(guard::connected)
                 .requestHandler(router);

@@ -1,8 +1,10 @@
 package dev.modelgateway.server;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Vendor;
+import dev.modelgateway.json.Json;
 import dev.modelgateway.observability.Telemetry;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
@@ -11,8 +13,6 @@ import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.upstream.VendorClients;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -61,9 +61,9 @@ public final class HealthEndpoints {
                 a -> a.ledgerLagMs() / 1000.0);
     }
 
-    void mount(Router router) {
-        router.get("/ready").handler(this::ready);
-        if (telemetry.config().metrics()) router.get("/metrics").handler(this::metrics);
+    /** Whether {@code /metrics} is served (observability.metrics). */
+    boolean servesMetrics() {
+        return telemetry.config().metrics();
     }
 
     static void live(RoutingContext ctx) {
@@ -78,8 +78,8 @@ public final class HealthEndpoints {
         clients.remove(loopClients);
     }
 
-    private void ready(RoutingContext ctx) {
-        JsonObject checks = new JsonObject();
+    void ready(RoutingContext ctx) {
+        ObjectNode checks = Json.MAPPER.createObjectNode();
         List<Future<?>> all = new ArrayList<>();
         all.add(check(checks, "database", accounts.databaseReachable()));
         if (config.redisUrl() != null) all.add(check(checks, "redis", redisReachable()));
@@ -92,24 +92,24 @@ public final class HealthEndpoints {
                 usable.merge(d.endpoint().vendor(), !open, Boolean::logicalOr);
             }
         }
-        JsonObject vendors = new JsonObject();
+        ObjectNode vendors = Json.MAPPER.createObjectNode();
         boolean vendorsOk = true;
         for (Vendor v : Vendor.values()) {
             Boolean ok = usable.get(v);
             vendors.put(v.id(), ok == null ? "not_configured" : ok ? "ok" : "circuit_open");
             vendorsOk &= ok == null || ok;
         }
-        checks.put("vendors", vendors);
+        checks.set("vendors", vendors);
         boolean vendorsReady = vendorsOk;
         Future.join(all).onComplete(done -> {
             boolean ready = vendorsReady && all.stream().allMatch(Future::succeeded);
             if (ctx.response().closed()) return;
             ctx.response().setStatusCode(ready ? 200 : 503).putHeader("content-type", "application/json")
-                    .end(new JsonObject().put("status", ready ? "ready" : "not_ready").put("checks", checks).encode());
+                    .end(Json.toBuffer(Json.MAPPER.createObjectNode().put("status", ready ? "ready" : "not_ready").set("checks", checks)));
         });
     }
 
-    private static Future<?> check(JsonObject checks, String name, Future<?> probe) {
+    private static Future<?> check(ObjectNode checks, String name, Future<?> probe) {
         return probe.timeout(PROBE_SECONDS, TimeUnit.SECONDS)
                 .onSuccess(v -> checks.put(name, "ok"))
                 .onFailure(e -> checks.put(name, "unreachable"));
@@ -121,7 +121,7 @@ public final class HealthEndpoints {
                 .<Void>mapEmpty().eventually(probe::close);
     }
 
-    private void metrics(RoutingContext ctx) {
+    void metrics(RoutingContext ctx) {
         breakers.all().forEach((deployment, breaker) -> telemetry.gauge("gateway.circuit_breaker.state",
                 "Circuit breaker per deployment (its id: \"vendor base-URL\" or a routed deployment's): 0 closed, 1 half-open, 2 open",
                 Map.of("deployment", deployment), breaker, CircuitBreaker::stateCode));

@@ -3,6 +3,12 @@ package dev.modelgateway.accounts;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelPrice;
 import dev.modelgateway.catalogue.PriceBook;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.http.Caller;
+import dev.modelgateway.http.ErrorShape;
+import dev.modelgateway.http.Exchange;
+import dev.modelgateway.server.GatewayRouter;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -10,6 +16,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
@@ -35,16 +43,16 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /** Real stores for the tests: a SQLite file, a fresh PostgreSQL schema, a Redis key namespace. */
-final class Fixtures {
-    static final String PG_BASE = "jdbc:postgresql://127.0.0.1:5432/gateway_test?user=gateway_test&password=gateway_test";
-    static final String REDIS_URL = "redis://127.0.0.1:6379";
+public final class Fixtures {
+    public static final String PG_BASE = "jdbc:postgresql://127.0.0.1:5432/gateway_test?user=gateway_test&password=gateway_test";
+    public static final String REDIS_URL = "redis://127.0.0.1:6379";
 
     /** $3 / $15 per million in/out; cache reads at 10% of input, writes at 1.25x and 2x. */
-    static final ModelPrice LARGE = new ModelPrice(new BigDecimal("3"), new BigDecimal("15"), new BigDecimal("0.30"),
+    public static final ModelPrice LARGE = new ModelPrice(new BigDecimal("3"), new BigDecimal("15"), new BigDecimal("0.30"),
             new BigDecimal("3.75"), new BigDecimal("6"));
-    static final ModelPrice SMALL = new ModelPrice(new BigDecimal("0.25"), new BigDecimal("1.25"),
+    public static final ModelPrice SMALL = new ModelPrice(new BigDecimal("0.25"), new BigDecimal("1.25"),
             new BigDecimal("0.025"), new BigDecimal("0.3125"), new BigDecimal("0.5"));
-    static final PriceBook PRICES = model -> switch (model) {
+    public static final PriceBook PRICES = model -> switch (model) {
         case "platform/vendorA-large" -> LARGE;
         case "platform/vendorA-small" -> SMALL;
         case "platform/vendorA-unpriced" -> null;
@@ -54,7 +62,7 @@ final class Fixtures {
 
     private Fixtures() {}
 
-    static <T> T await(Future<T> future) {
+    public static <T> T await(Future<T> future) {
         try {
             return future.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
@@ -66,13 +74,13 @@ final class Fixtures {
     }
 
     /** Runs {@code work} on {@code loop} (an event-loop context) and waits for its result. */
-    static <T> T onLoop(Context loop, Supplier<Future<T>> work) {
+    public static <T> T onLoop(Context loop, Supplier<Future<T>> work) {
         Promise<T> done = Promise.promise();
         loop.runOnContext(v -> work.get().onComplete(done));
         return await(done.future());
     }
 
-    static Throwable failure(Future<?> future) {
+    public static Throwable failure(Future<?> future) {
         try {
             future.toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
@@ -83,11 +91,11 @@ final class Fixtures {
         throw new AssertionError("expected a failure, got success");
     }
 
-    static String random(String prefix) {
+    public static String random(String prefix) {
         return prefix + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
     }
 
-    static UsageRecord usage(String keyId, String model, Usage usage, int status, Instant at) {
+    public static UsageRecord usage(String keyId, String model, Usage usage, int status, Instant at) {
         return new UsageRecord(random("trace-"), keyId, model, status < 400 ? model : null, "vendorA", usage, 1, status,
                 120, status < 400 ? 40L : null, at);
     }
@@ -112,7 +120,7 @@ final class Fixtures {
         }
     }
 
-    static void deleteRedisKeys(Vertx vertx, String prefix) {
+    public static void deleteRedisKeys(Vertx vertx, String prefix) {
         Redis redis = Redis.createClient(vertx, REDIS_URL);
         try {
             Response keys = await(redis.send(Request.cmd(Command.KEYS).arg(prefix + "*")));
@@ -122,11 +130,22 @@ final class Fixtures {
         }
     }
 
-    /** A real HTTP server on an ephemeral port with the accounts routes mounted. */
+    /**
+     * A real HTTP server on an ephemeral port with the gateway's accounts routes, behind a stand-in for its edge:
+     * the error shape, the bearer authentication and a read body.
+     */
     record Server(int port, HttpServer server) {
         static Server start(Vertx vertx, Accounts accounts) {
             Router router = Router.router(vertx);
-            accounts.mountRoutes(router);
+            router.route().handler(ctx -> {
+                Exchange.begin(ctx, ErrorShape.ADMIN);
+                ctx.next();
+            });
+            router.route().handler(ctx -> authenticate(ctx, accounts));
+            router.route().handler(BodyHandler.create(false));
+            GatewayRouter.accountsApi(router, accounts.admin());
+            router.route().failureHandler(ctx -> Exchange.fail(ctx, ctx.failure() instanceof GatewayException e ? e
+                    : GatewayException.of(ErrorKind.INTERNAL, String.valueOf(ctx.failure()))));
             var server = await(vertx.createHttpServer().requestHandler(router).listen(0));
             return new Server(server.actualPort(), server);
         }
@@ -147,6 +166,21 @@ final class Fixtures {
 
         Reply get(String path, String bearer) {
             return call("GET", path, bearer, null);
+        }
+
+        private static void authenticate(RoutingContext ctx, Accounts accounts) {
+            String auth = ctx.request().getHeader("authorization");
+            String token = auth == null || !auth.startsWith("Bearer ") ? null : auth.substring(7);
+            ctx.request().pause();
+            accounts.authenticate(token).onComplete(ar -> {
+                if (ar.failed()) {
+                    Exchange.fail(ctx, (GatewayException) ar.cause());
+                    return;
+                }
+                Exchange.of(ctx).caller(new Caller(ar.result()));
+                ctx.next();
+                ctx.request().resume();
+            });
         }
     }
 

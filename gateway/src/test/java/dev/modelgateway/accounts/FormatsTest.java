@@ -1,5 +1,8 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.accounts.keys.ModelGlob;
+import dev.modelgateway.accounts.ledger.Money;
+import dev.modelgateway.accounts.limits.GoDuration;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,5 +1,8 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.accounts.keys.KeyToken;
+import dev.modelgateway.accounts.keys.ModelLimit;
+import dev.modelgateway.cli.KeysCommand;
 import dev.modelgateway.error.GatewayException;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
@@ -140,8 +143,9 @@ class KeyLifecycleTest {
                 .json().getString("key");
 
         var notAdmin = http.get("/api/v1/admin/keys", secret);
-        assertThat(notAdmin.status()).isEqualTo(401);
-        assertThat(notAdmin.error().getString("type")).isEqualTo("authentication_error");
+        assertThat(notAdmin.status()).isEqualTo(403);
+        assertThat(notAdmin.error().getString("type")).isEqualTo("permission_error");
+        assertThat(notAdmin.error().getString("code")).isEqualTo("master_key_required");
         assertThat(http.get("/api/v1/admin/keys", null).status()).isEqualTo(401);
         assertThat(http.get("/api/v1/admin/keys", "pk-wrong").error().getString("code")).isEqualTo("invalid_api_key");
 
@@ -240,6 +244,26 @@ class KeyLifecycleTest {
         assertThat(cli("keys", "delete", id).code()).isZero();
         assertThat(cli("keys", "list").out()).doesNotContain(id);
         assertThat(cli("keys", "delete", id).code()).isEqualTo(KeysCommand.FAILED);
+
+        assertThat(cli("keys", "audit", "--target", id).out().lines().toList()).hasSize(3)
+                .anyMatch(l -> l.contains("key.delete")).anyMatch(l -> l.contains("key.create"));
+
+        var team = cli("keys", "teams", "create", "--name", "ops", "--rpm", "30", "--budget-period", "week");
+        Matcher t = Pattern.compile("id: +(team_\\w+)").matcher(team.out());
+        assertThat(t.find()).as(team.out()).isTrue();
+        String teamId = t.group(1);
+        assertThat(cli("keys", "create", "--name", "in-ops", "--team", teamId).code()).isZero();
+        assertThat(cli("keys", "create", "--name", "nowhere", "--team", "team_missing").out()).contains("no team with id 'team_missing'");
+        assertThat(cli("keys", "teams", "list").out()).contains(teamId, "ops", "week");
+        var refused = cli("keys", "teams", "delete", teamId);
+        assertThat(refused.code()).isEqualTo(KeysCommand.FAILED);
+        assertThat(refused.out()).contains("still has keys");
+        assertThat(cli("keys", "teams", "delete", "team_missing").code()).isEqualTo(KeysCommand.FAILED);
+
+        var repriced = cli("keys", "reprice", "--from", "2025-01-01", "--to", "2025-02-01");
+        assertThat(repriced.code()).isZero();
+        assertThat(repriced.out()).contains("\"object\" : \"reprice\"", "\"rows\" : 0");
+        assertThat(cli("keys", "alerts").out()).contains("thresholds: [50, 80, 100]");
 
         var bad = cli("keys", "create", "--name", "x", "--rpm", "ten");
         assertThat(bad.code()).isEqualTo(KeysCommand.USAGE);

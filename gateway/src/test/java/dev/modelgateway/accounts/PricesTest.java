@@ -1,6 +1,11 @@
 package dev.modelgateway.accounts;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.modelgateway.accounts.keys.KeySettings;
+import dev.modelgateway.accounts.ledger.Money;
+import dev.modelgateway.accounts.ledger.Repricing;
+import dev.modelgateway.accounts.ledger.UsageQuery;
+import dev.modelgateway.accounts.ledger.UsageTotals;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelPrice;
 import dev.modelgateway.catalogue.PriceBook;
@@ -105,10 +110,10 @@ class PricesTest {
         accounts.record(Fixtures.usage(key.id(), "platform/vendorA-unknown", new Usage(100, 0, 0, 0, 10, 0), 200, Instant.now()));
         accounts.record(Fixtures.usage(key.id(), MODEL, new Usage(100, 0, 0, 0, 10, 0), 200, Instant.now()));
         for (long until = System.nanoTime() + 10_000_000_000L; System.nanoTime() < until
-                && await(accounts.alerts(10)).isEmpty(); ) {
+                && await(accounts.admin().alerts(10)).isEmpty(); ) {
             Thread.sleep(50);
         }
-        assertThat(await(accounts.alerts(10))).singleElement().satisfies(a -> {
+        assertThat(await(accounts.admin().alerts(10))).singleElement().satisfies(a -> {
             assertThat(a.kind()).isEqualTo("price_unknown");
             assertThat(a.holder()).isEqualTo("platform/vendorA-unknown");
         });
@@ -137,17 +142,17 @@ class PricesTest {
                 new BigDecimal("6"));
         version = "v2";
         accounts = await(Accounts.open(vertx, new AccountsConfig(url(), null, null), prices));
-        Repricing.Result r = await(accounts.reprice("test", Instant.parse("2026-03-01T00:00:00Z"), Instant.parse("2026-04-01T00:00:00Z")));
+        Repricing.Result r = await(accounts.admin().reprice("test", Instant.parse("2026-03-01T00:00:00Z"), Instant.parse("2026-04-01T00:00:00Z")));
         assertThat(r.rows()).isEqualTo(4);
         assertThat(r.repriced()).isEqualTo(3);
         assertThat(r.skipped()).as("the unknown-priced row is left alone").isEqualTo(1);
         assertThat(Money.fromE10(r.beforeE10())).isEqualByComparingTo("0.054");
         assertThat(Money.fromE10(r.afterE10())).isEqualByComparingTo("0.057");
 
-        UsageTotals march = await(accounts.usage(new UsageQuery(Instant.parse("2026-03-01T00:00:00Z"),
+        UsageTotals march = await(accounts.admin().usage(new UsageQuery(Instant.parse("2026-03-01T00:00:00Z"),
                 Instant.parse("2026-04-01T00:00:00Z"), key.id(), List.of()))).getFirst().totals();
         assertThat(Money.fromE10(march.costE10())).isEqualByComparingTo("0.057");
-        UsageTotals february = await(accounts.usage(new UsageQuery(Instant.parse("2026-02-01T00:00:00Z"),
+        UsageTotals february = await(accounts.admin().usage(new UsageQuery(Instant.parse("2026-02-01T00:00:00Z"),
                 Instant.parse("2026-03-01T00:00:00Z"), key.id(), List.of()))).getFirst().totals();
         assertThat(Money.fromE10(february.costE10())).as("outside the range").isEqualByComparingTo("0.018");
         assertThat(query("SELECT spent_usd_e10 FROM budget_spend WHERE holder = ? AND period = 'm2026-03'", key.id()))
@@ -157,12 +162,12 @@ class PricesTest {
         assertThat(query("SELECT DISTINCT price_version FROM usage_ledger WHERE key_id = ? AND price_unknown = 0"
                 + " AND at_ms >= 1772323200000", key.id())).containsExactly(List.of("v2"));
         // a second run finds nothing to change
-        assertThat(await(accounts.reprice("test", Instant.parse("2026-03-01T00:00:00Z"), Instant.parse("2026-04-01T00:00:00Z")))
+        assertThat(await(accounts.admin().reprice("test", Instant.parse("2026-03-01T00:00:00Z"), Instant.parse("2026-04-01T00:00:00Z")))
                 .repriced()).isZero();
     }
 
     private ApiKey key() {
-        var created = await(accounts.createKey("test", new KeySettings(Fixtures.random("key-"), List.of(), null, null, null, null)));
+        var created = await(accounts.admin().createKey("test", new KeySettings(Fixtures.random("key-"), List.of(), null, null, null, null)));
         return await(accounts.authenticate(created.secret()));
     }
 

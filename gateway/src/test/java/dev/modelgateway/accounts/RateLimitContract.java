@@ -1,5 +1,7 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.accounts.keys.KeySettings;
+import dev.modelgateway.accounts.keys.ModelLimit;
 import dev.modelgateway.error.GatewayException;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -46,7 +48,7 @@ abstract class RateLimitContract {
     }
 
     ApiKey newKey(Long rpm, Long tpm) {
-        var created = await(accounts.createKey("test", new KeySettings("limited", List.of(), rpm, tpm, null, null)));
+        var created = await(accounts.admin().createKey("test", new KeySettings("limited", List.of(), rpm, tpm, null, null)));
         return await(accounts.authenticate(created.secret()));
     }
 
@@ -139,7 +141,7 @@ abstract class RateLimitContract {
 
     @Test
     void modelLimitsAddBucketsTakenTogetherWithTheKeys() {
-        var created = await(accounts.createKey("test", new KeySettings("per-model", List.of(), 10L, null, null, null,
+        var created = await(accounts.admin().createKey("test", new KeySettings("per-model", List.of(), 10L, null, null, null,
                 List.of(new ModelLimit("platform/vendorA-*", 2L, null), new ModelLimit("platform/*", null, 5000L)), null)));
         ApiKey key = await(accounts.authenticate(created.secret()));
         String other = "platform/vendorB-any";
@@ -172,7 +174,7 @@ abstract class RateLimitContract {
 
     @Test
     void modelLimitsAloneLimitOnlyTheirModels() {
-        var created = await(accounts.createKey("test", new KeySettings("model-only", List.of(), null, null, null, null,
+        var created = await(accounts.admin().createKey("test", new KeySettings("model-only", List.of(), null, null, null, null,
                 List.of(new ModelLimit("platform/vendorA-*", 1L, null)), null)));
         ApiKey key = await(accounts.authenticate(created.secret()));
         await(accounts.admit(key, MODEL, 10));

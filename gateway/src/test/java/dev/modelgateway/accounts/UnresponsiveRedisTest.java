@@ -1,5 +1,7 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.accounts.keys.KeySettings;
+import dev.modelgateway.accounts.limits.EventLoopRedis;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetServer;
@@ -58,7 +60,7 @@ class UnresponsiveRedisTest {
 
     @Test
     void anAdmissionWaitsAtMostTheTimeoutThenGoesThroughUnlimited() {
-        var created = await(accounts.createKey("test", new KeySettings("limited", List.of(), 5L, null, null, null)));
+        var created = await(accounts.admin().createKey("test", new KeySettings("limited", List.of(), 5L, null, null, null)));
         ApiKey key = await(accounts.authenticate(created.secret()));
 
         for (Context where : new Context[] {vertx.getOrCreateContext(), null}) { // on an event loop, and off one
@@ -73,7 +75,7 @@ class UnresponsiveRedisTest {
 
     @Test
     void closingDoesNotWaitForAConnectionRedisNeverLetsOpen() throws InterruptedException {
-        var created = await(accounts.createKey("test", new KeySettings("closing", List.of(), 5L, null, null, null)));
+        var created = await(accounts.admin().createKey("test", new KeySettings("closing", List.of(), 5L, null, null, null)));
         ApiKey key = await(accounts.authenticate(created.secret()));
         silentToNewConnections = true;
         Context loop = vertx.getOrCreateContext();

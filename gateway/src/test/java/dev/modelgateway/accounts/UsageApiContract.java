@@ -1,5 +1,6 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.canonical.Usage;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -39,8 +40,8 @@ abstract class UsageApiContract {
         vertx = Vertx.vertx();
         AccountsConfig config = new AccountsConfig(databaseUrl(), null, MASTER);
         accounts = await(Accounts.open(vertx, config, Fixtures.PRICES));
-        k1 = await(accounts.createKey("test", new KeySettings("one", List.of(), null, null, null, null))).key().id();
-        var second = await(accounts.createKey("test", new KeySettings("two", List.of(), null, null, null, null)));
+        k1 = await(accounts.admin().createKey("test", new KeySettings("one", List.of(), null, null, null, null))).key().id();
+        var second = await(accounts.admin().createKey("test", new KeySettings("two", List.of(), null, null, null, null)));
         k2 = second.key().id();
         k2Secret = second.secret();
 
@@ -123,6 +124,6 @@ abstract class UsageApiContract {
         assertThat(mine.getJsonObject("total").getString("cost_usd")).isEqualTo("0.00045");
 
         assertThat(http.get("/api/v1/usage", "pk-nobody").status()).isEqualTo(401);
-        assertThat(http.get("/api/v1/admin/usage", k2Secret).status()).as("admin report needs the master key").isEqualTo(401);
+        assertThat(http.get("/api/v1/admin/usage", k2Secret).status()).as("admin report needs the master key").isEqualTo(403);
     }
 }

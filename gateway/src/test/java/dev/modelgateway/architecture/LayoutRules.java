@@ -1,11 +1,19 @@
 package dev.modelgateway.architecture;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.Architectures;
+import io.vertx.ext.web.Router;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
+import static com.tngtech.archunit.core.domain.JavaCall.Predicates.target;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameMatching;
+import static com.tngtech.archunit.core.domain.properties.HasOwner.Predicates.With.owner;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -21,6 +29,13 @@ final class LayoutRules {
             // vendor B's Responses API reports errors in its chat completions shape
             new String[]{"openai.responses", "openai.chat"});
     private static final String[] WIRE_FORMATS = {"anthropic", "gemini", "openai.chat", "openai.responses", "openai.media", "qwen"};
+    /** The accounts' own face, used by its parts and the rest of the gateway alike: who calls, what it reports, its settings. */
+    private static final Set<String> ACCOUNTS_API = Set.of("ApiKey", "UsageRecord", "AccountsConfig", "Admission");
+    /** What reads or writes storage, or talks to Redis or a webhook. */
+    private static final List<String> STORAGE = List.of("java.sql", "java.nio.file", "java.nio.channels", "io.vertx.redis",
+            "io.vertx.core.http");
+    /** The methods of a Vert.x {@link Router} that mount a route. */
+    private static final String MOUNTING = "(route|get|head|options|put|post|delete|trace|connect|patch)(WithRegex)?";
 
     private LayoutRules() {
     }
@@ -84,6 +99,60 @@ final class LayoutRules {
                     .as("wire/" + format.replace('.', '/') + " uses no other wire format")
                     .allowEmptyShould(true);
         }).toList();
+    }
+
+    /**
+     * Every route is mounted in {@code server/GatewayRouter} (docs/architecture.md, "One HTTP edge"): no other class
+     * calls a {@link Router} method that mounts one, so that one file lists all the routes.
+     */
+    static ArchRule routesOnlyInGatewayRouter(String root) {
+        String router = root + ".server.GatewayRouter";
+        DescribedPredicate<JavaClass> gatewayRouter = DescribedPredicate.describe("server/GatewayRouter",
+                c -> c.getName().equals(router) || c.getName().startsWith(router + "$"));
+        return noClasses().that().resideInAPackage(root + "..").and(DescribedPredicate.not(gatewayRouter))
+                .should().callMethodWhere(target(owner(assignableTo(Router.class))).and(target(nameMatching(MOUNTING))))
+                .as("routes are mounted in server/GatewayRouter only")
+                .allowEmptyShould(true);
+    }
+
+    /**
+     * The accounts' parts (docs/architecture.md, "accounts"): the facade ({@code accounts}, but for its API types)
+     * composes them and none of them reaches back into it; {@code keys} knows no other part, {@code ledger} only
+     * {@code keys}, {@code limits} and {@code audit} only those two.
+     */
+    static ArchRule accountsParts(String root) {
+        String accounts = root + ".accounts";
+        DescribedPredicate<JavaClass> facade = DescribedPredicate.describe("the accounts facade", c -> c.getPackageName().equals(accounts)
+                && !ACCOUNTS_API.contains(c.getName().substring(accounts.length() + 1).split("\\$")[0]));
+        return Architectures.layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("facade").definedBy(facade)
+                .layer("keys").definedBy(accounts + ".keys..")
+                .layer("ledger").definedBy(accounts + ".ledger..")
+                .layer("limits").definedBy(accounts + ".limits..")
+                .layer("audit").definedBy(accounts + ".audit..")
+                .whereLayer("facade").mayNotBeAccessedByAnyLayer()
+                .whereLayer("limits").mayOnlyBeAccessedByLayers("facade")
+                .whereLayer("audit").mayOnlyBeAccessedByLayers("facade")
+                .whereLayer("ledger").mayOnlyBeAccessedByLayers("facade", "limits", "audit")
+                .whereLayer("keys").mayOnlyBeAccessedByLayers("facade", "ledger", "limits", "audit")
+                .allowEmptyShould(true);
+    }
+
+    /**
+     * Outside {@code accounts}, nothing uses the accounts' storage (the stores, the ledger's writer and journal, the
+     * rate limiters and holds on Redis, the alerts' sender): only the facade drives them. The parts' values (a key's
+     * settings, a usage report, a re-pricing's result) may be read anywhere.
+     */
+    static ArchRule accountsStorageStaysInside(String root) {
+        String accounts = root + ".accounts";
+        DescribedPredicate<JavaClass> storage = DescribedPredicate.describe("an accounts part that reads or writes storage",
+                c -> c.getPackageName().startsWith(accounts + ".") && c.getDirectDependenciesFromSelf().stream()
+                        .map(d -> d.getTargetClass().getPackageName())
+                        .anyMatch(p -> p.startsWith(root + ".store") || STORAGE.stream().anyMatch(p::startsWith)));
+        return noClasses().that().resideOutsideOfPackage(accounts + "..")
+                .should().dependOnClassesThat(storage)
+                .as("outside accounts, nothing touches the accounts' storage")
+                .allowEmptyShould(true);
     }
 
     /** No cycles between the top-level packages. */

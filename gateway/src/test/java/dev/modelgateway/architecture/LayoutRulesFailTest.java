@@ -9,7 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The layout rules catch what they are meant to: {@code samples} holds a wire → upstream import, a
- * wire/anthropic → wire/gemini import, an upstream → endpoint import and an endpoint → upstream import, and each
+ * wire/anthropic → wire/gemini import, an upstream → endpoint import, an endpoint → upstream import, an endpoint
+ * mounting its own route, an accounts/keys → accounts/limits import and an endpoint using an accounts store, and each
  * rule must fail on it.
  */
 class LayoutRulesFailTest {
@@ -44,6 +45,31 @@ class LayoutRulesFailTest {
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("SampleCodec")
                 .hasMessageContaining("SamplePump");
+    }
+
+    @Test
+    void aRouteMountedOutsideGatewayRouterIsCaught() {
+        assertThatThrownBy(() -> LayoutRules.routesOnlyInGatewayRouter(SAMPLES).check(samples))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("routes are mounted in server/GatewayRouter only")
+                .hasMessageContaining("SampleRoutes");
+    }
+
+    @Test
+    void keysUsingLimitsBreaksTheAccountsParts() {
+        assertThatThrownBy(() -> LayoutRules.accountsParts(SAMPLES).check(samples))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("SampleKeyStore")
+                .hasMessageContaining("SampleLimit");
+    }
+
+    @Test
+    void anEndpointUsingAnAccountsStoreIsCaught() {
+        assertThatThrownBy(() -> LayoutRules.accountsStorageStaysInside(SAMPLES).check(samples))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("outside accounts, nothing touches the accounts' storage")
+                .hasMessageContaining("SampleAdmin")
+                .hasMessageContaining("SampleKeyStore");
     }
 
     @Test

@@ -37,6 +37,21 @@ class LayoutTest {
     }
 
     @Test
+    void routesAreMountedInGatewayRouterOnly() {
+        LayoutRules.routesOnlyInGatewayRouter(ROOT).check(gateway);
+    }
+
+    @Test
+    void accountsPartsDependDownwardOnly() {
+        LayoutRules.accountsParts(ROOT).check(gateway);
+    }
+
+    @Test
+    void accountsStorageStaysInsideAccounts() {
+        LayoutRules.accountsStorageStaysInside(ROOT).check(gateway);
+    }
+
+    @Test
     void topLevelPackagesHaveNoCycles() {
         LayoutRules.noCycles(ROOT).check(gateway);
     }

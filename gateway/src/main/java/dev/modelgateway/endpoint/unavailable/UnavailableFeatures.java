@@ -3,8 +3,10 @@ package dev.modelgateway.endpoint.unavailable;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
-import io.vertx.ext.web.Router;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -31,13 +33,16 @@ public final class UnavailableFeatures {
     private UnavailableFeatures() {
     }
 
-    public static void mount(Router router) {
+    /** Each refused path (every method, and everything below it) with its refusal, for {@code server/GatewayRouter}. */
+    public static Map<String, Handler<RoutingContext>> routes() {
+        Map<String, Handler<RoutingContext>> routes = new LinkedHashMap<>();
         for (Feature f : FEATURES) {
             for (String path : f.paths) {
-                router.route("/api/v1" + path).handler(ctx -> Exchange.fail(ctx, refusal(f)));
-                router.route("/api/v1" + path + "/*").handler(ctx -> Exchange.fail(ctx, refusal(f)));
+                routes.put("/api/v1" + path, ctx -> Exchange.fail(ctx, refusal(f)));
+                routes.put("/api/v1" + path + "/*", ctx -> Exchange.fail(ctx, refusal(f)));
             }
         }
+        return routes;
     }
 
     private static GatewayException refusal(Feature f) {

@@ -2,7 +2,7 @@ package dev.modelgateway.e2e.accounts;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.accounts.AccountsConfig;
-import dev.modelgateway.accounts.KeysCommand;
+import dev.modelgateway.cli.KeysCommand;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;

@@ -202,7 +202,7 @@ abstract class LedgerThroughGatewayContract extends AccountsContract {
         assertThat(report.path("data")).extracting(g -> g.path("model").asText()).containsExactlyInAnyOrder(ANTHROPIC_MODEL, OPENAI_MODEL);
 
         HttpResponse<String> adminOnly = h.get("/api/v1/admin/usage", "authorization", "Bearer " + mine.secret());
-        assertThat(adminOnly.statusCode()).isEqualTo(401);
+        assertThat(adminOnly.statusCode()).isEqualTo(403);
         assertThat(Json.parseOrNull(adminOnly.body()).at("/error/code").asText()).isEqualTo("master_key_required");
         JsonNode byKey = admin.get("/api/v1/admin/usage?group_by=key");
         assertThat(byKey.path("data")).filteredOn(g -> g.path("key_id").asText().equals(mine.id()))

@@ -1,0 +1,231 @@
+package dev.modelgateway.accounts;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.accounts.audit.AlertSettings;
+import dev.modelgateway.accounts.audit.AlertSettingsStore;
+import dev.modelgateway.accounts.audit.Alerts;
+import dev.modelgateway.accounts.audit.AuditLog;
+import dev.modelgateway.accounts.keys.BudgetPeriod;
+import dev.modelgateway.accounts.keys.KeySettings;
+import dev.modelgateway.accounts.keys.KeyStore;
+import dev.modelgateway.accounts.keys.StoredKey;
+import dev.modelgateway.accounts.keys.Team;
+import dev.modelgateway.accounts.keys.TeamStore;
+import dev.modelgateway.accounts.ledger.Ledger;
+import dev.modelgateway.accounts.ledger.Repricing;
+import dev.modelgateway.accounts.ledger.SpendTracker;
+import dev.modelgateway.accounts.ledger.UsageQuery;
+import dev.modelgateway.accounts.limits.RateDecision;
+import dev.modelgateway.accounts.limits.RateLimiter;
+import dev.modelgateway.accounts.limits.RateScope;
+import dev.modelgateway.catalogue.PriceBook;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.json.Json;
+import dev.modelgateway.store.Database;
+import dev.modelgateway.store.Sql;
+import io.vertx.core.Future;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The accounts as an administrator sees them, behind the admin API ({@code endpoint/admin}): keys and teams (each
+ * change committed with its audit entry), spend and rate views, usage reports, re-pricing, alerts and the audit log.
+ * Part of the {@link Accounts} facade, which hands it out ({@link Accounts#admin()}).
+ */
+public final class Administration {
+    private final AccountsConfig config;
+    private final Database db;
+    private final Blocking blocking;
+    private final PriceBook prices;
+    private final KeyStore keys;
+    private final TeamStore teams;
+    private final AuditLog audit;
+    private final Ledger ledger;
+    private final SpendTracker spend;
+    private final Alerts alerts;
+    private final RateLimiter limiter;
+    /** Forgets the facade's cached keys: a change is seen by the next request. */
+    private final Runnable keysChanged;
+
+    Administration(AccountsConfig config, Database db, Blocking blocking, PriceBook prices, KeyStore keys, Ledger ledger,
+                   SpendTracker spend, Alerts alerts, RateLimiter limiter, Runnable keysChanged) {
+        this.config = config;
+        this.db = db;
+        this.blocking = blocking;
+        this.prices = prices;
+        this.keys = keys;
+        this.teams = new TeamStore(Sql.pool(db));
+        this.audit = new AuditLog(Sql.pool(db));
+        this.ledger = ledger;
+        this.spend = spend;
+        this.alerts = alerts;
+        this.limiter = limiter;
+        this.keysChanged = keysChanged;
+    }
+
+    /** The key's own {@code max_concurrent}, else the gateway's default; 0: no bound. */
+    public int maxConcurrent(ApiKey key) {
+        return key.maxConcurrent() != null ? key.maxConcurrent().intValue() : config.defaultMaxConcurrent();
+    }
+
+    public boolean masterKeyConfigured() {
+        return config.masterKey() != null;
+    }
+
+    // Each change commits with its audit entry, made by the actor: the admin API caller's key id, or cli:<user>.
+
+    /** The stores of one transaction: a change and its audit entry commit together or not at all. */
+    private record Tx(Sql sql, KeyStore keys, TeamStore teams, AuditLog audit) {}
+
+    @FunctionalInterface
+    private interface Change<T> {
+        T apply(Tx tx) throws SQLException;
+    }
+
+    private <T> Future<T> change(Change<T> work) {
+        return blocking.run(() -> db.transaction(c -> {
+            Sql sql = Sql.in(c);
+            return work.apply(new Tx(sql, new KeyStore(sql), new TeamStore(sql), new AuditLog(sql)));
+        }));
+    }
+
+    public Future<KeyStore.CreatedKey> createKey(String actor, KeySettings settings) {
+        return change(tx -> {
+            requireTeam(tx, settings.teamId());
+            KeyStore.CreatedKey created = tx.keys().create(settings);
+            tx.audit().record(actor, "key.create", "key", created.key().id(), null, AuditLog.of(created.key()));
+            return created;
+        });
+    }
+
+    /** A key may join only a team that exists: a typo would otherwise leave it outside every team's limits. */
+    private static void requireTeam(Tx tx, String teamId) throws SQLException {
+        if (teamId != null && tx.teams().find(teamId).isEmpty()) {
+            throw GatewayException.invalid("team_id", "No team with id '" + teamId + "'.").withCode("team_not_found");
+        }
+    }
+
+    public Future<Team> createTeam(String actor, Team settings) {
+        return change(tx -> {
+            Team team = tx.teams().create(settings);
+            tx.audit().record(actor, "team.create", "team", team.id(), null, AuditLog.of(team));
+            return team;
+        });
+    }
+
+    public Future<List<Team>> listTeams() {
+        return blocking.run(teams::list);
+    }
+
+    public Future<Optional<Team>> findTeam(String id) {
+        return blocking.run(() -> teams.find(id));
+    }
+
+    /** Forgets cached keys, which carry their team, before the caller hears of the change. */
+    public Future<Boolean> updateTeam(String actor, Team team) {
+        return change(tx -> {
+            Optional<Team> before = tx.teams().find(team.id());
+            boolean updated = tx.teams().update(team);
+            if (updated) tx.audit().record(actor, "team.update", "team", team.id(), AuditLog.of(before.orElse(null)), AuditLog.of(team));
+            return updated;
+        }).onSuccess(x -> keysChanged.run());
+    }
+
+    /** A team with keys is not deleted (409): its keys would silently lose the team's limits. */
+    public Future<Boolean> deleteTeam(String actor, String id) {
+        return change(tx -> {
+            Optional<Team> before = tx.teams().find(id);
+            long members = tx.teams().keyCount(id);
+            if (members > 0) {
+                throw GatewayException.invalid("id", "Team '" + id + "' still has " + members
+                        + " keys; move or delete them first.").withStatus(409).withCode("team_not_empty");
+            }
+            boolean deleted = tx.teams().delete(id);
+            if (deleted) tx.audit().record(actor, "team.delete", "team", id, AuditLog.of(before.orElse(null)), null);
+            return deleted;
+        });
+    }
+
+    /** What {@code holder} has spent in the current span of {@code period}. */
+    public long spentE10(String holder, BudgetPeriod period) {
+        return spend.spentE10(holder, period.of(Instant.now()));
+    }
+
+    public Future<List<StoredKey>> listKeys() {
+        return blocking.run(keys::list);
+    }
+
+    public Future<Optional<StoredKey>> findKey(String id) {
+        return blocking.run(() -> keys.find(id));
+    }
+
+    /** Forgets cached keys before the caller hears of the change, so its next request sees it. */
+    public Future<Boolean> updateKey(String actor, String id, KeySettings settings, boolean disabled) {
+        return change(tx -> {
+            requireTeam(tx, settings.teamId());
+            Optional<StoredKey> before = tx.keys().find(id);
+            boolean updated = tx.keys().update(id, settings, disabled);
+            if (updated) {
+                tx.audit().record(actor, "key.update", "key", id, AuditLog.of(before.orElse(null)),
+                        AuditLog.of(tx.keys().find(id).orElse(null)));
+            }
+            return updated;
+        }).onSuccess(x -> keysChanged.run());
+    }
+
+    public Future<Boolean> deleteKey(String actor, String id) {
+        return change(tx -> {
+            Optional<StoredKey> before = tx.keys().find(id);
+            boolean deleted = tx.keys().delete(id);
+            if (deleted) tx.audit().record(actor, "key.delete", "key", id, AuditLog.of(before.orElse(null)), null);
+            return deleted;
+        }).onSuccess(x -> keysChanged.run());
+    }
+
+    public Future<List<AuditLog.Entry>> auditLog(int limit, String targetId) {
+        return blocking.run(() -> audit.list(limit, targetId));
+    }
+
+    public Future<List<UsageQuery.Group>> usage(UsageQuery query) {
+        return blocking.run(() -> ledger.usage(query));
+    }
+
+    public long spentE10(String keyId) {
+        return spend.spentE10(keyId);
+    }
+
+    public Future<List<RateDecision>> currentRates(List<RateScope> scopes) {
+        return scopes.isEmpty() ? Future.succeededFuture(List.of()) : limiter.peek(scopes);
+    }
+
+    /** Prices the ledger rows of {@code [from, to)} again with the current prices (see {@link Repricing}). */
+    public Future<Repricing.Result> reprice(String actor, Instant from, Instant to) {
+        return blocking.run(() -> {
+            Repricing.Result result = Repricing.run(db, prices, from, to);
+            audit.record(actor, "reprice", "ledger", null, Json.MAPPER.createObjectNode().put("from", from.toString()).put("to", to.toString()),
+                    result.json());
+            return result;
+        });
+    }
+
+    public Future<List<Alerts.Alert>> alerts(int limit) {
+        return blocking.run(() -> alerts.list(limit));
+    }
+
+    public Future<AlertSettings> alertSettings() {
+        return blocking.run(() -> AlertSettingsStore.read(Sql.pool(db)));
+    }
+
+    public Future<AlertSettings> updateAlertSettings(String actor, ObjectNode body) {
+        return change(tx -> {
+            AlertSettings before = AlertSettingsStore.read(tx.sql());
+            AlertSettings after = before.patch(body);
+            AlertSettingsStore.write(tx.sql(), after);
+            tx.audit().record(actor, "alerts.update", "alerts", null, before.json(), after.json());
+            return after;
+        });
+    }
+}

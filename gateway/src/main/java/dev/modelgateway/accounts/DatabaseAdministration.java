@@ -1,0 +1,153 @@
+package dev.modelgateway.accounts;
+
+import dev.modelgateway.accounts.audit.AlertSettings;
+import dev.modelgateway.accounts.audit.AlertSettingsStore;
+import dev.modelgateway.accounts.audit.Alerts;
+import dev.modelgateway.accounts.audit.AuditLog;
+import dev.modelgateway.accounts.keys.KeySettings;
+import dev.modelgateway.accounts.keys.KeyStore;
+import dev.modelgateway.accounts.keys.StoredKey;
+import dev.modelgateway.accounts.keys.Team;
+import dev.modelgateway.accounts.keys.TeamStore;
+import dev.modelgateway.accounts.ledger.Repricing;
+import dev.modelgateway.catalogue.PriceBook;
+import dev.modelgateway.json.Json;
+import dev.modelgateway.store.Database;
+import dev.modelgateway.store.Sql;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The administrator's operations straight on the accounts database, blocking, for {@code ./gw keys} when no server
+ * runs or before the first admin key exists. Each change commits with its audit entry; a running server sees it
+ * within {@link Accounts#KEY_CACHE_TTL}.
+ */
+public final class DatabaseAdministration implements AutoCloseable {
+    /** What {@link #deleteTeam} did. */
+    public enum TeamDeletion { DELETED, NOT_FOUND, HAS_KEYS }
+
+    @FunctionalInterface
+    private interface Change<T> {
+        T apply(Sql sql, KeyStore keys, TeamStore teams, AuditLog audit) throws SQLException;
+    }
+
+    private final Database db;
+
+    private DatabaseAdministration(Database db) {
+        this.db = db;
+    }
+
+    /** Opens the accounts database, running its migrations. */
+    public static DatabaseAdministration open(AccountsConfig config) throws SQLException {
+        return new DatabaseAdministration(Database.open(config.databaseUrl(), Accounts.SCHEMA));
+    }
+
+    /** One transaction: a change and its audit entry commit together. */
+    private <T> T change(Change<T> work) throws SQLException {
+        return db.transaction(c -> {
+            Sql sql = Sql.in(c);
+            return work.apply(sql, new KeyStore(sql), new TeamStore(sql), new AuditLog(sql));
+        });
+    }
+
+    /** The new key, or empty when its team does not exist. */
+    public Optional<KeyStore.CreatedKey> createKey(String actor, KeySettings settings) throws SQLException {
+        return change((sql, keys, teams, audit) -> {
+            if (settings.teamId() != null && teams.find(settings.teamId()).isEmpty()) return Optional.empty();
+            KeyStore.CreatedKey created = keys.create(settings);
+            audit.record(actor, "key.create", "key", created.key().id(), null, AuditLog.of(created.key()));
+            return Optional.of(created);
+        });
+    }
+
+    public List<StoredKey> listKeys() throws SQLException {
+        return new KeyStore(Sql.pool(db)).list();
+    }
+
+    /** What each key has spent over its lifetime, in 1e-10 USD. */
+    public Map<String, Long> spentByKey() throws SQLException {
+        return db.call(c -> {
+            try (var ps = c.prepareStatement("SELECT id, spent_usd_e10 FROM api_keys"); var rs = ps.executeQuery()) {
+                Map<String, Long> byKey = new HashMap<>();
+                while (rs.next()) byKey.put(rs.getString(1), rs.getLong(2));
+                return byKey;
+            }
+        });
+    }
+
+    /** Disables or enables a key; empty when there is none with this id. */
+    public Optional<StoredKey> setDisabled(String actor, String id, boolean disabled) throws SQLException {
+        return change((sql, keys, teams, audit) -> {
+            Optional<StoredKey> key = keys.find(id);
+            if (key.isEmpty()) return key;
+            keys.update(id, key.get().settings(), disabled);
+            audit.record(actor, "key.update", "key", id, AuditLog.of(key.get()), AuditLog.of(keys.find(id).orElse(null)));
+            return key;
+        });
+    }
+
+    /** The deleted key; empty when there is none with this id. */
+    public Optional<StoredKey> deleteKey(String actor, String id) throws SQLException {
+        return change((sql, keys, teams, audit) -> {
+            Optional<StoredKey> key = keys.find(id);
+            if (key.isEmpty()) return key;
+            keys.delete(id);
+            audit.record(actor, "key.delete", "key", id, AuditLog.of(key.get()), null);
+            return key;
+        });
+    }
+
+    public Team createTeam(String actor, Team settings) throws SQLException {
+        return change((sql, keys, teams, audit) -> {
+            Team team = teams.create(settings);
+            audit.record(actor, "team.create", "team", team.id(), null, AuditLog.of(team));
+            return team;
+        });
+    }
+
+    public List<Team> listTeams() throws SQLException {
+        return new TeamStore(Sql.pool(db)).list();
+    }
+
+    /** A team with keys stays: its keys would silently lose the team's limits. */
+    public TeamDeletion deleteTeam(String actor, String id) throws SQLException {
+        return change((sql, keys, teams, audit) -> {
+            Optional<Team> team = teams.find(id);
+            if (team.isEmpty()) return TeamDeletion.NOT_FOUND;
+            if (teams.keyCount(id) > 0) return TeamDeletion.HAS_KEYS;
+            teams.delete(id);
+            audit.record(actor, "team.delete", "team", id, AuditLog.of(team.get()), null);
+            return TeamDeletion.DELETED;
+        });
+    }
+
+    public List<AuditLog.Entry> auditLog(int limit, String targetId) throws SQLException {
+        return new AuditLog(Sql.pool(db)).list(limit, targetId);
+    }
+
+    /** Prices the ledger rows of {@code [from, to)} again with {@code prices} (see {@link Repricing}). */
+    public Repricing.Result reprice(String actor, PriceBook prices, Instant from, Instant to) throws SQLException {
+        Repricing.Result result = Repricing.run(db, prices, from, to);
+        new AuditLog(Sql.pool(db)).record(actor, "reprice", "ledger", null,
+                Json.MAPPER.createObjectNode().put("from", from.toString()).put("to", to.toString()), result.json());
+        return result;
+    }
+
+    public AlertSettings alertSettings() throws SQLException {
+        return AlertSettingsStore.read(Sql.pool(db));
+    }
+
+    public List<Alerts.Alert> alerts(int limit) throws SQLException {
+        return new Alerts(Sql.pool(db)).list(limit);
+    }
+
+    @Override
+    public void close() {
+        db.close();
+    }
+}

@@ -1,0 +1,144 @@
+package dev.modelgateway.accounts.keys;
+
+import dev.modelgateway.json.Json;
+import dev.modelgateway.store.Sql;
+import io.vertx.core.json.JsonArray;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** The {@code api_keys} table. Blocking: call it from a worker thread or the CLI. */
+public final class KeyStore {
+    private static final String SETTINGS = "name, allowed_models, rpm, tpm, budget_usd, expires_at_ms, model_limits,"
+            + " max_concurrent, team_id, budget_period";
+    /** A key with its team's row (columns {@code t_*}), if it has one. */
+    private static final String SELECT = "SELECT k.id, k.key_prefix, k.disabled, k.created_at_ms, k.name, k.allowed_models,"
+            + " k.rpm, k.tpm, k.budget_usd, k.expires_at_ms, k.model_limits, k.max_concurrent, k.team_id, k.budget_period, "
+            + TeamStore.columns("t") + " FROM api_keys k LEFT JOIN teams t ON t.id = k.team_id";
+
+    private final Sql db;
+
+    public KeyStore(Sql db) {
+        this.db = db;
+    }
+
+    /** Creates a key; the returned secret exists nowhere else, so the caller must show it now. */
+    public CreatedKey create(KeySettings settings) throws SQLException {
+        String secret = KeyToken.newSecret();
+        StoredKey key = new StoredKey(KeyToken.newId(), KeyToken.displayPrefix(secret), settings, false,
+                Instant.ofEpochMilli(System.currentTimeMillis()));
+        db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO api_keys (id, key_hash, key_prefix, disabled,"
+                    + " created_at_ms, " + SETTINGS + ") VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                ps.setString(1, key.id());
+                ps.setString(2, KeyToken.hash(secret));
+                ps.setString(3, key.prefix());
+                ps.setLong(4, key.createdAt().toEpochMilli());
+                bindSettings(ps, 5, settings);
+                return ps.executeUpdate();
+            }
+        });
+        return new CreatedKey(find(key.id()).orElse(key), secret); // with its team's row
+    }
+
+    public Optional<StoredKey> findByHash(String hash) throws SQLException {
+        return db.call(c -> one(c, SELECT + " WHERE k.key_hash = ?", hash));
+    }
+
+    public Optional<StoredKey> find(String id) throws SQLException {
+        return db.call(c -> one(c, SELECT + " WHERE k.id = ?", id));
+    }
+
+    public List<StoredKey> list() throws SQLException {
+        return db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement(SELECT + " ORDER BY k.created_at_ms, k.id");
+                 ResultSet rs = ps.executeQuery()) {
+                List<StoredKey> keys = new ArrayList<>();
+                while (rs.next()) keys.add(read(rs));
+                return keys;
+            }
+        });
+    }
+
+    /** Replaces a key's settings and state; false if there is no such key. */
+    public boolean update(String id, KeySettings settings, boolean disabled) throws SQLException {
+        return db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE api_keys SET name = ?, allowed_models = ?, rpm = ?,"
+                    + " tpm = ?, budget_usd = ?, expires_at_ms = ?, model_limits = ?, max_concurrent = ?, team_id = ?,"
+                    + " budget_period = ?, disabled = ? WHERE id = ?")) {
+                bindSettings(ps, 1, settings);
+                ps.setInt(11, disabled ? 1 : 0);
+                ps.setString(12, id);
+                return ps.executeUpdate() > 0;
+            }
+        });
+    }
+
+    public boolean delete(String id) throws SQLException {
+        return db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM api_keys WHERE id = ?")) {
+                ps.setString(1, id);
+                return ps.executeUpdate() > 0;
+            }
+        });
+    }
+
+    /** Binds the {@link #SETTINGS} columns in order from {@code first}. */
+    private static void bindSettings(PreparedStatement ps, int first, KeySettings s) throws SQLException {
+        ps.setString(first, s.name());
+        ps.setString(first + 1, s.allowedModels().isEmpty() ? null : new JsonArray(s.allowedModels()).encode());
+        setNullableLong(ps, first + 2, s.rpm());
+        setNullableLong(ps, first + 3, s.tpm());
+        ps.setString(first + 4, s.budgetUsd() == null ? null : s.budgetUsd().toPlainString());
+        setNullableLong(ps, first + 5, s.expiresAt() == null ? null : s.expiresAt().toEpochMilli());
+        ps.setString(first + 6, s.modelLimits().isEmpty() ? null : ModelLimit.toJson(s.modelLimits()).toString());
+        setNullableLong(ps, first + 7, s.maxConcurrent());
+        ps.setString(first + 8, s.teamId());
+        ps.setString(first + 9, s.budgetPeriod().wire);
+    }
+
+    private static Optional<StoredKey> one(Connection c, String sql, String arg) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, arg);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(read(rs)) : Optional.empty();
+            }
+        }
+    }
+
+    private static StoredKey read(ResultSet rs) throws SQLException {
+        String models = rs.getString("allowed_models");
+        String budget = rs.getString("budget_usd");
+        String modelLimits = rs.getString("model_limits");
+        long expires = rs.getLong("expires_at_ms");
+        Instant expiresAt = rs.wasNull() ? null : Instant.ofEpochMilli(expires);
+        KeySettings settings = new KeySettings(rs.getString("name"),
+                models == null ? List.of() : new JsonArray(models).stream().map(String::valueOf).toList(),
+                nullableLong(rs, "rpm"), nullableLong(rs, "tpm"),
+                budget == null ? null : new BigDecimal(budget), expiresAt,
+                modelLimits == null ? List.of() : ModelLimit.fromJson(Json.parseOrNull(modelLimits)),
+                nullableLong(rs, "max_concurrent"), rs.getString("team_id"), BudgetPeriod.parse(rs.getString("budget_period")));
+        return new StoredKey(rs.getString("id"), rs.getString("key_prefix"), settings, rs.getInt("disabled") != 0,
+                Instant.ofEpochMilli(rs.getLong("created_at_ms")), TeamStore.read(rs, "t_"));
+    }
+
+    static Long nullableLong(ResultSet rs, String column) throws SQLException {
+        long v = rs.getLong(column);
+        return rs.wasNull() ? null : v;
+    }
+
+    static void setNullableLong(PreparedStatement ps, int i, Long v) throws SQLException {
+        if (v == null) ps.setNull(i, Types.BIGINT);
+        else ps.setLong(i, v);
+    }
+
+    public record CreatedKey(StoredKey key, String secret) {}
+}

@@ -1,0 +1,24 @@
+package dev.modelgateway.accounts.keys;
+
+import dev.modelgateway.accounts.ApiKey;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+
+/** A key row: its settings and bookkeeping, never its secret; {@code team} is the row of its team, if any. */
+public record StoredKey(String id, String prefix, KeySettings settings, boolean disabled, Instant createdAt, Team team) {
+
+    StoredKey(String id, String prefix, KeySettings settings, boolean disabled, Instant createdAt) {
+        this(id, prefix, settings, disabled, createdAt, null);
+    }
+
+    public ApiKey toApiKey() {
+        return new ApiKey(id, settings.name(), settings.allowedModels(), settings.rpm(), settings.tpm(),
+                settings.modelLimits(), settings.budgetUsd(), settings.expiresAt(), settings.maxConcurrent(), disabled, false,
+                team, settings.budgetPeriod());
+    }
+
+    public BigDecimal budgetUsd() {
+        return settings.budgetUsd();
+    }
+}

@@ -1,0 +1,130 @@
+package dev.modelgateway.endpoint.admin;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.config.ConfigValues;
+import dev.modelgateway.config.Cooldown;
+import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.config.Provider;
+import dev.modelgateway.config.Setting;
+import dev.modelgateway.config.Settings;
+import dev.modelgateway.config.VendorEndpoint;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.http.Exchange;
+import dev.modelgateway.json.Json;
+import dev.modelgateway.routing.CircuitBreaker;
+import dev.modelgateway.routing.Deployment;
+import dev.modelgateway.routing.Routes;
+import dev.modelgateway.routing.RoutingTable;
+import io.vertx.core.Future;
+import io.vertx.ext.web.RoutingContext;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * {@code POST /api/v1/admin/reload} and {@code GET /api/v1/admin/config} (docs/configuration.md, "Hot reload"):
+ * apply the configuration file again, and show the configuration in force with every secret masked: each
+ * deployment's state, and every declared setting ({@code Settings}).
+ */
+public final class ConfigEndpoint {
+    /** By {@link CircuitBreaker#stateCode()}. */
+    private static final String[] BREAKER_STATES = {"closed", "half_open", "open"};
+    /**
+     * What a reload did: the models and deployments now in force, and the settings the file changed that only a restart
+     * applies ({@link Setting#reloadable()}).
+     */
+    public record Applied(int models, int deployments, List<String> restartNeeded) {
+    }
+
+    /** Reads the configuration file again and applies it, or fails with the reason (the running configuration stays). */
+    public interface Reload {
+        Future<Applied> reload();
+    }
+
+    private final Reload reload;
+    private final RoutingTable table;
+
+    public ConfigEndpoint(Reload reload, RoutingTable table) {
+        this.reload = reload;
+        this.table = table;
+    }
+
+    public void reload(RoutingContext ctx) {
+        reload.reload().onComplete(ar -> {
+            if (ar.failed()) {
+                Exchange.fail(ctx, GatewayException.of(ErrorKind.INVALID_REQUEST, "The configuration was not applied, the running"
+                        + " one stays: " + ar.cause().getMessage()).withCode("invalid_configuration"));
+                return;
+            }
+            ObjectNode out = Json.MAPPER.createObjectNode().put("status", "applied")
+                    .put("models", ar.result().models()).put("deployments", ar.result().deployments());
+            ar.result().restartNeeded().forEach(out.putArray("restart_needed")::add);
+            ctx.response().putHeader("content-type", "application/json").end(Json.toBuffer(out));
+        });
+    }
+
+    public void show(RoutingContext ctx) {
+        Routes routes = table.current();
+        GatewayConfig config = routes.config();
+        ObjectNode out = Json.MAPPER.createObjectNode();
+        out.put("file", config.routing().file() == null ? null : config.routing().file().toString());
+        ObjectNode providers = out.putObject("providers");
+        config.providers().forEach((name, p) -> providers.set(name, provider(p)));
+        ObjectNode models = out.putObject("models");
+        for (ModelEntry m : routes.catalogue().models()) {
+            ObjectNode n = models.putObject(m.id());
+            n.put("vendor", m.vendor().id()).put("kind", m.kind().name().toLowerCase()).put("status", m.status().name().toLowerCase());
+            n.put("context_window", m.contextWindow()).put("max_output_tokens", m.maxOutputTokens());
+            ObjectNode price = n.putObject("price");
+            price.put("input", m.price().input()).put("output", m.price().output()).put("cache_read", m.price().cacheRead())
+                    .put("cache_write_5m", m.price().cacheWrite5m()).put("cache_write_1h", m.price().cacheWrite1h());
+            ArrayNode ds = n.putArray("deployments");
+            for (Deployment d : routes.deployments(m)) {
+                CircuitBreaker b = routes.breakers().of(d.endpoint());
+                long wait = b.readyInMs();
+                ObjectNode dn = ds.addObject().put("id", d.id()).put("provider", d.endpoint().provider()).put("model", d.upstreamModel())
+                        .put("weight", d.weight()).put("region", d.region());
+                d.tags().forEach(dn.putArray("tags")::add);
+                dn.put("state", wait == 0 ? "ready" : "cooling").put("ready_in_ms", wait)
+                        .put("breaker", BREAKER_STATES[b.stateCode()])
+                        .put("cooling_until", wait == 0 ? null : Instant.now().plusMillis(wait).toString());
+            }
+        }
+        ObjectNode aliases = out.putObject("aliases");
+        routes.catalogue().aliases().forEach(aliases::put);
+        Cooldown c = config.routing().cooldown();
+        out.putObject("cooldown").put("failures", c.failures()).put("shared_failures", c.sharedFailures())
+                .put("seconds", c.first().toMillis() / 1000.0).put("max_seconds", c.max().toMillis() / 1000.0);
+        out.set("settings", settings(config.settings()));
+        ctx.response().putHeader("content-type", "application/json").end(Json.toBuffer(out));
+    }
+
+    /** Every declared setting's value in force (secrets masked), its variable, and whether a reload applies it. */
+    private static ObjectNode settings(ConfigValues values) {
+        ObjectNode out = Json.MAPPER.createObjectNode();
+        for (Setting s : Settings.ALL) {
+            ObjectNode n = out.putObject(s.inFile() ? s.path() : s.env());
+            n.set("value", Json.MAPPER.valueToTree(values.shown(s)));
+            n.put("env", s.env()).put("applied_by_reload", s.reloadable());
+        }
+        return out;
+    }
+
+    private static ObjectNode provider(Provider p) {
+        ObjectNode n = Json.MAPPER.createObjectNode();
+        n.put("type", p.type().id()).put("base_url", p.baseUrl());
+        ArrayNode keys = n.putArray("keys");
+        for (Provider.Key k : p.keys()) keys.addObject().put("key", VendorEndpoint.mask(k.value())).put("weight", k.weight());
+        ObjectNode headers = n.putObject("headers");
+        // header values may be credentials too (a proxy's token): shown masked
+        p.headers().forEach((h, v) -> headers.put(h, VendorEndpoint.mask(v)));
+        if (p.apiVersion() != null) n.put("api_version", p.apiVersion());
+        n.put("connect_timeout_seconds", p.connectTimeoutMs() / 1000.0);
+        n.put("max_connections", p.pool().maxConnections()).put("max_queued", p.pool().maxQueued())
+                .put("http_version", p.pool().http().name().toLowerCase());
+        return n;
+    }
+}

@@ -1,0 +1,106 @@
+package dev.modelgateway.endpoint.admin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.accounts.Administration;
+import dev.modelgateway.accounts.keys.KeyRequests;
+import dev.modelgateway.accounts.keys.KeySettings;
+import dev.modelgateway.accounts.keys.ModelLimit;
+import dev.modelgateway.accounts.keys.StoredKey;
+import dev.modelgateway.accounts.ledger.Money;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.json.Json;
+import io.vertx.core.Future;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.List;
+
+import static dev.modelgateway.endpoint.admin.AdminReplies.actor;
+import static dev.modelgateway.endpoint.admin.AdminReplies.body;
+import static dev.modelgateway.endpoint.admin.AdminReplies.respond;
+
+/** {@code /admin/keys}: create, list, show, change and delete API keys (docs/accounts.md). */
+public final class KeysEndpoint {
+    private final Administration accounts;
+
+    public KeysEndpoint(Administration accounts) {
+        this.accounts = accounts;
+    }
+
+    public void create(RoutingContext ctx) {
+        KeySettings settings = KeyRequests.create(body(ctx));
+        respond(ctx, accounts.createKey(actor(ctx), settings).map(created -> {
+            ctx.response().setStatusCode(201);
+            return json(created.key()).put("key", created.secret());
+        }));
+    }
+
+    public void list(RoutingContext ctx) {
+        respond(ctx, accounts.listKeys().map(keys -> AdminReplies.list(keys.stream().map(this::json).toList())));
+    }
+
+    public void get(RoutingContext ctx) {
+        respond(ctx, existing(ctx.pathParam("id")).map(this::json));
+    }
+
+    public void update(RoutingContext ctx) {
+        ObjectNode body = body(ctx);
+        JsonNode disabled = KeyRequests.value(body, "disabled");
+        if (body.has("disabled") && (disabled == null || !disabled.isBoolean())) {
+            throw GatewayException.invalid("disabled", "'disabled' must be true or false.");
+        }
+        String id = ctx.pathParam("id");
+        respond(ctx, existing(id).compose(key -> {
+            KeySettings settings = KeyRequests.patch(key.settings(), body, false);
+            boolean off = disabled != null ? disabled.booleanValue() : key.disabled();
+            return accounts.updateKey(actor(ctx), key.id(), settings, off).compose(x -> existing(id)).map(this::json);
+        }));
+    }
+
+    public void delete(RoutingContext ctx) {
+        String id = ctx.pathParam("id");
+        respond(ctx, accounts.deleteKey(actor(ctx), id).compose(deleted -> deleted
+                ? Future.succeededFuture(AdminReplies.deleted(id, "api_key")) : Future.failedFuture(notFound(id))));
+    }
+
+    private Future<StoredKey> existing(String id) {
+        return accounts.findKey(id).compose(k -> k.map(Future::succeededFuture).orElseGet(() -> Future.failedFuture(notFound(id))));
+    }
+
+    static GatewayException notFound(String id) {
+        return GatewayException.of(ErrorKind.NOT_FOUND, "No API key with id '" + id + "'.").withParam("id").withCode("key_not_found");
+    }
+
+    private ObjectNode json(StoredKey key) {
+        KeySettings s = key.settings();
+        ObjectNode json = Json.MAPPER.createObjectNode().put("id", key.id()).put("object", "api_key").put("name", s.name())
+                .put("prefix", key.prefix());
+        json.set("models", AdminReplies.strings(s.allowedModels()));
+        json.put("rpm", s.rpm()).put("tpm", s.tpm());
+        json.set("model_limits", modelLimits(s.modelLimits()));
+        json.put("team_id", s.teamId())
+                .put("budget_usd", s.budgetUsd() == null ? null : s.budgetUsd().toPlainString())
+                .put("budget_period", s.budgetPeriod().wire)
+                .put("period_spent_usd", Money.text(accounts.spentE10(key.id(), s.budgetPeriod())))
+                .put("spent_usd", Money.text(accounts.spentE10(key.id())))
+                .put("max_concurrent", s.maxConcurrent())
+                .put("effective_max_concurrent", effectiveMaxConcurrent(accounts, key))
+                .put("expires_at", AdminReplies.text(s.expiresAt()))
+                .put("disabled", key.disabled()).put("created_at", key.createdAt().toString());
+        return json;
+    }
+
+    /** {@code {"<glob>": {"rpm", "tpm"}}} in matching order. */
+    static ObjectNode modelLimits(List<ModelLimit> limits) {
+        ObjectNode json = Json.MAPPER.createObjectNode();
+        for (ModelLimit l : limits) json.putObject(l.models()).put("rpm", l.rpm()).put("tpm", l.tpm());
+        return json;
+    }
+
+    /** The bound that applies: the key's own, else the gateway's default; null when there is none. */
+    static Integer effectiveMaxConcurrent(Administration accounts, StoredKey key) {
+        int max = accounts.maxConcurrent(key.toApiKey());
+        return max > 0 ? max : null;
+    }
+}

@@ -1,0 +1,122 @@
+package dev.modelgateway.endpoint.admin;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.accounts.Administration;
+import dev.modelgateway.accounts.ApiKey;
+import dev.modelgateway.accounts.keys.BudgetPeriod;
+import dev.modelgateway.accounts.keys.ModelLimit;
+import dev.modelgateway.accounts.keys.StoredKey;
+import dev.modelgateway.accounts.keys.Team;
+import dev.modelgateway.accounts.ledger.Money;
+import dev.modelgateway.accounts.limits.GoDuration;
+import dev.modelgateway.accounts.limits.RateDecision;
+import dev.modelgateway.accounts.limits.RateLimits;
+import dev.modelgateway.accounts.limits.RateScope;
+import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.http.Exchange;
+import dev.modelgateway.json.Json;
+import io.vertx.core.Future;
+import io.vertx.ext.web.RoutingContext;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code GET /admin/rate-limits} (every key's and team's limits and what is left of them) and {@code GET /limits}
+ * (the caller's own entry, and its team's).
+ */
+public final class LimitsEndpoint {
+    private final Administration accounts;
+
+    public LimitsEndpoint(Administration accounts) {
+        this.accounts = accounts;
+    }
+
+    public void all(RoutingContext ctx) {
+        AdminReplies.respond(ctx, accounts.listKeys().compose(keys -> Future.all(keys.stream().map(this::keyView).toList())
+                .map(all -> AdminReplies.list(all.<ObjectNode>list())))
+                .compose(view -> accounts.listTeams().compose(teams -> Future.all(teams.stream().map(this::teamView).toList())
+                        .map(all -> {
+                            view.putArray("teams").addAll(all.<ObjectNode>list());
+                            return view;
+                        }))));
+    }
+
+    /**
+     * The caller's own limits, read-only: its buckets and budget as {@code /admin/rate-limits} shows them, and its
+     * team's (shared with the team's other keys) when it has one. Never another key's or team's.
+     */
+    public void own(RoutingContext ctx) {
+        ApiKey caller = Exchange.of(ctx).caller().key();
+        if (caller.master()) {
+            throw GatewayException.of(ErrorKind.INVALID_REQUEST, "The master key has no limits of its own: every key's are at"
+                    + " /api/v1/admin/rate-limits.").withCode("master_key_unlimited");
+        }
+        AdminReplies.respond(ctx, accounts.findKey(caller.id()).compose(found -> {
+            StoredKey key = found.orElseThrow(() -> KeysEndpoint.notFound(caller.id()));
+            Future<ObjectNode> team = key.team() == null ? Future.succeededFuture(null) : teamView(key.team());
+            return keyView(key).compose(own -> team.map(t -> {
+                ObjectNode limits = Json.MAPPER.createObjectNode().put("object", "limits");
+                limits.set("key", own);
+                limits.set("team", t == null ? limits.nullNode() : t);
+                return limits;
+            }));
+        }));
+    }
+
+    /** A team's shared buckets, as a key's own are shown, and its budget in its period. */
+    private Future<ObjectNode> teamView(Team team) {
+        ObjectNode item = Json.MAPPER.createObjectNode().put("team_id", team.id()).put("name", team.name()).put("rpm", team.rpm())
+                .put("tpm", team.tpm());
+        item.set("models", AdminReplies.strings(team.allowedModels()));
+        item.put("budget_usd", team.budgetUsd() == null ? null : team.budgetUsd().toPlainString())
+                .put("budget_period", team.budgetPeriod().wire)
+                .put("period_spent_usd", Money.text(accounts.spentE10(team.holder(), team.budgetPeriod())))
+                .put("spent_usd", Money.text(accounts.spentE10(team.holder(), BudgetPeriod.LIFETIME)));
+        RateScope scope = RateScope.team(team);
+        if (scope == null) return Future.succeededFuture(item.putNull("requests").putNull("tokens"));
+        return accounts.currentRates(List.of(scope)).map(levels -> windows(item, scope.limits(), levels.getFirst()));
+    }
+
+    /** A key's limits and current consumption: its own buckets, then those of each model limit. */
+    private Future<ObjectNode> keyView(StoredKey key) {
+        ApiKey apiKey = key.toApiKey();
+        RateLimits own = RateLimits.of(apiKey);
+        List<RateScope> scopes = new ArrayList<>();
+        if (!own.none()) scopes.add(new RateScope(key.id(), null, own));
+        apiKey.modelLimits().forEach(m -> scopes.add(new RateScope(key.id(), m.models(), RateLimits.of(m))));
+        ObjectNode item = Json.MAPPER.createObjectNode().put("key_id", key.id()).put("name", key.settings().name())
+                .put("team_id", key.settings().teamId())
+                .put("disabled", key.disabled()).put("rpm", key.settings().rpm()).put("tpm", key.settings().tpm())
+                .put("max_concurrent", KeysEndpoint.effectiveMaxConcurrent(accounts, key))
+                .put("budget_usd", key.budgetUsd() == null ? null : key.budgetUsd().toPlainString())
+                .put("budget_period", key.settings().budgetPeriod().wire)
+                .put("period_spent_usd", Money.text(accounts.spentE10(key.id(), key.settings().budgetPeriod())))
+                .put("spent_usd", Money.text(accounts.spentE10(key.id())));
+        return accounts.currentRates(scopes).map(levels -> {
+            int next = 0;
+            if (own.none()) item.putNull("requests").putNull("tokens");
+            else windows(item, own, levels.get(next++));
+            ArrayNode models = item.putArray("model_limits");
+            for (ModelLimit m : apiKey.modelLimits()) {
+                windows(models.addObject().put("models", m.models()).put("rpm", m.rpm()).put("tpm", m.tpm()),
+                        RateLimits.of(m), levels.get(next++));
+            }
+            return item;
+        });
+    }
+
+    private static ObjectNode windows(ObjectNode into, RateLimits limits, RateDecision d) {
+        into.set("requests", limits.rpm() > 0 ? window(limits.rpm(), d.requestLevel(), d.requestsResetMs()) : into.nullNode());
+        into.set("tokens", limits.tpm() > 0 ? window(limits.tpm(), d.tokenLevel(), d.tokensResetMs()) : into.nullNode());
+        return into;
+    }
+
+    /** A bucket seen as a window: what was used recently (more than the limit while in debt) and what is left. */
+    private static ObjectNode window(long limit, double level, long resetMs) {
+        return Json.MAPPER.createObjectNode().put("limit", limit).put("used", Math.max(0, Math.round(limit - level)))
+                .put("remaining", (long) Math.floor(Math.max(0, level))).put("reset", GoDuration.format(resetMs));
+    }
+}
