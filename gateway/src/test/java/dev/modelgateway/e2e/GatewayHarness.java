@@ -17,6 +17,7 @@ import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.server.Gateway;
 import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
+import dev.modelgateway.time.Ticker;
 import io.vertx.core.Vertx;
 
 import java.io.IOException;
@@ -86,6 +87,7 @@ public final class GatewayHarness implements AutoCloseable {
         private ServerTls tls;
         private ObservabilityConfig observability = ObservabilityConfig.DEFAULT;
         private Path configFile;
+        private Ticker ticker = Ticker.SYSTEM;
 
         private Builder() {
         }
@@ -139,6 +141,12 @@ public final class GatewayHarness implements AutoCloseable {
         /** Circuit-breaker thresholds (tests of the breaker use small ones). */
         public Builder breaker(CircuitBreaker.Thresholds thresholds) {
             this.breaker = thresholds;
+            return this;
+        }
+
+        /** The clock the circuit breakers read: a {@code TestClock} lets a test end a cooldown without waiting for it. */
+        public Builder clock(Ticker clock) {
+            this.ticker = clock;
             return this;
         }
 
@@ -210,7 +218,7 @@ public final class GatewayHarness implements AutoCloseable {
                     throw new UncheckedIOException(e);
                 }
             }
-            Gateway gateway = Gateway.start(vertx, config, eventLoops, breaker, observability).await();
+            Gateway gateway = Gateway.start(vertx, config, eventLoops, breaker, observability, ticker).await();
             return new GatewayHarness(vertx, s, gateway, db);
         }
     }
