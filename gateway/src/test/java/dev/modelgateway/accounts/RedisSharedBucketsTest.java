@@ -1,5 +1,6 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.testing.ExternalStores;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * near it even with two instances bursting, commands pipelined on one connection per event loop, token
  * settlements carried by the bucket's next call or the flush, a lost connection replaced. Real Redis on 127.0.0.1.
  */
+@ExternalStores
 class RedisSharedBucketsTest {
     private final String prefix = Fixtures.random("mgtest-") + ":";
     private Vertx vertx;

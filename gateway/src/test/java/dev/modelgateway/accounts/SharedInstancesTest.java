@@ -2,6 +2,7 @@ package dev.modelgateway.accounts;
 
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.testing.ExternalStores;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
@@ -21,6 +22,7 @@ import static dev.modelgateway.accounts.Fixtures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Two gateway instances, each with its own Vert.x, sharing one PostgreSQL and one Redis. */
+@ExternalStores
 class SharedInstancesTest {
     private static final String MODEL = "platform/vendorA-large";
 

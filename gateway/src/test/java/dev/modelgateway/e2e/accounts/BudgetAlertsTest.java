@@ -6,6 +6,7 @@ import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A key's daily budget raises its 50/80/100% alerts once each, delivered as JSON to the configured webhook, retried
  * after a failure, and visible with their delivery in the admin API (docs/accounts.md, "Alerts").
  */
+@E2e
 class BudgetAlertsTest {
     static final String MODEL = "platform/vendorA-sonnet-4.5";
     static final String BODY = "{\"model\":\"" + MODEL + "\",\"max_tokens\":64,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";

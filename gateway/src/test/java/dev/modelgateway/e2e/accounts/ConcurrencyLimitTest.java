@@ -5,6 +5,7 @@ import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.LedgerRows;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * {@code max_concurrent}: a key's calls in flight at once, from admission to the ledger record, on one instance
  * (docs/accounts.md, "Concurrency"). The gateway here defaults keys to 3.
  */
+@E2e
 class ConcurrencyLimitTest {
     static final int DEFAULT = 3;
     static GatewayHarness h;

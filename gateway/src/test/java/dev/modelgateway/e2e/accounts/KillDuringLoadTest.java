@@ -8,10 +8,13 @@ import dev.modelgateway.http.TraceId;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.server.FreePort;
 import dev.modelgateway.sim.SimKeys;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.ExternalStores;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -39,6 +42,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code kill -9} of a gateway serving 64 concurrent callers loses no usage row: each row is journaled before its
  * answer ends, and the journal is replayed at the next start, once (docs/accounts.md, "A ledger that loses nothing").
  */
+@E2e
+@ExternalStores
+@Isolated
 class KillDuringLoadTest {
     static final String MODEL = "platform/vendorA-sonnet-4.5";
     static final int CONCURRENCY = 64;

@@ -4,6 +4,7 @@ import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.LedgerRows;
 import dev.modelgateway.e2e.PerClassGateway;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The ledger's {@code attempts} counts the requests really sent to a vendor, not those only planned. */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class LedgerAttemptsTest {
     static GatewayHarness h;
     static AdminApi admin;

@@ -3,6 +3,7 @@ package dev.modelgateway.e2e.accounts;
 import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Two gateways sharing PostgreSQL and Redis hold a key's concurrency slots and budget reservations together:
  * concurrent calls split between them are admitted as if one instance served them all.
  */
+@E2e
 class SharedHoldsTest extends TwoInstances {
     /** {@code n} calls at once, alternately on each instance, each 800 ms at the vendor. */
     List<HttpResponse<String>> concurrentSlowCalls(AdminApi.CreatedKey key, int n, String mark) throws Exception {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * run once although another instance starts while the task is running; another key's task is answered as an
  * unknown one.
  */
+@E2e
 class SharedTranscriptionTasksTest extends TwoInstances {
     static final String TASKS = "/api/v1/audio/transcriptions/tasks";
     static final String TRANSCRIPTIONS = "/openai/v1/audio/transcriptions";

@@ -9,6 +9,8 @@ import dev.modelgateway.http.TraceId;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.server.FreePort;
 import dev.modelgateway.sim.SimKeys;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.ExternalStores;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,6 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the call in flight finish, and writes the usage of every call it served: a supervisor's SIGKILL after its
  * grace period finds nothing left to lose (docs/configuration.md, "Shutdown").
  */
+@E2e
+@ExternalStores
 class StopWithHungRedisTest {
     static final String MODEL = "platform/vendorA-sonnet-4.5";
     /**

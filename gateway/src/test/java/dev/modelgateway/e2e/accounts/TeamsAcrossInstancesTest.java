@@ -6,6 +6,7 @@ import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.LedgerRows;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A team's limits are shared by its keys and held exactly by two instances on one PostgreSQL and one Redis:
  * its requests per minute and its monthly budget, each checked on top of the key's own (docs/accounts.md, "Teams").
  */
+@E2e
 class TeamsAcrossInstancesTest extends TwoInstances {
     static final String MODEL = "platform/vendorA-sonnet-4.5";
     static final String BODY = "{\"model\":\"" + MODEL + "\",\"max_tokens\":64,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";

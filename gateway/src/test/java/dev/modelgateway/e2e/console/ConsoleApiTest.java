@@ -7,6 +7,7 @@ import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The console's read API and pages through the gateway: what the master key and a team's key each see. */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class ConsoleApiTest {
     static final String MODEL = "platform/vendorB-5.5";
 

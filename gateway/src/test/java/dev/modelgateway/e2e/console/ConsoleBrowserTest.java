@@ -5,6 +5,8 @@ import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.routing.CircuitBreaker;
+import dev.modelgateway.testing.Browser;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,6 +41,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * with what is left of its buckets and its team's.
  * Each screen is saved to docs/console/*.png (linked from the README).
  */
+@E2e
+@Browser
 class ConsoleBrowserTest {
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");

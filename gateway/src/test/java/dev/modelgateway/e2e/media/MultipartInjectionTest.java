@@ -6,6 +6,7 @@ import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.e2e.Samples;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
+import dev.modelgateway.testing.E2e;
 import dev.modelgateway.upstream.MultipartForm;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * exactly the fields the gateway parsed.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class MultipartInjectionTest {
     static GatewayHarness h;
     static final String BOUNDARY = "test-boundary-7578";

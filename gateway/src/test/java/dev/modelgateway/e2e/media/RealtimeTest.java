@@ -11,6 +11,7 @@ import com.openai.models.realtime.ResponseCreateEvent;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * session, and a raw Vert.x WebSocket client for the browser subprotocol, refusals and close codes.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class RealtimeTest {
     static final String MODEL = "platform/vendorB-realtime";
     static GatewayHarness h;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.services.TranscriptionTasks;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Asynchronous transcription tasks: submit, poll, ledger, bad input, the bound on a key's unfinished tasks, and
  * survival across a gateway restart.
  */
+@E2e
 class TranscriptionTasksTest {
     static final String TASKS = "/api/v1/audio/transcriptions/tasks";
 

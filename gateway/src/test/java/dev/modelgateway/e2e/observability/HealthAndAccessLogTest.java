@@ -10,9 +10,11 @@ import dev.modelgateway.json.Json;
 import dev.modelgateway.observability.ObservabilityConfig;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.server.FreePort;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 import java.net.http.HttpResponse;
@@ -26,6 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code /health} and {@code /ready} on the main port (the database, a usable deployment per vendor), and the
  * access log as JSON lines carrying the call's tokens, TTFT and cost (docs/observability.md).
  */
+@E2e
+@Isolated
 class HealthAndAccessLogTest {
     static GatewayHarness h;
     static ListAppender<ILoggingEvent> access = new ListAppender<>();

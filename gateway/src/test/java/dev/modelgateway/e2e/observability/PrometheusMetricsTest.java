@@ -11,6 +11,7 @@ import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.observability.ObservabilityConfig;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * it; its query API must return the request, token and time-to-first-token series with the values the SDKs saw
  * (docs/observability.md, "Metrics").
  */
+@E2e
 class PrometheusMetricsTest {
     static final String CHAT_MODEL = "platform/vendorB-5.5";
     static final String MESSAGES_MODEL = "platform/vendorA-sonnet-4.5";

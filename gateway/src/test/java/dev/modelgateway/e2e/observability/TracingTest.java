@@ -5,6 +5,7 @@ import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.observability.Redaction;
 import dev.modelgateway.observability.ObservabilityConfig;
 import dev.modelgateway.sim.ReceivedRequest;
+import dev.modelgateway.testing.E2e;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterAll;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * fallback: one server span, three attempt spans under it, the GenAI attributes, and the trace id the caller sees in
  * {@code X-Platform-Trace-Id}; a caller's {@code traceparent} is continued and passed upstream (docs/observability.md).
  */
+@E2e
 class TracingTest {
     static Vertx vertx;
     static OtlpReceiver collector;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.CircuitBreaker;
+import dev.modelgateway.testing.E2e;
 import dev.modelgateway.testing.TestClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The breaker of one vendor deployment: opens, fails fast to the fallback, probes, closes. Its clock is a
  * {@link TestClock}: a cooldown ends when the test advances it, to the millisecond.
  */
+@E2e
 class CircuitBreakerTest {
     static final TestClock clock = new TestClock();
     static GatewayHarness h;

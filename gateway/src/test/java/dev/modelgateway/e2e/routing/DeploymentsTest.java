@@ -7,6 +7,7 @@ import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.sim.ReceivedRequest;
 import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
+import dev.modelgateway.testing.E2e;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * weight 1), configured in a file: the spread by weight, and a failing deployment cooled down and probed back. The
  * counts come from the simulator's request log.
  */
+@E2e
 class DeploymentsTest {
     static Vertx vertx;
     static VendorSimulator sim;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.VendorSimulator;
+import dev.modelgateway.testing.E2e;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * at its price once they have picked the file up (watched, no restart), while a stream started before the change runs
  * to its end; an invalid file is refused naming the field, and the configuration in force stays.
  */
+@E2e
 class HotReloadTest {
     Vertx vertx;
     VendorSimulator sim;

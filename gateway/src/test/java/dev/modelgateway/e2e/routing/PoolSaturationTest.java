@@ -10,9 +10,11 @@ import dev.modelgateway.config.VendorPool;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.CircuitBreaker;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 import java.io.OutputStream;
@@ -36,6 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * protocol's shape, while a breaker that one vendor failure would open stays closed: the queued call is
  * served once a stream ends, and so is the next one.
  */
+@E2e
+@Isolated
 class PoolSaturationTest {
     static GatewayHarness h;
     static final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();

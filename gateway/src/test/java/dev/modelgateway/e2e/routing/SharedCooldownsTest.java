@@ -7,6 +7,8 @@ import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.sim.ReceivedRequest;
 import dev.modelgateway.sim.VendorSimulator;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.ExternalStores;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,6 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Two instances sharing one Redis agree on cooldowns: a deployment cooled by the failures one instance saw is out of
  * rotation on the other too, which then sends it nothing.
  */
+@E2e
+@ExternalStores
 class SharedCooldownsTest {
     static final Duration COOLDOWN = Duration.ofSeconds(20);
     Vertx vertx;

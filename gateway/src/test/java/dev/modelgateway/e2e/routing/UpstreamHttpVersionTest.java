@@ -7,6 +7,7 @@ import dev.modelgateway.config.VendorPool;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.TestCert;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
@@ -42,6 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * one HTTP/2 connection, which is how the gateway holds thousands of concurrent streams with few sockets.
  * The "vendor" is a small Vert.x server answering vendor B's chat completions, JSON and SSE.
  */
+@E2e
 class UpstreamHttpVersionTest {
     static final TestCert CERT = TestCert.selfSigned("localhost");
     static Vertx vertx;

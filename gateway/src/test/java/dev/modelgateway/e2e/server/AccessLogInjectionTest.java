@@ -5,6 +5,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.LoggerFactory;
@@ -15,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Hardening item 15 (access log): a request path cannot forge a log line or carry terminal escapes. */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class AccessLogInjectionTest {
     static GatewayHarness h;
 

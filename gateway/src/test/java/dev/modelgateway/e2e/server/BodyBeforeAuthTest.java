@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.config.ServerLimits;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * its 401 while its 32 MiB body is still unsent; a valid key's body, sent slowly, still arrives whole; the
  * admin API's 64 KiB cap applies; and the bodies held at once are bounded by the gateway-wide budget.
  */
+@E2e
 class BodyBeforeAuthTest {
     static GatewayHarness h;
     static final String COUNT = "{\"model\":\"platform/vendorB-5.5\",\"max_tokens\":100,"

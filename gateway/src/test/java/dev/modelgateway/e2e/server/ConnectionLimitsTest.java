@@ -3,6 +3,7 @@ package dev.modelgateway.e2e.server;
 import dev.modelgateway.config.ServerLimits;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * timeout, 1 s idle timeout, 1 s body-read timeout, 4 connections per client address. A long SSE stream
  * still outlives every one of them.
  */
+@E2e
 class ConnectionLimitsTest {
     static GatewayHarness h;
     static final ServerLimits LIMITS = new ServerLimits(1, 1, 1, 4, 8192, 0);

@@ -2,6 +2,7 @@ package dev.modelgateway.e2e.server;
 
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.sim.VendorSimulator;
+import dev.modelgateway.testing.E2e;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VerticleBase;
@@ -9,6 +10,7 @@ import io.vertx.core.DeploymentOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.awt.image.BufferedImage;
 import java.lang.management.GarbageCollectorMXBean;
@@ -34,6 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * as base64 (images/ImageScalesEndpoint, upstream/Relay). A 5 ms timer on every event loop measures how late it fires while the gateway
  * handles the body, and how long the loop ran other code meanwhile.
  */
+@E2e
+@Isolated
 class LargeBodyEventLoopTest {
     /** What an event loop may spend on a request between two ticks: reading the upload and writing it upstream. */
     static final long BUSY_LIMIT_MS = 50;

@@ -9,11 +9,13 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
@@ -33,6 +35,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The caps on vendors' answers are operator settings ({@code server.max_vendor_*}), here set small: the answer
  * size, the SSE event size, and the stream duration, which also bounds a binary (speech) answer.
  */
+@E2e
+@Isolated
 class VendorAnswerLimitsTest {
     static GatewayHarness h;
     static final ListAppender<ILoggingEvent> logged = new ListAppender<>();
