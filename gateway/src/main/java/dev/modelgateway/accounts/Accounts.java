@@ -530,7 +530,7 @@ public final class Accounts {
         return scopes.isEmpty() ? Future.succeededFuture(List.of()) : limiter.peek(scopes);
     }
 
-    /** Usage rows queued for the ledger's writer (docs/observability.md). */
+    /** Usage rows not yet in the ledger, the batch being written included (docs/observability.md): 0 once all are. */
     public int ledgerQueued() {
         return writer.queued();
     }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Writes ledger entries off the request path: one background thread collects up to {@value #BATCH_ROWS}
@@ -30,6 +31,8 @@ final class LedgerWriter {
     private static final Logger LOG = LoggerFactory.getLogger(LedgerWriter.class);
 
     private final BlockingQueue<LedgerEntry> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
+    /** Rows taken and not yet written or given up on: the queue's, and the batch the writer holds. */
+    private final AtomicInteger unwritten = new AtomicInteger();
     private final Ledger ledger;
     private final AfterWrite afterWrite;
 
@@ -67,16 +70,21 @@ final class LedgerWriter {
             return;
         }
         spend.queued(e);
+        unwritten.incrementAndGet();
         if (!queue.offer(e)) {
+            unwritten.decrementAndGet();
             spend.dropped(List.of(e));
             LOG.error("ledger queue full ({} rows): usage record dropped, trace {}", QUEUE_CAPACITY,
                     e.record().traceId());
         }
     }
 
-    /** Rows waiting to be written (a metric: docs/observability.md). */
+    /**
+     * Rows waiting to be written, the batch being written included (a metric: docs/observability.md); 0 once every
+     * row submitted so far is in the database or given up on.
+     */
     int queued() {
-        return queue.size();
+        return unwritten.get();
     }
 
     /** Milliseconds the oldest waiting row has waited, 0 when none waits (a metric: docs/observability.md). */
@@ -108,6 +116,7 @@ final class LedgerWriter {
             } catch (Error e) {
                 if (closing && ++errorsWhileClosing >= ATTEMPTS_WHEN_CLOSING) {
                     spend.dropped(batch);
+                    unwritten.addAndGet(-batch.size());
                     LOG.error("ledger writer failed at shutdown ({}), {} usage rows lost", e, batch.size());
                     batch = List.of();
                     continue;
@@ -156,10 +165,12 @@ final class LedgerWriter {
                 } catch (SQLException | RuntimeException e) {
                     LOG.warn("after-write step failed (the next batch of the same holders retries it): " + e);
                 }
+                unwritten.addAndGet(-batch.size());
                 return;
             } catch (SQLException | RuntimeException e) {
                 if (closing && attempt >= ATTEMPTS_WHEN_CLOSING) {
                     spend.dropped(batch);
+                    unwritten.addAndGet(-batch.size());
                     LOG.error("ledger write failed at shutdown, " + batch.size() + " usage rows lost", e);
                     return;
                 }
