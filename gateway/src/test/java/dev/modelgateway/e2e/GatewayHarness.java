@@ -17,6 +17,7 @@ import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.server.Gateway;
 import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
+import dev.modelgateway.testing.Eventually;
 import dev.modelgateway.time.Ticker;
 import io.vertx.core.Vertx;
 
@@ -245,6 +246,20 @@ public final class GatewayHarness implements AutoCloseable {
      */
     public List<Map<String, Object>> ledger(String publicModel, int atLeast) {
         return LedgerRows.awaitByModel(databaseUrl, publicModel, atLeast);
+    }
+
+    /**
+     * Calls holding or waiting for a vendor connection, all providers and event loops together (the
+     * {@code gateway_upstream_pool_calls} gauges): 0 once a vendor's answer has been read.
+     */
+    public long upstreamCalls() {
+        return get("/metrics").body().lines().filter(l -> l.startsWith("gateway_upstream_pool_calls{"))
+                .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
+    /** Waits until every usage row of the calls answered so far is in the ledger (each is queued before its answer ends). */
+    public void awaitLedgerWritten() {
+        Eventually.until("every usage row written", () -> gateway.accounts().ledgerQueued() == 0);
     }
 
     private static String tempDatabase() {
