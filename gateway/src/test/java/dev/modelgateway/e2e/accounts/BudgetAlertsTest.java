@@ -7,6 +7,7 @@ import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import java.math.BigDecimal;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -71,7 +73,7 @@ class BudgetAlertsTest {
         List<Integer> statuses = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             statuses.add(g.post("/api/v1/messages", BODY, "authorization", "Bearer " + key.secret()).statusCode());
-            Thread.sleep(400); // each call's row written before the next (the writer's window is 250 ms)
+            g.awaitLedgerWritten(); // each call's row (and spend) written before the next
         }
         assertThat(statuses).containsExactly(200, 200, 200, 429, 429);
 
@@ -82,13 +84,8 @@ class BudgetAlertsTest {
                 "{\"webhook_url\":\"http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook\"}").body());
         assertThat(settings.path("thresholds").toString()).isEqualTo("[50,80,100]");
 
-        JsonNode alerts = null;
-        for (long until = System.nanoTime() + 60_000_000_000L; System.nanoTime() < until; Thread.sleep(200)) {
-            alerts = admin.get("/api/v1/admin/alerts");
-            List<String> states = new ArrayList<>();
-            alerts.path("data").forEach(a -> states.add(a.path("state").asText()));
-            if (states.size() == 3 && states.stream().allMatch("delivered"::equals)) break;
-        }
+        JsonNode alerts = Eventually.value("three alerts delivered", Duration.ofSeconds(60), () -> admin.get("/api/v1/admin/alerts"),
+                all -> all.path("data").size() == 3 && all.path("data").valueStream().allMatch(a -> a.path("state").asText().equals("delivered")));
         List<Integer> thresholds = new ArrayList<>();
         alerts.path("data").forEach(a -> {
             assertThat(a.path("state").asText()).isEqualTo("delivered");
