@@ -12,6 +12,7 @@ import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.observability.ObservabilityConfig;
 import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -147,18 +148,6 @@ class PrometheusMetricsTest {
 
     /** Polls the query API until the expression has the value (Prometheus scrapes every second). */
     static void awaitValue(String promql, double expected) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        double got = Double.NaN;
-        while (System.nanoTime() < deadline) {
-            got = prometheus.query(promql);
-            if (got == expected) return;
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        assertThat(got).as(promql).isEqualTo(expected);
+        Eventually.value(promql + " = " + expected, Duration.ofSeconds(60), () -> prometheus.query(promql), got -> got == expected);
     }
 }
