@@ -8,6 +8,7 @@ import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.sim.ReceivedRequest;
 import dev.modelgateway.sim.VendorSimulator;
 import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import dev.modelgateway.testing.ExternalStores;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
@@ -72,11 +73,7 @@ class SharedCooldownsTest {
         }
         assertThat(azure()).isEqualTo(3);
         assertThat(azureState(a)).isEqualTo("cooling");
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!azureState(b).equals("cooling")) {
-            assertThat(System.nanoTime()).as("the other instance learns the cooldown").isLessThan(deadline);
-            Thread.sleep(100);
-        }
+        Eventually.until("the other instance learns the cooldown", Duration.ofSeconds(10), () -> azureState(b).equals("cooling"));
         sim.clearReceived();
         for (int i = 0; i < 20; i++) {
             assertThat(b.postAuthed("/api/v1/chat/completions", DeploymentsTest.chat(i)).statusCode()).isEqualTo(200);

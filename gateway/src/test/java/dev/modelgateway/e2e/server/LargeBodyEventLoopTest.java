@@ -3,6 +3,7 @@ package dev.modelgateway.e2e.server;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.sim.VendorSimulator;
 import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VerticleBase;
@@ -118,6 +119,8 @@ class LargeBodyEventLoopTest {
     static final class Probe extends VerticleBase {
         static final AtomicLong worstLateMs = new AtomicLong();
         static final AtomicLong worstBusyMs = new AtomicLong();
+        /** Ticks of all probes: the measure starts once each has ticked after its start-up. */
+        static final AtomicLong ticks = new AtomicLong();
         private long last;
         private long lastCpu;
 
@@ -132,6 +135,7 @@ class LargeBodyEventLoopTest {
                 worstBusyMs.accumulateAndGet(TimeUnit.NANOSECONDS.toMillis(cpu - lastCpu), Math::max);
                 last = now;
                 lastCpu = cpu;
+                ticks.incrementAndGet();
             });
             return Future.succeededFuture();
         }
@@ -148,7 +152,8 @@ class LargeBodyEventLoopTest {
     static long worstStallMs(String path, String label, int bytes, Callable<HttpResponse<String>> call) throws Exception {
         String id = h.vertx.deployVerticle(Probe::new, new DeploymentOptions().setInstances(8)).await();
         try {
-            Thread.sleep(100);
+            long ticked = Probe.ticks.get();
+            Eventually.until("the probes ticking", () -> Probe.ticks.get() - ticked >= 16);
             Probe.worstLateMs.set(0);
             Probe.worstBusyMs.set(0);
             long gcBefore = gcMillis();
