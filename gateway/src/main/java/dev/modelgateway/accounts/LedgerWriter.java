@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -41,22 +42,27 @@ final class LedgerWriter {
         void written(List<LedgerEntry> batch) throws SQLException;
     }
     private final SpendTracker spend;
+    private final InstantSource clock;
     private final long refreshEveryMs;
     private final Thread thread;
     private volatile boolean closing;
     private long lastRefresh;
 
     LedgerWriter(Ledger ledger, SpendTracker spend, Duration refreshEvery) {
-        this(ledger, spend, refreshEvery, batch -> { });
+        this(ledger, spend, refreshEvery, InstantSource.system(), batch -> { });
     }
 
-    /** {@code afterWrite}: what follows each batch in the database (alerts of the budgets it reached). */
-    LedgerWriter(Ledger ledger, SpendTracker spend, Duration refreshEvery, AfterWrite afterWrite) {
+    /**
+     * @param clock      when the spend is next refreshed, and how long the oldest row has waited
+     * @param afterWrite what follows each batch in the database (alerts of the budgets it reached)
+     */
+    LedgerWriter(Ledger ledger, SpendTracker spend, Duration refreshEvery, InstantSource clock, AfterWrite afterWrite) {
         this.afterWrite = afterWrite;
+        this.clock = clock;
         this.ledger = ledger;
         this.spend = spend;
         this.refreshEveryMs = refreshEvery.toMillis();
-        this.lastRefresh = System.currentTimeMillis();
+        this.lastRefresh = clock.millis();
         this.thread = Thread.ofPlatform().daemon().name("accounts-ledger-writer").unstarted(this::run);
     }
 
@@ -90,7 +96,7 @@ final class LedgerWriter {
     /** Milliseconds the oldest waiting row has waited, 0 when none waits (a metric: docs/observability.md). */
     long lagMs() {
         LedgerEntry oldest = queue.peek();
-        return oldest == null ? 0 : Math.max(0, System.currentTimeMillis() - oldest.record().at().toEpochMilli());
+        return oldest == null ? 0 : Math.max(0, clock.millis() - oldest.record().at().toEpochMilli());
     }
 
     /** Stops taking records and blocks until every queued one is written (or given up on). */
@@ -109,7 +115,7 @@ final class LedgerWriter {
                     write(batch);
                     batch = List.of();
                 }
-                if (System.currentTimeMillis() - lastRefresh >= refreshEveryMs) refreshSpend();
+                if (clock.millis() - lastRefresh >= refreshEveryMs) refreshSpend();
             } catch (InterruptedException e) {
                 LOG.error("ledger writer interrupted with {} rows queued", queue.size() + batch.size());
                 return;
@@ -181,9 +187,9 @@ final class LedgerWriter {
     }
 
     private void refreshSpend() {
-        lastRefresh = System.currentTimeMillis();
+        lastRefresh = clock.millis();
         try {
-            spend.refreshed(ledger.spendAt(java.time.Instant.now()));
+            spend.refreshed(ledger.spendAt(clock.instant()));
         } catch (SQLException | RuntimeException e) {
             LOG.warn("spend refresh failed; budgets use the last known spend", e);
         }
