@@ -42,7 +42,7 @@ class TracingGrpcTest {
     }
 
     @Test
-    void spansArriveOverGrpc() throws InterruptedException {
+    void spansArriveOverGrpc() {
         HttpResponse<String> r = h.postAuthed("/api/v1/chat/completions",
                 "{\"model\":\"platform/vendorB-5.5\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
