@@ -114,6 +114,7 @@ class SharedInstancesTest {
         Accounts c = await(Accounts.open(vertxC, new AccountsConfig(schema.url(), Fixtures.REDIS_URL, null, prefix), Fixtures.PRICES, 900));
         try {
             await(c.admit(await(c.authenticate(created.secret())), MODEL, 10));
+            // Redis expires a lease on its own clock, which no test clock reaches: outliving the 900 ms lease takes that long
             Thread.sleep(2_000);
             assertThat(refusal(b.admit(onB, MODEL, 10))).as("renewed past its lease time").isEqualTo("concurrency_limit_exceeded");
         } finally {

@@ -70,6 +70,7 @@ class BodyBeforeAuthTest {
         try (RawHttp c = new RawHttp(h.gateway.port())) {
             c.head("/api/count-message-tokens", "Bearer " + GatewayHarness.KEY, body.length, "application/json");
             int third = body.length / 3;
+            // the input itself: a sender pausing between parts, so that the gateway reads them apart
             c.send(java.util.Arrays.copyOfRange(body, 0, third));
             Thread.sleep(300);
             c.send(java.util.Arrays.copyOfRange(body, third, 2 * third));
@@ -108,6 +109,7 @@ class BodyBeforeAuthTest {
         try (RawHttp first = new RawHttp(h.gateway.port()); RawHttp second = new RawHttp(h.gateway.port())) {
             first.head("/api/count-message-tokens", "Bearer " + GatewayHarness.KEY, body.length, "application/json");
             first.send(java.util.Arrays.copyOfRange(body, 0, 10));
+            // time for the gateway to read the first head and reserve its body (nothing outside shows the reservation)
             sleep(300);
             second.head("/api/count-message-tokens", "Bearer " + GatewayHarness.KEY, body.length, "application/json");
             RawHttp.Response refused = second.read(3_000);
