@@ -5,12 +5,14 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import dev.modelgateway.server.AccessLogAppender;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@Isolated
 class LogConfiguratorTest {
     @Test
     void logbackFindsItWithoutAnyFile() {

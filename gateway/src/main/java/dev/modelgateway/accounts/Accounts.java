@@ -83,6 +83,8 @@ public final class Accounts {
     private final RateLimiter limiter;
     private final CallHolds holds;
     private final Administration admin;
+    /** What decides expiries, budget periods and rate-limit refills: the system clock but in tests. */
+    private final InstantSource clock;
     /** The price table version last stored in {@code price_tables}. */
     private volatile String registeredPrices;
     private final AtomicLong journalWarnedAt = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
@@ -94,8 +96,9 @@ public final class Accounts {
             .build();
 
     private Accounts(Vertx vertx, AccountsConfig config, PriceBook prices, Database db, RateLimiter limiter,
-                     CallHolds holds, SpendTracker spend, LedgerJournal journal) {
+                     CallHolds holds, SpendTracker spend, LedgerJournal journal, InstantSource clock) {
         this.vertx = vertx;
+        this.clock = clock;
         this.config = config;
         this.prices = prices;
         this.db = db;
@@ -104,15 +107,15 @@ public final class Accounts {
         this.ledger = new Ledger(db);
         this.spend = spend;
         this.journal = journal;
-        this.alerts = new Alerts(Sql.pool(db));
-        this.writer = new LedgerWriter(ledger, spend, SPEND_REFRESH,
+        this.alerts = new Alerts(Sql.pool(db), clock);
+        this.writer = new LedgerWriter(ledger, spend, SPEND_REFRESH, clock,
                 batch -> alerts.budgetsAfter(batch, AlertSettingsStore.read(Sql.pool(db)).thresholds()));
         this.limiter = limiter;
         this.holds = holds;
         this.registeredPrices = prices.version(); // stored by open
         writer.start();
-        this.alertSender = new AlertSender(vertx, db, alerts);
-        this.admin = new Administration(config, db, blocking, prices, keys, ledger, spend, alerts, limiter, keysBySecret::invalidateAll);
+        this.alertSender = new AlertSender(vertx, db, alerts, clock);
+        this.admin = new Administration(config, db, blocking, prices, keys, ledger, spend, alerts, limiter, keysBySecret::invalidateAll, clock);
     }
 
     /** The operations of the admin API: keys, teams, usage, limits, re-pricing, alerts, the audit log. */
@@ -127,7 +130,12 @@ public final class Accounts {
 
     /** {@code leaseMs}: how long a Redis lease outlives its last renewal (tests of expiry use a short one). */
     static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices, long leaseMs) {
-        return openDatabase(vertx, config).compose(db -> open(vertx, config, prices, db, leaseMs));
+        return openDatabase(vertx, config).compose(db -> open(vertx, config, prices, db, leaseMs, InstantSource.system()));
+    }
+
+    /** On another clock than the system's: tests of budget periods and expiries advance it. */
+    static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices, InstantSource clock) {
+        return openDatabase(vertx, config).compose(db -> open(vertx, config, prices, db, RedisHolds.LEASE_MS, clock));
     }
 
     /** Opens the accounts database and runs its migrations, on a worker thread. */
@@ -137,14 +145,15 @@ public final class Accounts {
 
     /** The accounts on a database {@link #openDatabase opened} already, which they close, also if this fails. */
     public static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices, Database db) {
-        return open(vertx, config, prices, db, RedisHolds.LEASE_MS);
+        return open(vertx, config, prices, db, RedisHolds.LEASE_MS, InstantSource.system());
     }
 
-    private static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices, Database db, long leaseMs) {
+    private static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices, Database db, long leaseMs,
+                                         InstantSource clock) {
         SpendTracker spend = new SpendTracker();
         LocalHolds local = new LocalHolds(spend);
         Future<RateLimiter> limiter = config.redisUrl() == null
-                ? Future.succeededFuture(new LocalRateLimiter(InstantSource.system()))
+                ? Future.succeededFuture(new LocalRateLimiter(clock))
                 : RedisRateLimiter.connect(vertx, config.redisUrl(), config.redisKeyPrefix()).map(r -> r);
         return limiter
                 .compose(l -> (config.redisUrl() == null ? Future.<CallHolds>succeededFuture(local)
@@ -156,14 +165,14 @@ public final class Accounts {
                                     LedgerJournal journal = LedgerJournal.open(config.ledgerJournalDir(), config.databaseUrl(),
                                             ledger::append);
                                     try {
-                                        spend.refreshed(ledger.spendAt(Instant.now()));
+                                        spend.refreshed(ledger.spendAt(clock.instant()));
                                     } catch (SQLException | RuntimeException e) {
                                         journal.close();
                                         throw e;
                                     }
                                     return journal;
                                 }, false)
-                                .map(journal -> new Accounts(vertx, config, prices, db, l, h, spend, journal))
+                                .map(journal -> new Accounts(vertx, config, prices, db, l, h, spend, journal, clock))
                                 .onFailure(e -> h.close()))
                         .onFailure(e -> l.close()))
                 .onFailure(e -> db.close());
@@ -189,7 +198,7 @@ public final class Accounts {
             if (key.disabled()) {
                 return Future.failedFuture(Refusals.unauthorized("API key " + k.get().prefix() + "... (" + key.id() + ") is disabled.", "api_key_disabled"));
             }
-            if (key.expiredAt(Instant.now())) {
+            if (key.expiredAt(clock.instant())) {
                 return Future.failedFuture(Refusals.unauthorized("API key " + k.get().prefix() + "... (" + key.id() + ") expired at "
                         + key.expiresAt() + ".", "api_key_expired"));
             }
@@ -232,7 +241,7 @@ public final class Accounts {
         if (price == null) return Future.failedFuture(Refusals.unpriced(publicModel));
         if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
         if (!allows(key, publicModel)) return Future.failedFuture(Refusals.notAllowed(key, publicModel));
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         Budget own = Budget.of(key, now, spend);
         Budget team = Budget.of(key.team(), now, spend);
         for (Budget b : new Budget[]{own, team}) {
@@ -300,8 +309,8 @@ public final class Accounts {
             if (found.isEmpty()) return Optional.of(Refusals.unauthorized("API key " + key.id() + " was deleted.", "invalid_api_key"));
             ApiKey now = found.get().toApiKey();
             if (now.disabled()) return Optional.of(Refusals.unauthorized("API key " + key.id() + " was disabled.", "api_key_disabled"));
-            if (now.expiredAt(Instant.now())) return Optional.of(Refusals.unauthorized("API key " + key.id() + " expired.", "api_key_expired"));
-            for (Budget b : new Budget[]{Budget.of(now, Instant.now(), spend), Budget.of(now.team(), Instant.now(), spend)}) {
+            if (now.expiredAt(clock.instant())) return Optional.of(Refusals.unauthorized("API key " + key.id() + " expired.", "api_key_expired"));
+            for (Budget b : new Budget[]{Budget.of(now, clock.instant(), spend), Budget.of(now.team(), clock.instant(), spend)}) {
                 if (b != null && b.spent()) return Optional.of(Refusals.budgetSpent(now, b, b.spentE10()));
             }
             return Optional.empty();
@@ -357,7 +366,7 @@ public final class Accounts {
 
     /** Raises the alert of a model used without a price, once a day (see {@link #record}). */
     private void priceUnknown(String model) {
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         String day = BudgetPeriod.DAY.of(now);
         if (model == null || day.equals(priceAlertsRaised.put(model, day))) return;
         LOG.warn("usage of model {} recorded without a price (price: unknown); its ledger rows are marked", model);

@@ -27,6 +27,7 @@ import io.vertx.core.Future;
 
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 
@@ -49,9 +50,11 @@ public final class Administration {
     private final RateLimiter limiter;
     /** Forgets the facade's cached keys: a change is seen by the next request. */
     private final Runnable keysChanged;
+    /** The facade's clock: which budget period a spend view reads. */
+    private final InstantSource clock;
 
     Administration(AccountsConfig config, Database db, Blocking blocking, PriceBook prices, KeyStore keys, Ledger ledger,
-                   SpendTracker spend, Alerts alerts, RateLimiter limiter, Runnable keysChanged) {
+                   SpendTracker spend, Alerts alerts, RateLimiter limiter, Runnable keysChanged, InstantSource clock) {
         this.config = config;
         this.db = db;
         this.blocking = blocking;
@@ -64,6 +67,7 @@ public final class Administration {
         this.alerts = alerts;
         this.limiter = limiter;
         this.keysChanged = keysChanged;
+        this.clock = clock;
     }
 
     /** The key's own {@code max_concurrent}, else the gateway's default; 0: no bound. */
@@ -151,7 +155,7 @@ public final class Administration {
 
     /** What {@code holder} has spent in the current span of {@code period}. */
     public long spentE10(String holder, BudgetPeriod period) {
-        return spend.spentE10(holder, period.of(Instant.now()));
+        return spend.spentE10(holder, period.of(clock.instant()));
     }
 
     public Future<List<StoredKey>> listKeys() {

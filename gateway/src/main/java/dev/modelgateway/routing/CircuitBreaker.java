@@ -1,5 +1,7 @@
 package dev.modelgateway.routing;
 
+import dev.modelgateway.time.Ticker;
+
 import java.time.Duration;
 
 /**
@@ -46,6 +48,7 @@ public final class CircuitBreaker {
     private enum State { CLOSED, OPEN, HALF_OPEN }
 
     private final Thresholds thresholds;
+    private final Ticker ticker;
     private State state = State.CLOSED;
     private int failures;
     /** Times opened since the last success: the next cooldown is {@code openFor × 2^opens}. */
@@ -53,8 +56,10 @@ public final class CircuitBreaker {
     private long openUntilNanos;
     private boolean probing;
 
-    public CircuitBreaker(Thresholds thresholds) {
+    /** @param ticker what decides when a cooldown is over */
+    public CircuitBreaker(Thresholds thresholds, Ticker ticker) {
         this.thresholds = thresholds;
+        this.ticker = ticker;
     }
 
     public synchronized Permit acquire() {
@@ -63,7 +68,7 @@ public final class CircuitBreaker {
                 return Permit.CALL;
             }
             case OPEN -> {
-                if (System.nanoTime() - openUntilNanos < 0) return Permit.REFUSED;
+                if (ticker.nanos() - openUntilNanos < 0) return Permit.REFUSED;
                 state = State.HALF_OPEN;
                 probing = true;
                 return Permit.PROBE;
@@ -104,14 +109,14 @@ public final class CircuitBreaker {
      * a rate limit on a deployment whose model has others to take its traffic.
      */
     public synchronized void coolDown(long retryAfterMs) {
-        if (state == State.OPEN && retryAfterMs >= 0 && System.nanoTime() + retryAfterMs * 1_000_000 - openUntilNanos <= 0) return;
+        if (state == State.OPEN && retryAfterMs >= 0 && ticker.nanos() + retryAfterMs * 1_000_000 - openUntilNanos <= 0) return;
         probing = false;
         open(retryAfterMs);
     }
 
     /**
-     * Takes the deployment out of rotation until {@code untilNanos} as another instance decided (shared cooldowns), unless
-     * it already is for longer.
+     * Takes the deployment out of rotation until {@code untilNanos} (on the breaker's {@link Ticker}) as another instance
+     * decided (shared cooldowns), unless it already is for longer.
      */
     public synchronized void coolUntil(long untilNanos) {
         if (state == State.OPEN && untilNanos - openUntilNanos <= 0) return;
@@ -132,7 +137,7 @@ public final class CircuitBreaker {
     }
 
     public synchronized long retryAfterMs() {
-        return state == State.CLOSED ? 0 : Math.max(0, (openUntilNanos - System.nanoTime()) / 1_000_000);
+        return state == State.CLOSED ? 0 : Math.max(0, (openUntilNanos - ticker.nanos()) / 1_000_000);
     }
 
     /**
@@ -142,12 +147,12 @@ public final class CircuitBreaker {
     public synchronized long readyInMs() {
         return switch (state) {
             case CLOSED -> 0;
-            case OPEN -> Math.max(0, (openUntilNanos - System.nanoTime() + 999_999) / 1_000_000);
+            case OPEN -> Math.max(0, (openUntilNanos - ticker.nanos() + 999_999) / 1_000_000);
             case HALF_OPEN -> probing ? PROBE_WAIT_MS : 0;
         };
     }
 
-    /** {@link System#nanoTime()} when the current cooldown ends; meaningful while open. */
+    /** The breaker's {@link Ticker} time when the current cooldown ends; meaningful while open. */
     public synchronized long openUntilNanos() {
         return state == State.OPEN ? openUntilNanos : 0;
     }
@@ -164,6 +169,6 @@ public final class CircuitBreaker {
         state = State.OPEN;
         failures = 0;
         opens++;
-        openUntilNanos = System.nanoTime() + ms * 1_000_000;
+        openUntilNanos = ticker.nanos() + ms * 1_000_000;
     }
 }

@@ -1,6 +1,7 @@
 package dev.modelgateway.routing;
 
 import dev.modelgateway.config.VendorEndpoint;
+import dev.modelgateway.time.Ticker;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,27 +14,37 @@ import java.util.function.BiConsumer;
 public final class CircuitBreakers {
     private final CircuitBreaker.Thresholds thresholds;
     private final CircuitBreaker.Thresholds shared;
+    private final Ticker ticker;
     private final Map<String, CircuitBreaker> byDeployment = new ConcurrentHashMap<>();
     /** Told when a breaker opens: the shared cooldowns publish it to the other instances. */
     private volatile BiConsumer<String, Long> onOpen = (id, until) -> { };
 
     public CircuitBreakers(CircuitBreaker.Thresholds thresholds) {
-        this(thresholds, thresholds);
+        this(thresholds, thresholds, Ticker.SYSTEM);
     }
 
-    /** @param shared the thresholds of a deployment whose model has other deployments */
-    public CircuitBreakers(CircuitBreaker.Thresholds thresholds, CircuitBreaker.Thresholds shared) {
+    /**
+     * @param shared the thresholds of a deployment whose model has other deployments
+     * @param ticker the breakers' clock
+     */
+    public CircuitBreakers(CircuitBreaker.Thresholds thresholds, CircuitBreaker.Thresholds shared, Ticker ticker) {
         this.thresholds = thresholds;
         this.shared = shared;
+        this.ticker = ticker;
+    }
+
+    /** The breakers' clock, which their cooldown ends ({@link CircuitBreaker#openUntilNanos()}) are read on. */
+    public Ticker ticker() {
+        return ticker;
     }
 
     public CircuitBreaker of(VendorEndpoint endpoint) {
-        return byDeployment.computeIfAbsent(endpoint.id(), k -> new CircuitBreaker(thresholds));
+        return byDeployment.computeIfAbsent(endpoint.id(), k -> new CircuitBreaker(thresholds, ticker));
     }
 
     /** The breaker of a deployment, made with the thresholds its model's number of deployments calls for. */
     CircuitBreaker of(String deploymentId, boolean withSiblings) {
-        return byDeployment.computeIfAbsent(deploymentId, k -> new CircuitBreaker(withSiblings ? shared : thresholds));
+        return byDeployment.computeIfAbsent(deploymentId, k -> new CircuitBreaker(withSiblings ? shared : thresholds, ticker));
     }
 
     /** The breaker of a deployment if it has one. */

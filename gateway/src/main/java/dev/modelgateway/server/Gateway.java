@@ -21,6 +21,7 @@ import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.services.SharedServices;
 import dev.modelgateway.services.TranscriptionTasks;
 import dev.modelgateway.store.Database;
+import dev.modelgateway.time.Ticker;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -32,6 +33,7 @@ import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 
 import java.util.List;
+import java.time.InstantSource;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.TimeoutException;
@@ -100,6 +102,12 @@ public final class Gateway {
     /** As above, with the metrics, tracing and access-log settings (docs/observability.md). */
     public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, CircuitBreaker.Thresholds breaker,
                                         ObservabilityConfig observability) {
+        return start(vertx, config, instances, breaker, observability, Ticker.SYSTEM);
+    }
+
+    /** As above, with the clock the circuit breakers and shared cooldowns read (tests pass one they advance). */
+    public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, CircuitBreaker.Thresholds breaker,
+                                        ObservabilityConfig observability, Ticker ticker) {
         // the secrets the gateway holds never reach a log line or an error body, whatever quotes them
         Redaction.register(config.masterKey());
         config.vendors().values().forEach(v -> Redaction.register(v.apiKey()));
@@ -112,7 +120,7 @@ public final class Gateway {
         Future<Void> redis = redisReachable(vertx, config.redisUrl());
         int port = config.port() == 0 ? FreePort.pick() : config.port();
         GatewayConfig bound = config.withPort(port);
-        CircuitBreakers breakers = breakers(config.routing().cooldown(), breaker);
+        CircuitBreakers breakers = breakers(config.routing().cooldown(), breaker, ticker);
         Catalogue catalogue;
         RoutingTable table;
         try {
@@ -153,7 +161,8 @@ public final class Gateway {
                             .map(id -> {
                                 reload.watch();
                                 SharedCooldowns cooldowns = accountsConfig.redisUrl() == null ? null
-                                        : SharedCooldowns.start(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix(), breakers);
+                                        : SharedCooldowns.start(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix(), breakers,
+                                                InstantSource.system());
                                 return new Gateway(vertx, id, port, accounts, services, reload, cooldowns, telemetry, ms, routes);
                             })
                             .onFailure(e -> {
@@ -171,11 +180,11 @@ public final class Gateway {
      * The breakers' thresholds: the configuration's cooldowns, or the given thresholds (tests), a deployment that shares
      * its model with others opening after {@code shared_failures}.
      */
-    private static CircuitBreakers breakers(Cooldown cooldown, CircuitBreaker.Thresholds given) {
+    private static CircuitBreakers breakers(Cooldown cooldown, CircuitBreaker.Thresholds given, Ticker ticker) {
         CircuitBreaker.Thresholds alone = given != null ? given
                 : new CircuitBreaker.Thresholds(cooldown.failures(), cooldown.first(), cooldown.max());
         int shared = given != null ? Math.min(given.consecutiveFailures(), Cooldown.DEFAULT.sharedFailures()) : cooldown.sharedFailures();
-        return new CircuitBreakers(alone, new CircuitBreaker.Thresholds(shared, alone.openFor(), alone.maxOpenFor()));
+        return new CircuitBreakers(alone, new CircuitBreaker.Thresholds(shared, alone.openFor(), alone.maxOpenFor()), ticker);
     }
 
     private static Throwable accountsFailure(GatewayConfig config, Throwable e) {

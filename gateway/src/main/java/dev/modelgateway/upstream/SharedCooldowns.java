@@ -13,6 +13,7 @@ import io.vertx.redis.client.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -33,21 +34,24 @@ public final class SharedCooldowns {
     private final Redis redis;
     private final String key;
     private final CircuitBreakers breakers;
+    /** The epoch milliseconds shared with the other instances; the breakers' own ticker for their cooldowns. */
+    private final InstantSource clock;
     private long timer = -1;
     private boolean polling;
 
-    private SharedCooldowns(Vertx vertx, Redis redis, String key, CircuitBreakers breakers) {
+    private SharedCooldowns(Vertx vertx, Redis redis, String key, CircuitBreakers breakers, InstantSource clock) {
         this.vertx = vertx;
+        this.clock = clock;
         this.redis = redis;
         this.key = key;
         this.breakers = breakers;
     }
 
     /** Starts sharing the breakers' cooldowns through the Redis at {@code url}, under {@code prefix}. */
-    public static SharedCooldowns start(Vertx vertx, String url, String prefix, CircuitBreakers breakers) {
+    public static SharedCooldowns start(Vertx vertx, String url, String prefix, CircuitBreakers breakers, InstantSource clock) {
         RedisOptions options = new RedisOptions().setConnectionString(url).setMaxPoolSize(2).setMaxPoolWaiting(1024)
                 .setNetClientOptions(new NetClientOptions().setConnectTimeout((int) TIMEOUT_MS).setTcpNoDelay(true));
-        SharedCooldowns shared = new SharedCooldowns(vertx, Redis.createClient(vertx, options), prefix + "cooldowns", breakers);
+        SharedCooldowns shared = new SharedCooldowns(vertx, Redis.createClient(vertx, options), prefix + "cooldowns", breakers, clock);
         breakers.onOpen(shared::publish);
         shared.timer = vertx.setPeriodic(POLL_MS, id -> shared.poll());
         return shared;
@@ -55,7 +59,7 @@ public final class SharedCooldowns {
 
     /** A breaker opened here until {@code untilNanos}: the other instances learn it on their next look. */
     private void publish(String deployment, long untilNanos) {
-        long untilEpochMs = System.currentTimeMillis() + Math.max(0, (untilNanos - System.nanoTime()) / 1_000_000);
+        long untilEpochMs = clock.millis() + Math.max(0, (untilNanos - breakers.ticker().nanos()) / 1_000_000);
         send(Request.cmd(Command.HSET).arg(key).arg(deployment).arg(untilEpochMs))
                 .onFailure(e -> LOG.debug("could not share the cooldown of {}: {}", deployment, e.toString()));
     }
@@ -71,8 +75,8 @@ public final class SharedCooldowns {
             Map<String, String> entries = new HashMap<>();
             if (all.isMap()) for (String k : all.getKeys()) entries.put(k, all.get(k).toString());
             else for (int i = 0; i + 1 < all.size(); i += 2) entries.put(all.get(i).toString(), all.get(i + 1).toString());
-            long nowMs = System.currentTimeMillis();
-            long nowNanos = System.nanoTime();
+            long nowMs = clock.millis();
+            long nowNanos = breakers.ticker().nanos();
             for (Map.Entry<String, String> e : entries.entrySet()) {
                 String deployment = e.getKey();
                 long until = parse(e.getValue());

@@ -1,10 +1,12 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.testing.ExternalStores;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 import java.sql.SQLException;
 
+@ExternalStores
 class PostgresLedgerTest extends LedgerContract {
     private static Fixtures.PgSchema schema;
 

@@ -1,7 +1,9 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.testing.ExternalStores;
 import java.sql.SQLException;
 
+@ExternalStores
 class PostgresUsageApiTest extends UsageApiContract {
     private Fixtures.PgSchema schema;
 

@@ -10,6 +10,7 @@ import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelPrice;
 import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.testing.Eventually;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,6 +24,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -109,11 +111,8 @@ class PricesTest {
         assertThat(await(accounts.admit(key, "platform/vendorA-unknown", 10))).isNotNull();
         accounts.record(Fixtures.usage(key.id(), "platform/vendorA-unknown", new Usage(100, 0, 0, 0, 10, 0), 200, Instant.now()));
         accounts.record(Fixtures.usage(key.id(), MODEL, new Usage(100, 0, 0, 0, 10, 0), 200, Instant.now()));
-        for (long until = System.nanoTime() + 10_000_000_000L; System.nanoTime() < until
-                && await(accounts.admin().alerts(10)).isEmpty(); ) {
-            Thread.sleep(50);
-        }
-        assertThat(await(accounts.admin().alerts(10))).singleElement().satisfies(a -> {
+        assertThat(Eventually.value("an alert", Duration.ofSeconds(10), () -> await(accounts.admin().alerts(10)), alerts -> !alerts.isEmpty()))
+                .singleElement().satisfies(a -> {
             assertThat(a.kind()).isEqualTo("price_unknown");
             assertThat(a.holder()).isEqualTo("platform/vendorA-unknown");
         });

@@ -1,8 +1,10 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.testing.ExternalStores;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 
+@ExternalStores
 class RedisRateLimitTest extends RateLimitContract {
     private final String prefix = Fixtures.random("mgtest-") + ":";
 

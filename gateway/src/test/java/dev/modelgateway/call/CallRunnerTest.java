@@ -25,6 +25,7 @@ import dev.modelgateway.routing.PlatformOptions;
 import dev.modelgateway.sim.ReceivedRequest;
 import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
+import dev.modelgateway.testing.Eventually;
 import dev.modelgateway.upstream.MediaFetcher;
 import dev.modelgateway.upstream.Relay;
 import dev.modelgateway.upstream.VendorClients;
@@ -425,7 +426,8 @@ class CallRunnerTest {
             out.write("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.UTF_8));
             out.flush();
             sim.awaitReceived(list -> list.stream().anyMatch(q -> q.body().contains(marker)), 5_000).await();
-            Thread.sleep(50);
+            Eventually.until("the 429 read: the call is in its backoff",
+                    () -> clients.callsByUpstream().values().stream().allMatch(calls -> calls == 0));
         }
 
         Row row = onlyLedgerRow();
@@ -498,26 +500,20 @@ class CallRunnerTest {
     }
 
     /**
-     * The test key's single ledger row: waits for the asynchronous writer to store one, then for one more
-     * batch window, so that a second row would have shown up too.
+     * The test key's single ledger row: waits for the asynchronous writer to store one, then for every row submitted
+     * so far to be written, so that a second row would be there too (each is submitted before its answer ends).
      */
     private Row onlyLedgerRow() {
         ledgerRows(1);
-        sleep(300);
+        Eventually.until("every usage row written", () -> accounts.ledgerQueued() == 0);
         List<Row> rows = ledgerRows();
         assertThat(rows).as("ledger rows of key %s", key.id()).hasSize(1);
         return rows.getFirst();
     }
 
-    /** The test key's ledger rows once there are at least {@code n}, or after 5 s (the writer is asynchronous). */
+    /** The test key's ledger rows once there are at least {@code n} (the writer is asynchronous). */
     private List<Row> ledgerRows(int n) {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        List<Row> rows = ledgerRows();
-        while (rows.size() < n && System.nanoTime() < deadline) {
-            sleep(25);
-            rows = ledgerRows();
-        }
-        return rows;
+        return Eventually.value(n + " ledger rows", this::ledgerRows, rows -> rows.size() >= n);
     }
 
     private List<Row> ledgerRows() {
@@ -537,15 +533,6 @@ class CallRunnerTest {
                 return rows;
             }
         } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
     }

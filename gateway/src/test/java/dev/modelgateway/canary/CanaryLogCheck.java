@@ -15,32 +15,33 @@ import org.slf4j.LoggerFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The canary-secret check over the whole suite (registered for every test class through
  * {@code META-INF/services}): every log line, formatted by the console's own redacting encoder, and every error body
  * the gateway sends (the {@link ErrorBodies} logger, turned on here) is searched for the {@link Canaries}; a test class
  * during which one showed fails in its {@code @AfterAll}, naming the line. Deterministic: the lines are checked as they
- * are logged, on the logging thread.
+ * are logged, on the logging thread. Test classes run side by side (junit-platform.properties) and a line cannot tell
+ * which one caused it, so a leak fails the first class to end after it, and is never cleared unreported.
  */
 public final class CanaryLogCheck implements BeforeAllCallback, AfterAllCallback {
     private static final String APPENDER = "CANARY";
-    private static final List<String> LEAKS = new CopyOnWriteArrayList<>();
+    private static final Queue<String> LEAKS = new ConcurrentLinkedQueue<>();
 
     @Override
     public void beforeAll(ExtensionContext context) {
         install();
-        LEAKS.clear();
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
-        if (LEAKS.isEmpty()) return;
-        List<String> found = new ArrayList<>(LEAKS);
-        LEAKS.clear();
-        throw new AssertionError("secrets reached the logs or an error body during " + context.getDisplayName() + ":\n  "
-                + String.join("\n  ", found));
+        List<String> found = new ArrayList<>();
+        for (String leak; (leak = LEAKS.poll()) != null; ) found.add(leak);
+        if (found.isEmpty()) return;
+        throw new AssertionError("secrets reached the logs or an error body during " + context.getDisplayName()
+                + " (or a test class running beside it):\n  " + String.join("\n  ", found));
     }
 
     /** The canaries (and platform keys) in one formatted line. */

@@ -18,6 +18,8 @@ import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.server.Gateway;
 import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
+import dev.modelgateway.testing.Eventually;
+import dev.modelgateway.time.Ticker;
 import io.vertx.core.Vertx;
 
 import java.io.IOException;
@@ -88,6 +90,7 @@ public final class GatewayHarness implements AutoCloseable {
         private ObservabilityConfig observability = ObservabilityConfig.DEFAULT;
         private Path configFile;
         private OperationTimeouts timeouts = OperationTimeouts.DEFAULT;
+        private Ticker ticker = Ticker.SYSTEM;
 
         private Builder() {
         }
@@ -147,6 +150,12 @@ public final class GatewayHarness implements AutoCloseable {
 
         public Builder breaker(CircuitBreaker.Thresholds thresholds) {
             this.breaker = thresholds;
+            return this;
+        }
+
+        /** The clock the circuit breakers read: a {@code TestClock} lets a test end a cooldown without waiting for it. */
+        public Builder clock(Ticker clock) {
+            this.ticker = clock;
             return this;
         }
 
@@ -218,7 +227,7 @@ public final class GatewayHarness implements AutoCloseable {
                     throw new UncheckedIOException(e);
                 }
             }
-            Gateway gateway = Gateway.start(vertx, config, eventLoops, breaker, observability).await();
+            Gateway gateway = Gateway.start(vertx, config, eventLoops, breaker, observability, ticker).await();
             return new GatewayHarness(vertx, s, gateway, db);
         }
     }
@@ -245,6 +254,20 @@ public final class GatewayHarness implements AutoCloseable {
      */
     public List<Map<String, Object>> ledger(String publicModel, int atLeast) {
         return LedgerRows.awaitByModel(databaseUrl, publicModel, atLeast);
+    }
+
+    /**
+     * Calls holding or waiting for a vendor connection, all providers and event loops together (the
+     * {@code gateway_upstream_pool_calls} gauges): 0 once a vendor's answer has been read.
+     */
+    public long upstreamCalls() {
+        return get("/metrics").body().lines().filter(l -> l.startsWith("gateway_upstream_pool_calls{"))
+                .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
+    /** Waits until every usage row of the calls answered so far is in the ledger (each is queued before its answer ends). */
+    public void awaitLedgerWritten() {
+        Eventually.until("every usage row written", () -> gateway.accounts().ledgerQueued() == 0);
     }
 
     private static String tempDatabase() {

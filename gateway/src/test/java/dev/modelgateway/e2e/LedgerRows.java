@@ -1,6 +1,7 @@
 package dev.modelgateway.e2e;
 
 import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.testing.Eventually;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -21,7 +22,7 @@ public final class LedgerRows {
 
     private LedgerRows() {}
 
-    /** The key's rows in time order, waiting up to 5 s for the batch writer to bring {@code expected} of them. */
+    /** The key's rows in time order, waiting (up to {@link Eventually#WITHIN}) for the batch writer to bring {@code expected} of them. */
     public static List<Row> await(String databaseUrl, String keyId, int expected) {
         return await(() -> read(databaseUrl, keyId), expected);
     }
@@ -52,13 +53,7 @@ public final class LedgerRows {
     }
 
     private static <T> List<T> await(Supplier<List<T>> read, int expected) {
-        long deadline = System.currentTimeMillis() + 5_000;
-        List<T> rows = read.get();
-        while (rows.size() < expected && System.currentTimeMillis() < deadline) {
-            sleep(50);
-            rows = read.get();
-        }
-        return rows;
+        return Eventually.value(expected + " ledger rows", read, rows -> rows.size() >= expected);
     }
 
     private interface RowMapper<T> {
@@ -74,15 +69,6 @@ public final class LedgerRows {
                 return rows;
             }
         } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    public static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
     }

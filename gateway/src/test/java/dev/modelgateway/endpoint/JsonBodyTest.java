@@ -11,6 +11,7 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -20,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A large JSON body is parsed off the event loop: the loop keeps serving its other work meanwhile. */
+@Isolated
 class JsonBodyTest {
     private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
 

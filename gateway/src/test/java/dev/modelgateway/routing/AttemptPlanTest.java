@@ -2,6 +2,7 @@ package dev.modelgateway.routing;
 
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.testing.TestClock;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -74,8 +75,9 @@ class AttemptPlanTest {
     }
 
     @Test
-    void breakerOpensOnConsecutiveFailuresLetsOneProbeThroughAndClosesOnItsSuccess() throws Exception {
-        CircuitBreaker b = new CircuitBreaker(new CircuitBreaker.Thresholds(2, Duration.ofMillis(50)));
+    void breakerOpensOnConsecutiveFailuresLetsOneProbeThroughAndClosesOnItsSuccess() {
+        TestClock clock = new TestClock();
+        CircuitBreaker b = new CircuitBreaker(new CircuitBreaker.Thresholds(2, Duration.ofMillis(50)), clock);
         b.record(b.acquire(), CircuitBreaker.Outcome.FAILED);
         b.record(b.acquire(), CircuitBreaker.Outcome.HEALTHY); // a success in between resets the count
         b.record(b.acquire(), CircuitBreaker.Outcome.FAILED);
@@ -83,8 +85,10 @@ class AttemptPlanTest {
         assertThat(b.acquire()).isEqualTo(CircuitBreaker.Permit.CALL);
         b.record(CircuitBreaker.Permit.CALL, CircuitBreaker.Outcome.FAILED);
         assertThat(b.acquire()).isEqualTo(CircuitBreaker.Permit.REFUSED);
-        assertThat(b.retryAfterMs()).isBetween(1L, 50L);
-        Thread.sleep(60);
+        assertThat(b.retryAfterMs()).isEqualTo(50);
+        clock.advanceMillis(49);
+        assertThat(b.acquire()).as("still cooling 1 ms before the end").isEqualTo(CircuitBreaker.Permit.REFUSED);
+        clock.advanceMillis(1);
         CircuitBreaker.Permit probe = b.acquire();
         assertThat(probe).isEqualTo(CircuitBreaker.Permit.PROBE);
         assertThat(b.acquire()).isEqualTo(CircuitBreaker.Permit.REFUSED);

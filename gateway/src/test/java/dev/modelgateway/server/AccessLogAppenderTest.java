@@ -6,9 +6,11 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import ch.qos.logback.core.read.ListAppender;
+import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,12 +36,13 @@ class AccessLogAppenderTest {
     }
 
     @Test
-    void linesFromSeveralBurstsAndAnIdleWorkerAllArriveInOrder() throws Exception {
+    void linesFromSeveralBurstsAndAnIdleWorkerAllArriveInOrder() {
         start(5);
         for (int burst = 0; burst < 3; burst++) {
             for (int i = 0; i < 100; i++) access.info("line {} {}", burst, i);
-            waitFor(100 * (burst + 1));
-            Thread.sleep(20); // the worker goes idle: the next line must wake it
+            int lines = 100 * (burst + 1);
+            Eventually.until(lines + " lines delivered", () -> console.list.size() >= lines);
+            Eventually.until("the worker idle: the next line must wake it", this::workerIdle);
         }
         assertThat(console.list).extracting(ILoggingEvent::getFormattedMessage).containsExactlyElementsOf(
                 IntStream.range(0, 3).boxed().flatMap(b -> IntStream.range(0, 100).mapToObj(i -> "line " + b + " " + i)).toList());
@@ -58,7 +61,9 @@ class AccessLogAppenderTest {
         assertThat(console.list).extracting(ILoggingEvent::getFormattedMessage).containsExactly("queued");
     }
 
-    private void waitFor(int lines) throws InterruptedException {
-        for (int i = 0; i < 500 && console.list.size() < lines; i++) Thread.sleep(10);
+    /** The worker parked with nothing to do (not within a batch's wait). */
+    private boolean workerIdle() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> LockSupport.getBlocker(t) == appender && t.getState() == Thread.State.WAITING);
     }
 }

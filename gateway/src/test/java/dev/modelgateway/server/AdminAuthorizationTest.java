@@ -4,6 +4,7 @@ import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Route;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code /api/v1/admin/} and every route marked for the master key): no key or an unknown one is a 401, a valid key
  * without the right a 403, the master key passes. A route added without the rule fails here.
  */
+@E2e
 @ExtendWith(PerClassGateway.class)
 class AdminAuthorizationTest {
     static GatewayHarness h;

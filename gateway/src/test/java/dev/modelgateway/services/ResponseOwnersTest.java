@@ -1,6 +1,7 @@
 package dev.modelgateway.services;
 
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.testing.ExternalStores;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Ownership through Redis answers on the asking event loop, and fails closed, quickly, when Redis does not answer. */
+@ExternalStores
 class ResponseOwnersTest {
     static final String REDIS = "redis://127.0.0.1:6379";
 

@@ -2,6 +2,7 @@ package dev.modelgateway.services;
 
 import dev.modelgateway.e2e.SharedStores;
 import dev.modelgateway.store.Database;
+import dev.modelgateway.testing.ExternalStores;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -13,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The owners of vendor B objects in PostgreSQL: first writer wins, expiry, sweep, delete. */
+@ExternalStores
 class SqlOwnersTest {
     private SharedStores stores;
     private Database db;

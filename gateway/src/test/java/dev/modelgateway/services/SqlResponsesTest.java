@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.e2e.SharedStores;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.store.Database;
+import dev.modelgateway.testing.ExternalStores;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The stored responses in PostgreSQL (a schema of their own for each test): scoped to the key that made them,
  * bounded per response and in total, expiring when unused, and swept.
  */
+@ExternalStores
 class SqlResponsesTest {
     private static final Duration EXPIRY = Duration.ofHours(6);
 

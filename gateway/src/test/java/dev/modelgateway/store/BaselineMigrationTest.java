@@ -2,6 +2,7 @@ package dev.modelgateway.store;
 
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.e2e.SharedStores;
+import dev.modelgateway.testing.ExternalStores;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The accounts schema's baseline migration ({@code B14__accounts.sql}), which a new database runs instead of the
  * versioned scripts: it must stay those scripts, and give the schema they give, on SQLite and on PostgreSQL.
  */
+@ExternalStores
 class BaselineMigrationTest {
     private static final Pattern VERSIONED = Pattern.compile("V(\\d+)__.*\\.sql");
     private static final Pattern BASELINE = Pattern.compile("B(\\d+)__.*\\.sql");

@@ -1,6 +1,7 @@
 package dev.modelgateway.store;
 
 import dev.modelgateway.accounts.Accounts;
+import dev.modelgateway.testing.ExternalStores;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import java.sql.SQLException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExternalStores
 class SchemaHistoryTest {
     private static final Schema SCHEMA = new Schema("sample", "4");
     /** The tests' PostgreSQL database (scripts/services.sh). */

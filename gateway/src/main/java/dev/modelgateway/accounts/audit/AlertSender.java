@@ -13,6 +13,7 @@ import io.vertx.core.http.RequestOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,12 +34,15 @@ public final class AlertSender {
     private final Vertx vertx;
     private final Database db;
     private final Alerts alerts;
+    /** Which alerts are due and when a failed one is tried again; the poll itself runs on a real timer. */
+    private final InstantSource clock;
     private final HttpClient http;
     private final long timer;
     private boolean polling;
 
-    public AlertSender(Vertx vertx, Database db, Alerts alerts) {
+    public AlertSender(Vertx vertx, Database db, Alerts alerts, InstantSource clock) {
         this.vertx = vertx;
+        this.clock = clock;
         this.db = db;
         this.alerts = alerts;
         this.http = vertx.createHttpClient(new HttpClientOptions().setConnectTimeout(TIMEOUT_MS).setIdleTimeout(TIMEOUT_MS / 1000));
@@ -52,7 +56,7 @@ public final class AlertSender {
         vertx.executeBlocking(() -> {
                     AlertSettings settings = AlertSettingsStore.read(Sql.pool(db));
                     if (settings.webhookUrl() == null) return new Claimed(null, List.of());
-                    List<Alerts.Alert> due = alerts.due(System.currentTimeMillis(), 20);
+                    List<Alerts.Alert> due = alerts.due(clock.millis(), 20);
                     List<Alerts.Alert> mine = new ArrayList<>();
                     for (Alerts.Alert a : due) if (alerts.claim(a, CLAIM_MS)) mine.add(a);
                     return new Claimed(settings.webhookUrl(), mine);
@@ -75,7 +79,7 @@ public final class AlertSender {
                     } else {
                         String error = ar.succeeded() ? "HTTP " + ar.result() : String.valueOf(ar.cause());
                         long backoff = Math.min(MAX_BACKOFF_MS, 1_000L << Math.min(a.attempts(), 20));
-                        alerts.attemptFailed(a, error, System.currentTimeMillis() + backoff);
+                        alerts.attemptFailed(a, error, clock.millis() + backoff);
                         LOG.warn("alert {} not delivered (attempt {}): {}", a.id(), a.attempts() + 1, error);
                     }
                     return null;

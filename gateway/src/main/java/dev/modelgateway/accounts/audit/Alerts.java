@@ -15,6 +15,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -54,9 +55,17 @@ public final class Alerts {
     }
 
     private final Sql db;
+    /** When an alert is raised, held and delivered. */
+    private final InstantSource clock;
 
+    /** For reading the alerts (the CLI). */
     public Alerts(Sql db) {
+        this(db, InstantSource.system());
+    }
+
+    public Alerts(Sql db, InstantSource clock) {
         this.db = db;
+        this.clock = clock;
     }
 
     /**
@@ -98,12 +107,12 @@ public final class Alerts {
         });
     }
 
-    private static void raise(Connection c, String kind, String holder, String span, int threshold, String budgetUsd,
-                              Long spent) throws SQLException {
+    private void raise(Connection c, String kind, String holder, String span, int threshold, String budgetUsd,
+                       Long spent) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO alerts (id, kind, holder, period, threshold, budget_usd,"
                 + " spent_usd_e10, created_at_ms, state, attempts, next_attempt_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?)"
                 + " ON CONFLICT (kind, holder, period, threshold) DO NOTHING")) {
-            long now = System.currentTimeMillis();
+            long now = clock.millis();
             ps.setString(1, TimeOrderedId.next());
             ps.setString(2, kind);
             ps.setString(3, holder);
@@ -159,7 +168,7 @@ public final class Alerts {
         return db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE alerts SET attempts = attempts + 1, next_attempt_ms = ?"
                     + " WHERE id = ? AND attempts = ? AND state = 'pending'")) {
-                ps.setLong(1, System.currentTimeMillis() + holdMs);
+                ps.setLong(1, clock.millis() + holdMs);
                 ps.setString(2, a.id());
                 ps.setInt(3, a.attempts());
                 return ps.executeUpdate() == 1;
@@ -169,7 +178,7 @@ public final class Alerts {
 
     void delivered(String id) throws SQLException {
         update("UPDATE alerts SET state = 'delivered', delivered_at_ms = ?, last_error = NULL WHERE id = ?",
-                System.currentTimeMillis(), id, null);
+                clock.millis(), id, null);
     }
 
     /** A failed attempt: retried at {@code nextMs}, or given up when it was the last. */

@@ -306,7 +306,8 @@ public final class LedgerJournal implements AutoCloseable {
                 LockSupport.parkNanos(SYNC_PAUSE_MICROS * 1000);
             } else {
                 idle = true;
-                if (appended.get() == synced && !closed) LockSupport.park();
+                // the journal as the blocker: a thread dump (and a test) tells this thread asleep
+                if (appended.get() == synced && !closed) LockSupport.park(this);
                 idle = false;
                 quiet = 0;
             }

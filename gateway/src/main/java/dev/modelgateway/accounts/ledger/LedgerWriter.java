@@ -5,11 +5,13 @@ import org.slf4j.LoggerFactory;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Writes ledger entries off the request path: one background thread collects up to {@value #BATCH_ROWS}
@@ -30,6 +32,8 @@ public final class LedgerWriter {
     private static final Logger LOG = LoggerFactory.getLogger(LedgerWriter.class);
 
     private final BlockingQueue<LedgerEntry> queue = new LinkedBlockingQueue<>(QUEUE_CAPACITY);
+    /** Rows taken and not yet written or given up on: the queue's, and the batch the writer holds. */
+    private final AtomicInteger unwritten = new AtomicInteger();
     private final Ledger ledger;
     private final AfterWrite afterWrite;
 
@@ -38,22 +42,27 @@ public final class LedgerWriter {
         void written(List<LedgerEntry> batch) throws SQLException;
     }
     private final SpendTracker spend;
+    private final InstantSource clock;
     private final long refreshEveryMs;
     private final Thread thread;
     private volatile boolean closing;
     private long lastRefresh;
 
     public LedgerWriter(Ledger ledger, SpendTracker spend, Duration refreshEvery) {
-        this(ledger, spend, refreshEvery, batch -> { });
+        this(ledger, spend, refreshEvery, InstantSource.system(), batch -> { });
     }
 
-    /** {@code afterWrite}: what follows each batch in the database (alerts of the budgets it reached). */
-    public LedgerWriter(Ledger ledger, SpendTracker spend, Duration refreshEvery, AfterWrite afterWrite) {
+    /**
+     * @param clock      when the spend is next refreshed, and how long the oldest row has waited
+     * @param afterWrite what follows each batch in the database (alerts of the budgets it reached)
+     */
+    public LedgerWriter(Ledger ledger, SpendTracker spend, Duration refreshEvery, InstantSource clock, AfterWrite afterWrite) {
         this.afterWrite = afterWrite;
+        this.clock = clock;
         this.ledger = ledger;
         this.spend = spend;
         this.refreshEveryMs = refreshEvery.toMillis();
-        this.lastRefresh = System.currentTimeMillis();
+        this.lastRefresh = clock.millis();
         this.thread = Thread.ofPlatform().daemon().name("accounts-ledger-writer").unstarted(this::run);
     }
 
@@ -67,22 +76,27 @@ public final class LedgerWriter {
             return;
         }
         spend.queued(e);
+        unwritten.incrementAndGet();
         if (!queue.offer(e)) {
+            unwritten.decrementAndGet();
             spend.dropped(List.of(e));
             LOG.error("ledger queue full ({} rows): usage record dropped, trace {}", QUEUE_CAPACITY,
                     e.record().traceId());
         }
     }
 
-    /** Rows waiting to be written (a metric: docs/observability.md). */
+    /**
+     * Rows waiting to be written, the batch being written included (a metric: docs/observability.md); 0 once every
+     * row submitted so far is in the database or given up on.
+     */
     public int queued() {
-        return queue.size();
+        return unwritten.get();
     }
 
     /** Milliseconds the oldest waiting row has waited, 0 when none waits (a metric: docs/observability.md). */
     public long lagMs() {
         LedgerEntry oldest = queue.peek();
-        return oldest == null ? 0 : Math.max(0, System.currentTimeMillis() - oldest.record().at().toEpochMilli());
+        return oldest == null ? 0 : Math.max(0, clock.millis() - oldest.record().at().toEpochMilli());
     }
 
     /** Stops taking records and blocks until every queued one is written (or given up on). */
@@ -101,13 +115,14 @@ public final class LedgerWriter {
                     write(batch);
                     batch = List.of();
                 }
-                if (System.currentTimeMillis() - lastRefresh >= refreshEveryMs) refreshSpend();
+                if (clock.millis() - lastRefresh >= refreshEveryMs) refreshSpend();
             } catch (InterruptedException e) {
                 LOG.error("ledger writer interrupted with {} rows queued", queue.size() + batch.size());
                 return;
             } catch (Error e) {
                 if (closing && ++errorsWhileClosing >= ATTEMPTS_WHEN_CLOSING) {
                     spend.dropped(batch);
+                    unwritten.addAndGet(-batch.size());
                     LOG.error("ledger writer failed at shutdown ({}), {} usage rows lost", e, batch.size());
                     batch = List.of();
                     continue;
@@ -156,10 +171,12 @@ public final class LedgerWriter {
                 } catch (SQLException | RuntimeException e) {
                     LOG.warn("after-write step failed (the next batch of the same holders retries it): " + e);
                 }
+                unwritten.addAndGet(-batch.size());
                 return;
             } catch (SQLException | RuntimeException e) {
                 if (closing && attempt >= ATTEMPTS_WHEN_CLOSING) {
                     spend.dropped(batch);
+                    unwritten.addAndGet(-batch.size());
                     LOG.error("ledger write failed at shutdown, " + batch.size() + " usage rows lost", e);
                     return;
                 }
@@ -170,9 +187,9 @@ public final class LedgerWriter {
     }
 
     private void refreshSpend() {
-        lastRefresh = System.currentTimeMillis();
+        lastRefresh = clock.millis();
         try {
-            spend.refreshed(ledger.spendAt(java.time.Instant.now()));
+            spend.refreshed(ledger.spendAt(clock.instant()));
         } catch (SQLException | RuntimeException e) {
             LOG.warn("spend refresh failed; budgets use the last known spend", e);
         }

@@ -5,6 +5,7 @@ import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.accounts.Fixtures;
 import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.testing.Eventually;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,6 +21,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 import static dev.modelgateway.accounts.Fixtures.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -91,7 +93,8 @@ class LedgerJournalTest {
         try (LedgerJournal journal = LedgerJournal.open(journalDir(), url(), rows -> { })) {
             journal.append(entry("k"));
             awaitSynced(journal, 1);
-            Thread.sleep(500); // well past 4 checks 50 ms apart: the sync thread sleeps
+            Eventually.until("the sync thread asleep", () -> Thread.getAllStackTraces().keySet().stream()
+                    .anyMatch(t -> LockSupport.getBlocker(t) == journal && t.getState() == Thread.State.WAITING));
             journal.append(entry("k"));
             awaitSynced(journal, 2);
         }
@@ -114,10 +117,7 @@ class LedgerJournalTest {
             // the database gets the first segment's rows: that segment's file goes
             LedgerJournal.Segment first = segments.getFirst();
             for (LedgerJournal.Segment s : segments) if (s == first) s.done();
-            for (long until = System.nanoTime() + 10_000_000_000L;
-                    Files.exists(first.path()) && System.nanoTime() < until; ) {
-                Thread.sleep(5);
-            }
+            Eventually.until("the written segment deleted", () -> !Files.exists(first.path()));
             // by name: the sync thread may also have made a spare meanwhile, or deleted one overtaken by a rotation
             assertThat(first.path()).doesNotExist();
             assertThat(segments.stream().distinct().filter(s -> s != first).map(LedgerJournal.Segment::path))
@@ -141,11 +141,8 @@ class LedgerJournalTest {
         }
     }
 
-    private static void awaitSynced(LedgerJournal journal, long n) throws InterruptedException {
-        for (long until = System.nanoTime() + 10_000_000_000L; journal.synced() < n && System.nanoTime() < until; ) {
-            Thread.sleep(5);
-        }
-        assertThat(journal.synced()).isEqualTo(n);
+    private static void awaitSynced(LedgerJournal journal, long n) {
+        assertThat(Eventually.value(n + " rows synced", journal::synced, synced -> synced >= n)).isEqualTo(n);
     }
 
     private LedgerEntry entry(String key) {

@@ -4,6 +4,7 @@ import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.Fixtures;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.store.Database;
+import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,9 +47,14 @@ class LedgerWriterTest {
         }
     }
 
-    private static void waitForRows(Database db, int n) throws Exception {
-        long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (rows(db) < n && System.nanoTime() < until) Thread.sleep(20);
+    private static void waitForRows(Database db, int n) {
+        Eventually.value(n + " rows", Duration.ofSeconds(10), () -> {
+            try {
+                return rows(db);
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }, rows -> rows >= n);
     }
 
     private static int rows(Database db) throws SQLException {

@@ -2,6 +2,8 @@ package dev.modelgateway.accounts.limits;
 
 import dev.modelgateway.accounts.Fixtures;
 import dev.modelgateway.accounts.keys.Team;
+import dev.modelgateway.testing.Eventually;
+import dev.modelgateway.testing.ExternalStores;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -11,6 +13,7 @@ import io.vertx.redis.client.Request;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -26,6 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * near it even with two instances bursting, commands pipelined on one connection per event loop, token
  * settlements carried by the bucket's next call or the flush, a lost connection replaced. Real Redis on 127.0.0.1.
  */
+@ExternalStores
+@Isolated
 class RedisSharedBucketsTest {
     private final String prefix = Fixtures.random("mgtest-") + ":";
     private Vertx vertx;
@@ -165,15 +170,13 @@ class RedisSharedBucketsTest {
 
         // Until the loop notices the closed socket a command may fail (the gateway then admits unlimited);
         // after that a new connection carries on with the same bucket.
-        List<RateDecision> next = null;
-        for (int attempt = 0; attempt < 50 && next == null; attempt++) {
+        List<RateDecision> next = Eventually.value("a command on a new connection", () -> {
             try {
-                next = onLoop(loop, () -> one.acquire(scope(3, 0), 0));
+                return onLoop(loop, () -> one.acquire(scope(3, 0), 0));
             } catch (RuntimeException e) {
-                sleep(20);
+                return null;
             }
-        }
-        assertThat(next).isNotNull();
+        }, decisions -> decisions != null);
         assertThat(next.getFirst().allowed()).isTrue();
         assertThat(next.getFirst().remainingRequests()).isEqualTo(1);
     }
@@ -198,13 +201,5 @@ class RedisSharedBucketsTest {
             if (line.contains(" name=model-gateway:" + prefix + " ")) ids.add(line.substring(3, line.indexOf(' ')));
         }
         return ids;
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -7,6 +7,7 @@ import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Every admin change, through the API or the CLI, is in the audit log with its actor and before/after. */
+@E2e
 class AuditLogTest {
     GatewayHarness g;
 

@@ -6,6 +6,8 @@ import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -13,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import java.math.BigDecimal;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A key's daily budget raises its 50/80/100% alerts once each, delivered as JSON to the configured webhook, retried
  * after a failure, and visible with their delivery in the admin API (docs/accounts.md, "Alerts").
  */
+@E2e
 class BudgetAlertsTest {
     static final String MODEL = "platform/vendorA-sonnet-4.5";
     static final String BODY = "{\"model\":\"" + MODEL + "\",\"max_tokens\":64,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
@@ -69,7 +73,7 @@ class BudgetAlertsTest {
         List<Integer> statuses = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             statuses.add(g.post("/api/v1/messages", BODY, "authorization", "Bearer " + key.secret()).statusCode());
-            Thread.sleep(400); // each call's row written before the next (the writer's window is 250 ms)
+            g.awaitLedgerWritten(); // each call's row (and spend) written before the next
         }
         assertThat(statuses).containsExactly(200, 200, 200, 429, 429);
 
@@ -80,13 +84,8 @@ class BudgetAlertsTest {
                 "{\"webhook_url\":\"http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook\"}").body());
         assertThat(settings.path("thresholds").toString()).isEqualTo("[50,80,100]");
 
-        JsonNode alerts = null;
-        for (long until = System.nanoTime() + 60_000_000_000L; System.nanoTime() < until; Thread.sleep(200)) {
-            alerts = admin.get("/api/v1/admin/alerts");
-            List<String> states = new ArrayList<>();
-            alerts.path("data").forEach(a -> states.add(a.path("state").asText()));
-            if (states.size() == 3 && states.stream().allMatch("delivered"::equals)) break;
-        }
+        JsonNode alerts = Eventually.value("three alerts delivered", Duration.ofSeconds(60), () -> admin.get("/api/v1/admin/alerts"),
+                all -> all.path("data").size() == 3 && all.path("data").valueStream().allMatch(a -> a.path("state").asText().equals("delivered")));
         List<Integer> thresholds = new ArrayList<>();
         alerts.path("data").forEach(a -> {
             assertThat(a.path("state").asText()).isEqualTo("delivered");

@@ -4,6 +4,7 @@ import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * reserves what it may cost until its usage is recorded, and the reservations count as spent.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class BudgetReservationTest {
     static GatewayHarness h;
     static AdminApi admin;

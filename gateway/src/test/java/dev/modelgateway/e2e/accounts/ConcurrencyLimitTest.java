@@ -5,6 +5,8 @@ import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.LedgerRows;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
@@ -18,6 +20,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -32,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * {@code max_concurrent}: a key's calls in flight at once, from admission to the ledger record, on one instance
  * (docs/accounts.md, "Concurrency"). The gateway here defaults keys to 3.
  */
+@E2e
 class ConcurrencyLimitTest {
     static final int DEFAULT = 3;
     static GatewayHarness h;
@@ -71,12 +75,8 @@ class ConcurrencyLimitTest {
         return calls;
     }
 
-    static void awaitTrue(Supplier<Boolean> condition) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 5_000;
-        while (!condition.get()) {
-            assertThat(System.currentTimeMillis()).as("waited 5 s").isLessThan(deadline);
-            Thread.sleep(20);
-        }
+    static void awaitTrue(Supplier<Boolean> condition) {
+        Eventually.until("the condition", Duration.ofSeconds(5), condition::get);
     }
 
     @Test

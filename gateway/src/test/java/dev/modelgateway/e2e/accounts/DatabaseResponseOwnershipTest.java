@@ -5,6 +5,8 @@ import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.SharedStores;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.ExternalStores;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,6 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Two instances on one PostgreSQL and no Redis: who created each vendor B response is kept in the database, so a
  * key's vendor B conversation continues through the other instance, and another key is refused on both.
  */
+@E2e
+@ExternalStores
 class DatabaseResponseOwnershipTest {
     static final String MODEL = "platform/vendorB-5.5";
 

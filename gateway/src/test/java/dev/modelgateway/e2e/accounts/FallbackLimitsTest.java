@@ -6,6 +6,7 @@ import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code platform_options.fallbacks} must not reach a model the key may not use, nor one whose own limit is spent.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class FallbackLimitsTest {
     static GatewayHarness h;
     static AdminApi admin;

@@ -14,6 +14,7 @@ import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -35,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * model not allowed, budget spent) in the shape of the protocol the caller speaks.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class KeysThroughGatewayTest {
     static final String CHAT_MODEL = "platform/vendorB-5.5";
     static final String MESSAGES_MODEL = "platform/vendorA-sonnet-4.5";

@@ -135,7 +135,7 @@ abstract class LedgerThroughGatewayContract extends AccountsContract {
         assertThat(row.usage()).isEqualTo(Usage.ZERO);
         assertThat(row.costE10()).isZero();
         assertThat(row.ttftMs()).isNull();
-        LedgerRows.sleep(500);
+        h.awaitLedgerWritten();
         assertThat(LedgerRows.read(h.databaseUrl, key.id())).as("one row, not one per attempt").hasSize(1);
     }
 

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.LedgerRows;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -177,8 +178,9 @@ abstract class RateLimitsThroughGatewayContract extends AccountsContract {
         HttpResponse<String> first = messages(key.secret(), "hi", 8000);
         long afterFirst = Long.parseLong(header(first, "x-ratelimit-remaining-tokens"));
         assertThat(afterFirst).as("8000-token output cap taken at admission").isLessThan(12_000);
-        LedgerRows.sleep(300);
-        // The first call used ~30 tokens: its estimate came back, so the second finds the bucket nearly full.
+        // The first call used ~30 tokens: once its estimate has come back, the second finds the bucket nearly full.
+        Eventually.until("the first call's estimate settled",
+                () -> rateLimitView(key.id()).at("/tokens/remaining").asLong() > afterFirst - 500);
         HttpResponse<String> second = messages(key.secret(), "hi", 8000);
         assertThat(Long.parseLong(header(second, "x-ratelimit-remaining-tokens"))).isGreaterThan(afterFirst - 500);
 

@@ -4,6 +4,7 @@ import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * refer to vendor B's output items (which vendor B resolves by id) only if they are its own.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class ResponseOwnershipTest {
     static GatewayHarness h;
     static AdminApi admin;

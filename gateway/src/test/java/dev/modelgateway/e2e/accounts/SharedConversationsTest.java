@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * one: a conversation started through one instance continues, is retrieved, listed and deleted through another,
  * with no sticky sessions; another key gets, on every instance, the answer it would get for an unknown id.
  */
+@E2e
 class SharedConversationsTest extends TwoInstances {
     static final String MODEL = "platform/vendorA-sonnet-5";
 

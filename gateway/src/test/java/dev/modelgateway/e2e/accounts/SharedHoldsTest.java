@@ -3,9 +3,12 @@ package dev.modelgateway.e2e.accounts;
 import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -20,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Two gateways sharing PostgreSQL and Redis hold a key's concurrency slots and budget reservations together:
  * concurrent calls split between them are admitted as if one instance served them all.
  */
+@E2e
 class SharedHoldsTest extends TwoInstances {
     /** {@code n} calls at once, alternately on each instance, each 800 ms at the vendor. */
     List<HttpResponse<String>> concurrentSlowCalls(AdminApi.CreatedKey key, int n, String mark) throws Exception {
@@ -66,9 +70,7 @@ class SharedHoldsTest extends TwoInstances {
         assertThat(answers).filteredOn(r -> r.statusCode() == 429).hasSize(6)
                 .allSatisfy(r -> assertThat(code(r)).isEqualTo("concurrency_limit_exceeded"));
         // the answers are out before their ledger records, which give the leases back
-        long deadline = System.currentTimeMillis() + 3_000;
-        while (stores.redisKeyCount() > 0 && System.currentTimeMillis() < deadline) Thread.sleep(50);
-        assertThat(stores.redisKeyCount()).as("every lease given back, nothing else kept").isZero();
+        Eventually.until("every lease given back, nothing else kept", Duration.ofSeconds(3), () -> stores.redisKeyCount() == 0);
         assertThat(a.post("/api/v1/chat/completions", "{\"model\":\"platform/vendorB-5.5\",\"messages\":[{\"role\":\"user\","
                 + "\"content\":\"hi\"}]}", "authorization", "Bearer " + key.secret()).statusCode()).isEqualTo(200);
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * vendor B conversation continues through any instance behind a load balancer, and after a restart, while
  * every other key is refused on every instance.
  */
+@E2e
 class SharedResponseOwnershipTest extends TwoInstances {
     static final String MODEL = "platform/vendorB-5.5";
 

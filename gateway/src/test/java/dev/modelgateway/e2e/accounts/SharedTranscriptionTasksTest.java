@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -22,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * run once although another instance starts while the task is running; another key's task is answered as an
  * unknown one.
  */
+@E2e
 class SharedTranscriptionTasksTest extends TwoInstances {
     static final String TASKS = "/api/v1/audio/transcriptions/tasks";
     static final String TRANSCRIPTIONS = "/openai/v1/audio/transcriptions";
@@ -49,15 +52,9 @@ class SharedTranscriptionTasksTest extends TwoInstances {
         return g.get(TASKS + "/" + id, "authorization", "Bearer " + key);
     }
 
-    private static JsonNode poll(GatewayHarness g, String key, String id, String state) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 30_000;
-        JsonNode task;
-        do {
-            task = Json.parseOrNull(get(g, key, id).body());
-            if (state.equals(task.path("status").asText())) return task;
-            Thread.sleep(50);
-        } while (System.currentTimeMillis() < deadline);
-        throw new AssertionError("task " + id + " never reached " + state + ": " + task);
+    private static JsonNode poll(GatewayHarness g, String key, String id, String state) {
+        return Eventually.value("task " + id + " " + state, Duration.ofSeconds(30),
+                () -> Json.parseOrNull(get(g, key, id).body()), task -> state.equals(task.path("status").asText()));
     }
 
     private long transcriptionsSent() {

@@ -7,6 +7,7 @@ import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.LedgerRows;
 import dev.modelgateway.http.TraceId;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Two gateways, each on its own Vert.x, in front of one simulator and sharing one PostgreSQL schema and
  * one Redis prefix: one rate limit enforced together, one consistent ledger.
  */
+@E2e
 class TwoGatewayInstancesTest extends TwoInstances {
     static final String MODEL = "platform/vendorA-sonnet-4.5";
 

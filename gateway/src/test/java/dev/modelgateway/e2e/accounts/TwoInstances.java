@@ -2,6 +2,7 @@ package dev.modelgateway.e2e.accounts;
 
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.SharedStores;
+import dev.modelgateway.testing.ExternalStores;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
  * Two gateway instances in front of one simulator, sharing one PostgreSQL schema and one Redis prefix: the
  * set-up of the tests that check what several instances hold together.
  */
+@ExternalStores
 abstract class TwoInstances {
     SharedStores stores;
     /** Owns the simulator that both instances call. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
+import dev.modelgateway.testing.E2e;
 import dev.modelgateway.wire.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * message item at the end (a CLI prints only the last one), or the tool call the prompt's directive asked for.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class RecordedCliRequestsTest {
     static GatewayHarness gateway;
 

@@ -7,18 +7,20 @@ import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The console's read API and pages through the gateway: what the master key and a team's key each see. */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class ConsoleApiTest {
     static final String MODEL = "platform/vendorB-5.5";
 
@@ -32,15 +34,8 @@ class ConsoleApiTest {
     }
 
     /** Polls a console route until the answer satisfies {@code done}: the ledger and the rollups are asynchronous. */
-    static JsonNode await(String key, String path, Predicate<JsonNode> done) throws InterruptedException {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-        JsonNode last = null;
-        while (Instant.now().isBefore(deadline)) {
-            last = get(key, path);
-            if (done.test(last)) return last;
-            Thread.sleep(250);
-        }
-        throw new AssertionError("never satisfied: " + path + " → " + last);
+    static JsonNode await(String key, String path, Predicate<JsonNode> done) {
+        return Eventually.value(path, Duration.ofSeconds(60), () -> get(key, path), done);
     }
 
     @Test

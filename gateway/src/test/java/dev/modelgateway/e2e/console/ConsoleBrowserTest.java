@@ -5,6 +5,9 @@ import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.routing.CircuitBreaker;
+import dev.modelgateway.testing.Browser;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,8 +27,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,6 +42,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * with what is left of its buckets and its team's.
  * Each screen is saved to docs/console/*.png (linked from the README).
  */
+@E2e
+@Browser
 class ConsoleBrowserTest {
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
@@ -300,22 +305,20 @@ class ConsoleBrowserTest {
 
     /** Polls until {@code check} gives a true or non-null value; the page, the ledger and the rollups are asynchronous. */
     private static <T> T await(String what, Supplier<T> check) {
-        Instant deadline = Instant.now().plus(PATIENCE);
-        RuntimeException last = null;
-        while (Instant.now().isBefore(deadline)) {
-            try {
-                T value = check.get();
-                if (value != null && !Boolean.FALSE.equals(value)) return value;
-            } catch (RuntimeException e) {
-                last = e;
-            }
-            try {
-                Thread.sleep(200);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted waiting for " + what);
-            }
+        // a page element not there yet throws: that is a value not there yet, kept for the failure's message
+        AtomicReference<RuntimeException> last = new AtomicReference<>();
+        try {
+            return Eventually.value(what, PATIENCE, () -> {
+                try {
+                    return check.get();
+                } catch (RuntimeException e) {
+                    last.set(e);
+                    return null;
+                }
+            }, value -> value != null && !Boolean.FALSE.equals(value));
+        } catch (AssertionError e) {
+            if (last.get() != null) e.addSuppressed(last.get());
+            throw e;
         }
-        throw new AssertionError("waited " + PATIENCE.toSeconds() + " s for " + what, last);
     }
 }

@@ -1,6 +1,7 @@
 package dev.modelgateway.e2e.console;
 
 import dev.modelgateway.e2e.GatewayHarness;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -15,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The console's tables are migrated at its first request (or a rollup period after the start), not during the
  * gateway's start-up, where they took the one core from the first requests (docs/performance.md, "Start-up").
  */
+@E2e
 class ConsoleStartTest {
     @Test
     void aNewDatabaseGetsTheConsoleTablesAtTheConsoleFirstRequest() throws Exception {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * simulator's Imagen upscale.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class ImageScalesTest {
     static final String MODEL = "platform/vendorC-imagen-upscale";
     static GatewayHarness h;

@@ -3,6 +3,7 @@ package dev.modelgateway.e2e.media;
 import dev.modelgateway.config.MediaPolicy;
 import dev.modelgateway.e2e.Samples;
 import dev.modelgateway.e2e.TestCert;
+import dev.modelgateway.testing.E2e;
 import dev.modelgateway.upstream.MediaFetcher;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * tests prove that HTTPS still sends the URL's host name as SNI and verifies the certificate against that name,
  * and that a redirect is checked afresh: a public first hop cannot lead to a private address.
  */
+@E2e
 class MediaFetchTlsTest {
     static final byte[] PNG = Base64.getDecoder().decode(Samples.TINY_PNG);
     static Vertx vertx;

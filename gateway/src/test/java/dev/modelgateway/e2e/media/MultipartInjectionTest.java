@@ -7,6 +7,7 @@ import dev.modelgateway.e2e.Samples;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
 import dev.modelgateway.wire.MultipartForm;
+import dev.modelgateway.testing.E2e;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * exactly the fields the gateway parsed.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class MultipartInjectionTest {
     static GatewayHarness h;
     static final String BOUNDARY = "test-boundary-7578";

@@ -8,6 +8,7 @@ import com.openai.models.audio.transcriptions.TranscriptionCreateParams;
 import com.openai.models.audio.transcriptions.TranscriptionCreateResponse;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Synchronous transcription through openai-java's own {@code audio().transcriptions().create()}, native to vendor B. */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class OpenAiSdkTranscriptionsTest {
     static final String MODEL = "platform/vendorB-transcribe";
     static final byte[] AUDIO = "RIFF....WAVEfmt fake audio".getBytes();

@@ -5,6 +5,7 @@ import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * since then ends the session (close 1008) instead of letting it run on for as long as the caller likes.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class RealtimeRevocationTest {
     static final String MODEL = "platform/vendorB-realtime";
     static GatewayHarness h;

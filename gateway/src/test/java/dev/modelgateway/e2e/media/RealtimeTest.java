@@ -11,6 +11,8 @@ import com.openai.models.realtime.ResponseCreateEvent;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * session, and a raw Vert.x WebSocket client for the browser subprotocol, refusals and close codes.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class RealtimeTest {
     static final String MODEL = "platform/vendorB-realtime";
     static GatewayHarness h;
@@ -96,14 +100,10 @@ class RealtimeTest {
 
         JsonNode usage = done.at("/response/usage");
         // this session's row is written when it closes, maybe after another session's of this class: wait for it
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        Optional<Map<String, Object>> row = Optional.empty();
-        while (row.isEmpty() && System.nanoTime() < deadline) {
-            row = h.ledger(MODEL, 1).stream()
-                    .filter(r -> ((Number) r.get("input_tokens")).longValue() == usage.path("input_tokens").asLong())
-                    .findFirst();
-            if (row.isEmpty()) Thread.sleep(50);
-        }
+        Optional<Map<String, Object>> row = Eventually.value("this session's ledger row", Duration.ofSeconds(10),
+                () -> h.ledger(MODEL, 1).stream()
+                        .filter(r -> ((Number) r.get("input_tokens")).longValue() == usage.path("input_tokens").asLong())
+                        .findFirst(), Optional::isPresent);
         assertThat(usage.path("input_tokens").asLong()).isPositive();
         assertThat(row).isPresent();
         assertThat(((Number) row.get().get("output_tokens")).longValue()).isEqualTo(usage.path("output_tokens").asLong());

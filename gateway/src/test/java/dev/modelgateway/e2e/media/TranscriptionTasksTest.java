@@ -4,11 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.services.TranscriptionTasks;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Asynchronous transcription tasks: submit, poll, ledger, bad input, the bound on a key's unfinished tasks, and
  * survival across a gateway restart.
  */
+@E2e
 class TranscriptionTasksTest {
     static final String TASKS = "/api/v1/audio/transcriptions/tasks";
 
@@ -39,18 +43,8 @@ class TranscriptionTasksTest {
     }
 
     static JsonNode poll(GatewayHarness h, String id, String state) {
-        long deadline = System.currentTimeMillis() + 15_000;
-        JsonNode task;
-        do {
-            task = Json.parseOrNull(h.getAuthed(TASKS + "/" + id).body());
-            if (state.equals(task.path("status").asText())) return task;
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        } while (System.currentTimeMillis() < deadline);
-        throw new AssertionError("task " + id + " never reached " + state + ": " + task);
+        return Eventually.value("task " + id + " " + state, Duration.ofSeconds(15),
+                () -> Json.parseOrNull(h.getAuthed(TASKS + "/" + id).body()), task -> state.equals(task.path("status").asText()));
     }
 
     @Test

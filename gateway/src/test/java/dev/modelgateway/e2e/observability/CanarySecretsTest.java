@@ -4,6 +4,7 @@ import dev.modelgateway.canary.Canaries;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.observability.Redaction;
+import dev.modelgateway.testing.E2e;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * parameter, a library logging a credential. No error body shows one; {@code CanaryLogCheck} checks every log line
  * of this class (and of the whole suite) the same way.
  */
+@E2e
 class CanarySecretsTest {
     static Vertx vertx;
     static HttpServer vendor;

@@ -10,15 +10,19 @@ import dev.modelgateway.json.Json;
 import dev.modelgateway.observability.ObservabilityConfig;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.server.FreePort;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,6 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code /health} and {@code /ready} on the main port (the database, a usable deployment per vendor), and the
  * access log as JSON lines carrying the call's tokens, TTFT and cost (docs/observability.md).
  */
+@E2e
+@Isolated
 class HealthAndAccessLogTest {
     static GatewayHarness h;
     static ListAppender<ILoggingEvent> access = new ListAppender<>();
@@ -102,20 +108,9 @@ class HealthAndAccessLogTest {
     }
 
     static JsonNode awaitLine(String traceId) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < deadline) {
-            List<ILoggingEvent> events = List.copyOf(access.list);
-            for (ILoggingEvent e : events) {
-                JsonNode line = Json.parseOrNull(e.getFormattedMessage());
-                if (line != null && traceId.equals(line.path("trace_id").asText())) return line;
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        throw new AssertionError("no access log line for trace " + traceId);
+        return Eventually.value("the access line of " + traceId, Duration.ofSeconds(10), () -> List.copyOf(access.list).stream()
+                .map(e -> Json.parseOrNull(e.getFormattedMessage()))
+                .filter(line -> line != null && traceId.equals(line.path("trace_id").asText())).findFirst(),
+                Optional::isPresent).orElseThrow();
     }
 }

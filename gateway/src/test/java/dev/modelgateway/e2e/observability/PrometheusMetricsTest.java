@@ -11,6 +11,8 @@ import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.observability.ObservabilityConfig;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * it; its query API must return the request, token and time-to-first-token series with the values the SDKs saw
  * (docs/observability.md, "Metrics").
  */
+@E2e
 class PrometheusMetricsTest {
     static final String CHAT_MODEL = "platform/vendorB-5.5";
     static final String MESSAGES_MODEL = "platform/vendorA-sonnet-4.5";
@@ -145,18 +148,6 @@ class PrometheusMetricsTest {
 
     /** Polls the query API until the expression has the value (Prometheus scrapes every second). */
     static void awaitValue(String promql, double expected) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        double got = Double.NaN;
-        while (System.nanoTime() < deadline) {
-            got = prometheus.query(promql);
-            if (got == expected) return;
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        assertThat(got).as(promql).isEqualTo(expected);
+        Eventually.value(promql + " = " + expected, Duration.ofSeconds(60), () -> prometheus.query(promql), got -> got == expected);
     }
 }

@@ -2,6 +2,7 @@ package dev.modelgateway.e2e.observability;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.Eventually;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -59,18 +60,20 @@ final class PrometheusServer implements AutoCloseable {
                 "--web.listen-address=127.0.0.1:" + port, "--log.level=warn")
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         PrometheusServer server = new PrometheusServer(p, dir, port, log);
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!p.isAlive()) throw new IllegalStateException("prometheus exited: " + Files.readString(log));
-            try {
-                if (server.get("/-/ready").statusCode() == 200) return server;
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(200);
+        try {
+            Eventually.until("prometheus ready", Duration.ofSeconds(60), () -> {
+                if (!p.isAlive()) throw new IllegalStateException("prometheus exited: " + read(log));
+                try {
+                    return server.get("/-/ready").statusCode() == 200;
+                } catch (IOException | InterruptedException notYet) {
+                    return false; // not listening yet
+                }
+            });
+            return server;
+        } catch (AssertionError | IllegalStateException e) {
+            server.close();
+            throw new IllegalStateException("prometheus did not become ready: " + read(log), e);
         }
-        server.close();
-        throw new IllegalStateException("prometheus did not become ready in 60 s: " + Files.readString(log));
     }
 
     /** The value of an instant query that returns one series (or a sum), NaN when it returns none. */
@@ -98,6 +101,14 @@ final class PrometheusServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "interrupted";
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.modelgateway.e2e.observability;
 
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.observability.ObservabilityConfig;
+import dev.modelgateway.testing.E2e;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterAll;
@@ -16,6 +17,7 @@ import static dev.modelgateway.e2e.observability.OtlpReceiver.attr;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The same traces over OTLP/gRPC ({@code otel.exporter.otlp.protocol=grpc}), to a collector speaking HTTP/2 in cleartext. */
+@E2e
 class TracingGrpcTest {
     static Vertx vertx;
     static OtlpReceiver collector;

@@ -5,6 +5,8 @@ import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.observability.Redaction;
 import dev.modelgateway.observability.ObservabilityConfig;
 import dev.modelgateway.sim.ReceivedRequest;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterAll;
@@ -27,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * fallback: one server span, three attempt spans under it, the GenAI attributes, and the trace id the caller sees in
  * {@code X-Platform-Trace-Id}; a caller's {@code traceparent} is continued and passed upstream (docs/observability.md).
  */
+@E2e
 class TracingTest {
     static Vertx vertx;
     static OtlpReceiver collector;
@@ -142,26 +145,14 @@ class TracingTest {
         assertThat(upstream.headers().get("traceparent")).startsWith("00-" + callerTrace + "-");
     }
 
-    /** The spans of a trace once at least {@code n} have arrived (the SDK exports in batches, on its own thread). */
+    /**
+     * The spans of a trace once at least {@code n} have arrived, its server span among them. The server span ends
+     * last (once the response has ended and the call has its record), and the SDK exports spans in the order they
+     * ended, batch after batch: no span of the trace can arrive after it, so the tests may assert the exact spans.
+     */
     static List<Span> await(Supplier<List<Span>> spans, int n) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (System.nanoTime() < deadline) {
-            List<Span> got = spans.get();
-            if (got.size() >= n) {
-                try {
-                    Thread.sleep(300); // any straggler of the same trace
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return spans.get();
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        return spans.get();
+        return Eventually.value(n + " spans, the server's among them", Duration.ofSeconds(30), spans, got -> got.size() >= n
+                && got.stream().anyMatch(s -> s.getKind() == Span.SpanKind.SPAN_KIND_SERVER));
     }
+
 }

@@ -5,10 +5,12 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.modelgateway.e2e.GatewayHarness;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.slf4j.LoggerFactory;
@@ -27,6 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * open it for 30 s), 50 callers leaving, each in the middle of a stream or while the vendor is still thinking,
  * must leave the vendor's breaker closed, so that the 51st caller is served, and log no error.
  */
+@E2e
+@Isolated
 class CallersLeavingTest {
     static final int CALLERS = 50;
     static GatewayHarness h;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.CircuitBreaker;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.TestClock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -12,13 +14,18 @@ import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The breaker of one vendor deployment, with small thresholds: opens, fails fast to the fallback, probes, closes. */
+/**
+ * The breaker of one vendor deployment: opens, fails fast to the fallback, probes, closes. Its clock is a
+ * {@link TestClock}: a cooldown ends when the test advances it, to the millisecond.
+ */
+@E2e
 class CircuitBreakerTest {
+    static final TestClock clock = new TestClock();
     static GatewayHarness h;
 
     @BeforeAll
     static void start() {
-        h = GatewayHarness.builder().breaker(new CircuitBreaker.Thresholds(3, Duration.ofMillis(800))).start();
+        h = GatewayHarness.builder().breaker(new CircuitBreaker.Thresholds(3, Duration.ofMillis(800))).clock(clock).start();
     }
 
     @AfterAll
@@ -33,6 +40,14 @@ class CircuitBreakerTest {
 
     long openAiRequests() {
         return h.sim.received().stream().filter(r -> "openai".equals(r.vendor())).count();
+    }
+
+    /** Whether a call with a fallback went to the fallback, sending vendor B nothing: the breaker is open. */
+    boolean fallsBack(String text) {
+        long before = openAiRequests();
+        var r = h.postAuthed("/api/v1/chat/completions", chat(text, "{\"max_retries\":1,\"fallbacks\":[\"vendorA-sonnet-5\"]}"));
+        assertThat(r.statusCode()).isEqualTo(200);
+        return r.headers().firstValue("x-platform-model").orElse("").equals("vendorA-sonnet-5") && openAiRequests() == before;
     }
 
     @Test
@@ -56,7 +71,9 @@ class CircuitBreakerTest {
         assertThat(error.path("code").asText()).isEqualTo("circuit_open");
         assertThat(openAiRequests()).isZero();
 
-        Thread.sleep(900);
+        clock.advanceMillis(799);
+        assertThat(fallsBack("three")).as("1 ms before the cooldown ends").isTrue();
+        clock.advanceMillis(1);
         var probe = h.postAuthed("/api/v1/chat/completions", chat("four", "{\"max_retries\":1}"));
         assertThat(probe.statusCode()).isEqualTo(200);
         var closed = h.postAuthed("/api/v1/chat/completions", chat("five", "{\"max_retries\":1}"));
@@ -68,14 +85,17 @@ class CircuitBreakerTest {
     void aFailedProbeOpensItAgain() throws Exception {
         h.sim.queueFault("openai", "status=502;times=4");
         h.postAuthed("/api/v1/chat/completions", chat("a", "{\"max_retries\":2}"));
-        Thread.sleep(900);
+        clock.advanceMillis(800);
         h.sim.clearReceived();
         var probe = h.postAuthed("/api/v1/chat/completions", chat("b", "{\"max_retries\":1,\"timeout\":0.5}"));
         // the probe failed; its retry found the breaker open again, for longer than the deadline allows waiting
         assertThat(probe.statusCode()).isEqualTo(503);
         assertThat(Json.parseOrNull(probe.body()).at("/error/message").asText()).contains("→ 502").contains("→ 503");
         assertThat(openAiRequests()).isEqualTo(1);
-        Thread.sleep(900);
+        // opened again for twice as long: 1.6 s
+        clock.advanceMillis(1_599);
+        assertThat(fallsBack("b")).as("1 ms before the longer cooldown ends").isTrue();
+        clock.advanceMillis(1);
         assertThat(h.postAuthed("/api/v1/chat/completions", chat("c", "{\"max_retries\":1}")).statusCode()).isEqualTo(200);
     }
 }

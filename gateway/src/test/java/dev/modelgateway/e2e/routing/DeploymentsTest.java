@@ -7,6 +7,9 @@ import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.sim.ReceivedRequest;
 import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
+import dev.modelgateway.testing.TestClock;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,12 +35,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * weight 1), configured in a file: the spread by weight, and a failing deployment cooled down and probed back. The
  * counts come from the simulator's request log.
  */
+@E2e
 class DeploymentsTest {
     static Vertx vertx;
     static VendorSimulator sim;
     static GatewayHarness h;
     /** Far longer than the calls that must see it: counts, not timings, decide the assertions. */
     static final Duration COOLDOWN = Duration.ofSeconds(8);
+    /** The breakers' clock: a cooldown ends when a test advances it past it. */
+    static final TestClock clock = new TestClock();
 
     static String config(VendorSimulator sim) {
         String base = sim.baseUrl();
@@ -72,7 +78,7 @@ class DeploymentsTest {
         Path file = Files.createTempFile("gateway", ".yaml");
         Files.writeString(file, config(sim));
         h = GatewayHarness.builder().simulator(sim).configFile(file)
-                .breaker(new CircuitBreaker.Thresholds(3, COOLDOWN, COOLDOWN.multipliedBy(2))).start();
+                .breaker(new CircuitBreaker.Thresholds(3, COOLDOWN, COOLDOWN.multipliedBy(2))).clock(clock).start();
     }
 
     @AfterAll
@@ -157,13 +163,15 @@ class DeploymentsTest {
 
         // healthy again: the next probe after the cooldown succeeds and it takes its share once more
         control("DELETE", "/_sim/faults");
-        long deadline = System.nanoTime() + COOLDOWN.multipliedBy(4).toNanos();
+        clock.advance(COOLDOWN.minusMillis(1));
         sim.clearReceived();
-        while (count("azure") == 0) {
-            assertThat(System.nanoTime()).isLessThan(deadline);
+        assertThat(send(40)).containsOnly(200);
+        assertThat(count("azure")).as("1 ms before the cooldown ends").isZero();
+        clock.advanceMillis(1);
+        Eventually.until("a probe sent to the deployment", () -> {
             assertThat(send(1)).containsOnly(200);
-            Thread.sleep(200);
-        }
+            return count("azure") > 0;
+        });
         sim.clearReceived();
         assertThat(send(400)).containsOnly(200);
         assertThat(count("azure")).isBetween(288L, 312L);

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.VendorSimulator;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * to its end; an invalid file (a typo in any section included) is refused naming the field, and the configuration in
  * force stays.
  */
+@E2e
 class HotReloadTest {
     Vertx vertx;
     VendorSimulator sim;
@@ -91,11 +94,8 @@ class HotReloadTest {
         assertThat(lists(a, "team/late")).isFalse();
 
         Files.writeString(file, GatewayHarness.simVendors(sim) + added("1000", "2000"));
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!(lists(a, "team/late") && lists(b, "team/late"))) {
-            assertThat(System.nanoTime()).as("both instances list the new model").isLessThan(deadline);
-            Thread.sleep(100);
-        }
+        Eventually.until("both instances list the new model", Duration.ofSeconds(30),
+                () -> lists(a, "team/late") && lists(b, "team/late"));
         assertThat(stream.isDone()).as("the stream is still running").isFalse();
         for (GatewayHarness h : List.of(a, b)) {
             JsonNode answer = chat(h, "team/late");

@@ -6,6 +6,7 @@ import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
 import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
+import dev.modelgateway.testing.E2e;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
@@ -40,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * of vendor B's deployments by weight too. Before, every image, speech and transcription call went to the first key,
  * and realtime, token counting, transcription tasks and stored responses used the built-in vendor's own key.
  */
+@E2e
 class OperationDeploymentsTest {
     static final String BOUNDARY = "routing-test";
     static Vertx vertx;

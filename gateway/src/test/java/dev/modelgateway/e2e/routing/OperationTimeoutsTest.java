@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.config.OperationTimeouts;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * vendor that answers after 3 s gets the caller the deadline's 504; transcriptions keep their 300 s, so the same slow
  * answer reaches the caller.
  */
+@E2e
 class OperationTimeoutsTest {
     /** Longer than the 1 s settings, far shorter than the defaults (30 s and more). */
     static final String SLOW = "[[sim:delay_ms=3000]]";

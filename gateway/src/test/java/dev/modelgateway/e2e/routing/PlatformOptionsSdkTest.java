@@ -15,6 +15,7 @@ import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** platform_options through the official SDKs (their own retries off): what a migrating client sees. */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class PlatformOptionsSdkTest {
     static GatewayHarness h;
     static OpenAIClient openai;

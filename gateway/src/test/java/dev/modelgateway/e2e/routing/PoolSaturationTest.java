@@ -10,9 +10,12 @@ import dev.modelgateway.config.VendorPool;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.CircuitBreaker;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 import java.io.OutputStream;
@@ -36,6 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * protocol's shape, while a breaker that one vendor failure would open stays closed: the queued call is
  * served once a stream ends, and so is the next one.
  */
+@E2e
+@Isolated
 class PoolSaturationTest {
     static GatewayHarness h;
     static final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -72,7 +77,7 @@ class PoolSaturationTest {
                         + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.UTF_8));
                 out.write(body);
                 out.flush();
-                Thread.sleep(300);
+                Eventually.until("the call queued behind the two streams", () -> h.upstreamCalls() == 3);
             }
             for (var s : slow) assertThat(s.get().statusCode()).isEqualTo(200);
             var after = h.postAuthed("/api/v1/chat/completions", "{\"model\":\"platform/vendorB-5.5\","
@@ -110,7 +115,8 @@ class PoolSaturationTest {
         // one call takes the queue's only place; the next finds it full and is refused at once, in its own shape
         var waiting = send("/api/v1/chat/completions", "{\"model\":\"platform/vendorB-5.5\","
                 + "\"messages\":[{\"role\":\"user\",\"content\":\"waiting for a connection\"}]}");
-        Thread.sleep(1_000); // it must hold the queue's place before the next call comes
+        // it must hold the queue's place before the next call comes
+        Eventually.until("the call queued behind the two streams", () -> h.upstreamCalls() == 3);
         long t0 = System.nanoTime();
         var refused = send("/api/v1/messages", "{\"model\":\"platform/vendorB-5.5\",\"max_tokens\":50,"
                 + "\"messages\":[{\"role\":\"user\",\"content\":\"queue full\"}]}").get();

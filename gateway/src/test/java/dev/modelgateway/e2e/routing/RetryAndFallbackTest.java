@@ -5,6 +5,7 @@ import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the request log are its own.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class RetryAndFallbackTest {
     static GatewayHarness h;
 
@@ -245,21 +247,27 @@ class RetryAndFallbackTest {
 
     @Test
     void callerHangingUpCancelsTheUpstreamCallAndNothingIsRetried() throws Exception {
+        h.awaitLedgerWritten();
+        int chatRows = h.ledger("platform/vendorB-5.5", 0).size();
+        int msgRows = h.ledger("platform/vendorA-sonnet-4.5", 0).size();
         String chatMark = unique();
-        hangUpAfter("/api/v1/chat/completions", chat("platform/vendorB-5.5", false, "delay_ms=3000;" + chatMark, "{\"max_retries\":3}"));
+        hangUpAfter("/api/v1/chat/completions", chat("platform/vendorB-5.5", false, "delay_ms=3000;" + chatMark, "{\"max_retries\":3}"), chatMark);
         String msgMark = unique();
-        hangUpAfter("/api/v1/messages", messages("platform/vendorA-sonnet-4.5", true, "delay_ms=3000;" + msgMark, "{\"max_retries\":3}"));
+        hangUpAfter("/api/v1/messages", messages("platform/vendorA-sonnet-4.5", true, "delay_ms=3000;" + msgMark, "{\"max_retries\":3}"), msgMark);
         for (String mark : List.of(chatMark, msgMark)) {
             var seen = h.sim.awaitReceived(log -> log.stream().anyMatch(r -> r.body().contains(mark) && r.clientClosedEarly()),
                     2_000).await();
             assertThat(seen).anyMatch(r -> r.body().contains(mark) && r.clientClosedEarly());
         }
-        Thread.sleep(500); // a retry, if any, would have been sent by now
+        // a call's row is written where its plan ends: a retry, if any, was sent before it
+        h.ledger("platform/vendorB-5.5", chatRows + 1);
+        h.ledger("platform/vendorA-sonnet-4.5", msgRows + 1);
         assertThat(upstream(chatMark)).hasSize(1);
         assertThat(upstream(msgMark)).hasSize(1);
     }
 
-    private static void hangUpAfter(String path, String body) throws Exception {
+    /** Sends the request and hangs up once the vendor has it (the request carries {@code mark}). */
+    private static void hangUpAfter(String path, String body, String mark) throws Exception {
         try (Socket socket = new Socket("127.0.0.1", h.gateway.port())) {
             OutputStream out = socket.getOutputStream();
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
@@ -267,7 +275,7 @@ class RetryAndFallbackTest {
                     + "\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length + "\r\n\r\n").getBytes(StandardCharsets.UTF_8));
             out.write(bytes);
             out.flush();
-            Thread.sleep(300);
+            h.sim.awaitReceived(log -> log.stream().anyMatch(r -> r.body().contains(mark)), 5_000).await();
         }
     }
 

@@ -7,6 +7,9 @@ import dev.modelgateway.json.Json;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.sim.ReceivedRequest;
 import dev.modelgateway.sim.VendorSimulator;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
+import dev.modelgateway.testing.ExternalStores;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,6 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Two instances sharing one Redis agree on cooldowns: a deployment cooled by the failures one instance saw is out of
  * rotation on the other too, which then sends it nothing.
  */
+@E2e
+@ExternalStores
 class SharedCooldownsTest {
     static final Duration COOLDOWN = Duration.ofSeconds(20);
     Vertx vertx;
@@ -68,11 +73,7 @@ class SharedCooldownsTest {
         }
         assertThat(azure()).isEqualTo(3);
         assertThat(azureState(a)).isEqualTo("cooling");
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!azureState(b).equals("cooling")) {
-            assertThat(System.nanoTime()).as("the other instance learns the cooldown").isLessThan(deadline);
-            Thread.sleep(100);
-        }
+        Eventually.until("the other instance learns the cooldown", Duration.ofSeconds(10), () -> azureState(b).equals("cooling"));
         sim.clearReceived();
         for (int i = 0; i < 20; i++) {
             assertThat(b.postAuthed("/api/v1/chat/completions", DeploymentsTest.chat(i)).statusCode()).isEqualTo(200);

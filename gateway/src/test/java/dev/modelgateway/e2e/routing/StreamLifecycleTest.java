@@ -2,6 +2,7 @@ package dev.modelgateway.e2e.routing;
 
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -14,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** What happens to a stream when either side goes away. */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class StreamLifecycleTest {
     static GatewayHarness h;
 

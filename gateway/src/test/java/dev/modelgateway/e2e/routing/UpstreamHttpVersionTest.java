@@ -7,6 +7,8 @@ import dev.modelgateway.config.VendorPool;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.TestCert;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
@@ -25,6 +27,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -42,6 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * one HTTP/2 connection, which is how the gateway holds thousands of concurrent streams with few sockets.
  * The "vendor" is a small Vert.x server answering vendor B's chat completions, JSON and SSE.
  */
+@E2e
 class UpstreamHttpVersionTest {
     static final TestCert CERT = TestCert.selfSigned("localhost");
     static Vertx vertx;
@@ -131,8 +135,7 @@ class UpstreamHttpVersionTest {
             out.write(body);
             out.flush();
             // the vendor floods that stream until the gateway stops reading it (the caller reads nothing)
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (cleartext.flooded.get() < 1 && System.nanoTime() < until) Thread.sleep(20);
+            Eventually.until("the vendor saw its flood stream pause", Duration.ofSeconds(10), () -> cleartext.flooded.get() >= 1);
             assertThat(cleartext.flooded.get()).as("the vendor saw its flood stream pause").isEqualTo(1);
             for (int i = 0; i < 3; i++) {
                 HttpResponse<String> r = h.postAuthed("/api/v1/chat/completions", streamBody(i));

@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The messages protocol through the official anthropic-java SDK (bearer-token option), natively to vendor A. */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class AnthropicSdkMessagesTest {
     static GatewayHarness h;
     static AnthropicClient client;

@@ -11,6 +11,7 @@ import com.anthropic.models.messages.WebSearchTool20250305;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The messages protocol's web_search_20250305 tool reaches vendor A and its server-tool blocks come back intact. */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class AnthropicSdkWebSearchTest {
     static GatewayHarness h;
     static AnthropicClient client;

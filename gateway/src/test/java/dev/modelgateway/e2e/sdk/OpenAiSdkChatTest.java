@@ -21,6 +21,7 @@ import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.e2e.Samples;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Chat completions through the official openai-java SDK, natively to vendors B and D. */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class OpenAiSdkChatTest {
     static GatewayHarness h;
     static OpenAIClient client;

@@ -7,6 +7,7 @@ import com.openai.models.embeddings.EmbeddingCreateParams;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Embeddings through openai-java for vendor B (native), vendor C (batchEmbedContents) and vendor D (compatible mode). */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class OpenAiSdkEmbeddingsTest {
     static GatewayHarness h;
     static OpenAIClient client;

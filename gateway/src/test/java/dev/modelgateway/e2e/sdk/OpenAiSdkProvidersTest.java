@@ -15,6 +15,7 @@ import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
 import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
+import dev.modelgateway.testing.E2e;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Models added by configuration on an Azure OpenAI provider and on an OpenAI-compatible server (vLLM-like), through
  * the official openai-java SDK: chat as JSON and as a stream, tools both ways, embeddings.
  */
+@E2e
 class OpenAiSdkProvidersTest {
     static Vertx vertx;
     static VendorSimulator sim;

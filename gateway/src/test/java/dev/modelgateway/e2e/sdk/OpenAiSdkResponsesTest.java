@@ -20,6 +20,7 @@ import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -31,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The Responses API through openai-java: natively to vendor B, translated to vendors A, C and D. */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class OpenAiSdkResponsesTest {
     static GatewayHarness h;
     static OpenAIClient client;

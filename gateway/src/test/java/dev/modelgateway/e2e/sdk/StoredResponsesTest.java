@@ -14,6 +14,7 @@ import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
+import dev.modelgateway.testing.E2e;
 import dev.modelgateway.wire.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * key that created a vendor B response, and "not found" for any other key.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class StoredResponsesTest {
     static GatewayHarness h;
     static OpenAIClient client;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.config.ServerLimits;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * its 401 while its 32 MiB body is still unsent; a valid key's body, sent slowly, still arrives whole; the
  * admin API's 64 KiB cap applies; and the bodies held at once are bounded by the gateway-wide budget.
  */
+@E2e
 class BodyBeforeAuthTest {
     static GatewayHarness h;
     static final String COUNT = "{\"model\":\"platform/vendorB-5.5\",\"max_tokens\":100,"
@@ -68,6 +70,7 @@ class BodyBeforeAuthTest {
         try (RawHttp c = new RawHttp(h.gateway.port())) {
             c.head("/api/count-message-tokens", "Bearer " + GatewayHarness.KEY, body.length, "application/json");
             int third = body.length / 3;
+            // the input itself: a sender pausing between parts, so that the gateway reads them apart
             c.send(java.util.Arrays.copyOfRange(body, 0, third));
             Thread.sleep(300);
             c.send(java.util.Arrays.copyOfRange(body, third, 2 * third));
@@ -106,6 +109,7 @@ class BodyBeforeAuthTest {
         try (RawHttp first = new RawHttp(h.gateway.port()); RawHttp second = new RawHttp(h.gateway.port())) {
             first.head("/api/count-message-tokens", "Bearer " + GatewayHarness.KEY, body.length, "application/json");
             first.send(java.util.Arrays.copyOfRange(body, 0, 10));
+            // time for the gateway to read the first head and reserve its body (nothing outside shows the reservation)
             sleep(300);
             second.head("/api/count-message-tokens", "Bearer " + GatewayHarness.KEY, body.length, "application/json");
             RawHttp.Response refused = second.read(3_000);

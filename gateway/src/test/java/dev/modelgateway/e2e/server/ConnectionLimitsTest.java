@@ -3,6 +3,8 @@ package dev.modelgateway.e2e.server;
 import dev.modelgateway.config.ServerLimits;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * timeout, 1 s idle timeout, 1 s body-read timeout, 4 connections per client address. A long SSE stream
  * still outlives every one of them.
  */
+@E2e
 class ConnectionLimitsTest {
     static GatewayHarness h;
     static final ServerLimits LIMITS = new ServerLimits(1, 1, 1, 4, 8192, 0);
@@ -72,7 +75,7 @@ class ConnectionLimitsTest {
         List<RawHttp> open = new ArrayList<>();
         try {
             for (int i = 0; i < 4; i++) open.add(new RawHttp(h.gateway.port()));
-            Thread.sleep(100);
+            open.forEach(ConnectionLimitsTest::served); // each one counted by the gateway
             try (RawHttp fifth = new RawHttp(h.gateway.port())) {
                 assertThat(fifth.closedWithin(500)).as("the fifth connection from one address").isTrue();
             }
@@ -82,16 +85,22 @@ class ConnectionLimitsTest {
         } finally {
             open.forEach(RawHttp::close);
         }
-        Thread.sleep(200);
-        // closing them gave their places back
-        assertThat(h.get("/health").statusCode()).isEqualTo(200);
+        // closing them gave their places back, once the gateway has seen them closed
+        Eventually.until("a connection served again", () -> {
+            try {
+                return h.get("/health").statusCode() == 200;
+            } catch (IllegalStateException closed) {
+                return false;
+            }
+        });
     }
 
     @Test
     void connectionsBeyondTheOverallCapAreClosedAtOnce() throws Exception {
         try (GatewayHarness small = GatewayHarness.builder().limits(new ServerLimits(60, 30, 60, 0, 2, 0)).start();
              RawHttp a = new RawHttp(small.gateway.port()); RawHttp b = new RawHttp(small.gateway.port())) {
-            Thread.sleep(100);
+            served(a);
+            served(b);
             try (RawHttp third = new RawHttp(small.gateway.port())) {
                 assertThat(third.closedWithin(500)).as("the third connection in all").isTrue();
             }
@@ -123,5 +132,11 @@ class ConnectionLimitsTest {
             assertThat(r.body()).contains("data: [DONE]");
             assertThat(r.body().split("\"content\":\"").length - 1).isGreaterThanOrEqualTo(8);
         }
+    }
+
+    /** A request answered on the connection: the gateway has accepted and counted it. */
+    static void served(RawHttp c) {
+        c.send("GET /health HTTP/1.1\r\nHost: gw\r\n\r\n");
+        assertThat(c.read(2_000).status()).isEqualTo(200);
     }
 }

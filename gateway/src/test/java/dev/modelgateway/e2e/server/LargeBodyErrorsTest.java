@@ -5,6 +5,7 @@ import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.http.BodyWork;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * body's, a 400 in the caller's shape naming the field (docs/security.md). Each case runs with a small and a
  * large body that differ only in how many valid items come before the faulty one.
  */
+@E2e
 class LargeBodyErrorsTest {
     static GatewayHarness h;
 

@@ -2,6 +2,8 @@ package dev.modelgateway.e2e.server;
 
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.sim.VendorSimulator;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VerticleBase;
@@ -9,6 +11,7 @@ import io.vertx.core.DeploymentOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.awt.image.BufferedImage;
 import java.lang.management.GarbageCollectorMXBean;
@@ -34,6 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * as base64 (images/ImageScalesEndpoint, upstream/Relay). A 5 ms timer on every event loop measures how late it fires while the gateway
  * handles the body, and how long the loop ran other code meanwhile.
  */
+@E2e
+@Isolated
 class LargeBodyEventLoopTest {
     /** What an event loop may spend on a request between two ticks: reading the upload and writing it upstream. */
     static final long BUSY_LIMIT_MS = 50;
@@ -114,6 +119,8 @@ class LargeBodyEventLoopTest {
     static final class Probe extends VerticleBase {
         static final AtomicLong worstLateMs = new AtomicLong();
         static final AtomicLong worstBusyMs = new AtomicLong();
+        /** Ticks of all probes: the measure starts once each has ticked after its start-up. */
+        static final AtomicLong ticks = new AtomicLong();
         private long last;
         private long lastCpu;
 
@@ -128,6 +135,7 @@ class LargeBodyEventLoopTest {
                 worstBusyMs.accumulateAndGet(TimeUnit.NANOSECONDS.toMillis(cpu - lastCpu), Math::max);
                 last = now;
                 lastCpu = cpu;
+                ticks.incrementAndGet();
             });
             return Future.succeededFuture();
         }
@@ -144,7 +152,8 @@ class LargeBodyEventLoopTest {
     static long worstStallMs(String path, String label, int bytes, Callable<HttpResponse<String>> call) throws Exception {
         String id = h.vertx.deployVerticle(Probe::new, new DeploymentOptions().setInstances(8)).await();
         try {
-            Thread.sleep(100);
+            long ticked = Probe.ticks.get();
+            Eventually.until("the probes ticking", () -> Probe.ticks.get() - ticked >= 16);
             Probe.worstLateMs.set(0);
             Probe.worstBusyMs.set(0);
             long gcBefore = gcMillis();

@@ -6,6 +6,7 @@ import dev.modelgateway.server.FreePort;
 import dev.modelgateway.server.Gateway;
 import dev.modelgateway.server.StartupFailure;
 import dev.modelgateway.e2e.GatewayHarness;
+import dev.modelgateway.testing.E2e;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * Hardening item 19: an unreachable Redis or database fails start-up, clearly (naming the setting) and in
  * bounded time, and `serve` exits non-zero.
  */
+@E2e
 class StartupFailureTest {
 
     @Test

@@ -18,6 +18,7 @@ import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.TestCert;
 import dev.modelgateway.server.Gateway;
 import dev.modelgateway.server.StartupFailure;
+import dev.modelgateway.testing.E2e;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,6 +47,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * TLS served by the gateway itself (issue 12, item 10): HTTPS with HTTP/2 or HTTP/1.1 by ALPN, realtime over
  * {@code wss://} with openai-java's own client, and the connection limits on the TLS listener.
  */
+@E2e
 class TlsServingTest {
     static TestCert cert;
     static GatewayHarness h;

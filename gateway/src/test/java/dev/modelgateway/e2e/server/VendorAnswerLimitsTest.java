@@ -9,11 +9,14 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
@@ -33,6 +36,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The caps on vendors' answers are operator settings ({@code server.max_vendor_*}), here set small: the answer
  * size, the SSE event size, and the stream duration, which also bounds a binary (speech) answer.
  */
+@E2e
+@Isolated
 class VendorAnswerLimitsTest {
     static GatewayHarness h;
     static final ListAppender<ILoggingEvent> logged = new ListAppender<>();
@@ -61,11 +66,11 @@ class VendorAnswerLimitsTest {
     /**
      * A limit the gateway enforces ends the upstream call with a reset of its own: no error for an operator to
      * chase (Vert.x logs "Stream reset" at ERROR when a reset stream's response has no exception handler). The
-     * resets follow the caller's answer by a moment, hence the wait.
+     * resets follow the caller's answer by a moment: the check waits until no upstream call is left.
      */
     @AfterEach
-    void loggedNoError() throws InterruptedException {
-        Thread.sleep(300);
+    void loggedNoError() {
+        Eventually.until("every upstream call ended", () -> h.upstreamCalls() == 0);
         assertThat(List.copyOf(logged.list)).as("lines logged").noneMatch(e -> e.getLevel().isGreaterOrEqual(Level.ERROR));
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,7 @@ import java.util.Set;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** docs/contract.md §5, §7 and §9 over raw HTTP: what a client sees for every error rule of the gateway core. */
+@E2e
 class AuthTraceAndErrorRulesTest {
     static GatewayHarness h;
 

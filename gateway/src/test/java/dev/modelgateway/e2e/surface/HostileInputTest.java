@@ -7,12 +7,14 @@ import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 import java.io.ByteArrayOutputStream;
@@ -30,6 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Hostile request bodies over raw HTTP: each gets a quick 400 in the caller's shape naming the problem,
  * and none leaves an ERROR with a stack trace in the log.
  */
+@E2e
+@Isolated
 class HostileInputTest {
     static GatewayHarness h;
     final ListAppender<ILoggingEvent> logged = new ListAppender<>();

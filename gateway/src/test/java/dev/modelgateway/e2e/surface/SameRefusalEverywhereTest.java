@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * fallback model, and nesting beyond the limit, on every protocol.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class SameRefusalEverywhereTest {
     static GatewayHarness h;
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Token counting: anthropic-java's countTokens and docs/contract.md §4's /api/count-message-tokens, exact for vendor A, local otherwise. */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class TokenCountingTest {
     static GatewayHarness h;
     static AnthropicClient client;

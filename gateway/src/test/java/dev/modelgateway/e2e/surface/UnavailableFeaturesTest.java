@@ -6,6 +6,7 @@ import com.openai.errors.OpenAIServiceException;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -14,6 +15,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /** docs/contract.md §1.5: Files, Batches, Assistants/Threads and fine-tuning answer 501 with advice, without SDK retries. */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class UnavailableFeaturesTest {
     static GatewayHarness h;
 

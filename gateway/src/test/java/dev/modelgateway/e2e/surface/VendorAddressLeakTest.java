@@ -6,12 +6,14 @@ import ch.qos.logback.core.read.ListAppender;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import dev.modelgateway.upstream.TransportFailures;
 import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 import java.net.ServerSocket;
@@ -20,6 +22,8 @@ import java.net.http.HttpResponse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A vendor that cannot be reached: the caller learns which vendor and what kind of failure, never its address. */
+@E2e
+@Isolated
 class VendorAddressLeakTest {
     static final String CHAT = "{\"model\":\"platform/vendorB-5.5\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
     static final String MESSAGES = "{\"model\":\"platform/vendorB-5.5\",\"max_tokens\":16,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";

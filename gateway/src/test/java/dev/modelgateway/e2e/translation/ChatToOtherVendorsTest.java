@@ -19,6 +19,7 @@ import dev.modelgateway.e2e.Samples;
 import dev.modelgateway.e2e.SimUsage;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * vendor D (natively), streamed and not, checked against what the simulator received and reported.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class ChatToOtherVendorsTest {
     static final List<String> MODELS = List.of("platform/vendorA-sonnet-5", "vendorA-sonnet-5", "platform/vendorA-sonnet-4.5",
             "vendorC-pro-3", "vendorC-flash-3", "vendorD-plus-latest");

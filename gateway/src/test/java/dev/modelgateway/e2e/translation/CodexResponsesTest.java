@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
+import dev.modelgateway.testing.E2e;
 import dev.modelgateway.wire.Fixtures;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * tool (a group of function tools) on every turn, the hosted {@code web_search} tool unless its config disables
  * it, and {@code function_call} items carrying their namespace in the history.
  */
+@E2e
 class CodexResponsesTest {
     /** The Codex turn's tools, flattened: exec_command, write_stdin, request_user_input, view_image, then the namespace's first. */
     static final int UP_TO_FIRST_NAMESPACED = 5;

@@ -19,6 +19,7 @@ import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * serves the call.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class ForcedToolThinkingTest {
     static GatewayHarness h;
     static OpenAIClient chat;

@@ -15,6 +15,7 @@ import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.e2e.SimUsage;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * translated message streams report input tokens in {@code message_start}.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class GeminiSignaturesThroughGatewayTest {
     static final String GEMINI = "vendorC-pro-3";
     static final JsonNodeFactory F = JsonNodeFactory.instance;

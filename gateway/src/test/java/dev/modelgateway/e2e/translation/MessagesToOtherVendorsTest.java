@@ -28,6 +28,7 @@ import dev.modelgateway.e2e.Samples;
 import dev.modelgateway.e2e.SimUsage;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -45,6 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * chat), C (Gemini), D (Qwen), streamed and not, checked against what the simulator received and reported.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class MessagesToOtherVendorsTest {
     static final List<String> MODELS = List.of("platform/vendorB-5.5", "vendorC-pro-3", "vendorC-flash-3", "vendorD-plus-latest");
 

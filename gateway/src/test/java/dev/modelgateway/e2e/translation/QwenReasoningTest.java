@@ -5,6 +5,7 @@ import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * whichever protocol the caller speaks: chat (native to vendor D), Responses and messages (translated).
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class QwenReasoningTest {
     static GatewayHarness h;
 

@@ -8,6 +8,7 @@ import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * each vendor gets back exactly the reasoning it minted itself, and never another vendor's.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class ResponsesVendorSwitchTest {
     static final String A = "platform/vendorA-sonnet-5";
     static final String B = "platform/vendorB-5.5";

@@ -19,6 +19,7 @@ import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * began with its signed thinking keeps thinking on.
  */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class ToolLoopIntoVendorAThinkingTest {
     static final String A = "platform/vendorA-sonnet-5";
     static final String WARNING = "thinking not sent for this request";

@@ -19,6 +19,7 @@ import dev.modelgateway.e2e.ChatTurn;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Regression cases from translation-notes §13 through the real gateway: parallel calls, truncation, errors, redaction. */
 @ExtendWith(PerClassGateway.class)
+@E2e
 class TranslationEdgeCasesTest {
     static GatewayHarness h;
     static OpenAIClient chat;
