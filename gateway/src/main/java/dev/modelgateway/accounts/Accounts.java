@@ -32,6 +32,7 @@ import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.catalogue.ModelPrice;
 import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.observability.LogThrottle;
 import dev.modelgateway.store.Database;
 import dev.modelgateway.store.Schema;
 import dev.modelgateway.store.Sql;
@@ -48,7 +49,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Platform accounts on the request path: authentication, admission (model allow-list, budget, rate limits, calls in
@@ -64,7 +65,6 @@ public final class Accounts {
     /** The accounts tables; the newest of the migrations under {@code db/migration/accounts} (a test checks it). */
     public static final Schema SCHEMA = new Schema("accounts", "14");
     private static final Logger LOG = LoggerFactory.getLogger(Accounts.class);
-    private static final long WARN_EVERY_NANOS = 10_000_000_000L;
 
     private final Vertx vertx;
     private final AccountsConfig config;
@@ -79,7 +79,7 @@ public final class Accounts {
     private final Alerts alerts;
     private final AlertSender alertSender;
     /** Models whose unknown-price alert was raised, with the day: one database call a day per model. */
-    private final Map<String, String> priceAlertsRaised = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, String> priceAlertsRaised = new ConcurrentHashMap<>();
     private final RateLimiter limiter;
     private final CallHolds holds;
     private final Administration admin;
@@ -87,8 +87,9 @@ public final class Accounts {
     private final InstantSource clock;
     /** The price table version last stored in {@code price_tables}. */
     private volatile String registeredPrices;
-    private final AtomicLong journalWarnedAt = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
-    private final AtomicLong limiterWarnedAt = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
+    /** Once per 10 s each: during an outage every request fails the same way. */
+    private final LogThrottle journalWarnings = new LogThrottle(Duration.ofSeconds(10));
+    private final LogThrottle limiterWarnings = new LogThrottle(Duration.ofSeconds(10));
     /** By the caller's secret, so a cached key costs no hashing; secrets stay in memory, hashes alone are stored. */
     private final Cache<String, Optional<StoredKey>> keysBySecret = Caffeine.newBuilder()
             .expireAfterWrite(KEY_CACHE_TTL)
@@ -288,12 +289,7 @@ public final class Accounts {
                 .recover(e -> {
                     if (e instanceof GatewayException) return Future.failedFuture(e);
                     // Rate limiting protects upstreams; an unreachable Redis should not take the gateway down with it.
-                    long now = System.nanoTime();
-                    long last = limiterWarnedAt.get();
-                    // Once per 10 s: during an outage every request fails the same way.
-                    if (now - last > WARN_EVERY_NANOS && limiterWarnedAt.compareAndSet(last, now)) {
-                        LOG.warn("rate limiter unavailable, admitting without limits: " + e);
-                    }
+                    limiterWarnings.warn(LOG, "rate limiter unavailable, admitting without limits: " + e);
                     return Future.succeededFuture(Admission.UNLIMITED);
                 });
     }
@@ -346,11 +342,7 @@ public final class Accounts {
             return entry.in(journal.append(entry));
         } catch (RuntimeException e) {
             // a full or failing disk must not stop the gateway: the row still goes to the database, as before
-            long now = System.nanoTime();
-            long last = journalWarnedAt.get();
-            if (now - last > WARN_EVERY_NANOS && journalWarnedAt.compareAndSet(last, now)) {
-                LOG.error("ledger journal unavailable, usage rows are queued without it: " + e);
-            }
+            if (journalWarnings.occurred() > 0) LOG.error("ledger journal unavailable, usage rows are queued without it: " + e);
             return entry;
         }
     }

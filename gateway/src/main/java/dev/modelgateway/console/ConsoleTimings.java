@@ -3,7 +3,10 @@ package dev.modelgateway.console;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.store.Database;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -287,8 +290,8 @@ public final class ConsoleTimings {
 
     private static String loadAverage() {
         try {
-            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).strip();
-        } catch (java.io.IOException e) {
+            return Files.readString(Path.of("/proc/loadavg")).strip();
+        } catch (IOException e) {
             return "unknown";
         }
     }

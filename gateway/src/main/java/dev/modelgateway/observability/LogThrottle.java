@@ -1,5 +1,6 @@
 package dev.modelgateway.observability;
 
+import dev.modelgateway.time.Ticker;
 import org.slf4j.Logger;
 
 import java.time.Duration;
@@ -12,18 +13,24 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class LogThrottle {
     private final long everyNanos;
+    private final Ticker ticker;
     private final AtomicLong lastNanos;
     private final AtomicLong held = new AtomicLong();
 
     public LogThrottle(Duration every) {
+        this(every, Ticker.SYSTEM);
+    }
+
+    LogThrottle(Duration every, Ticker ticker) {
         this.everyNanos = every.toNanos();
-        this.lastNanos = new AtomicLong(System.nanoTime() - everyNanos);
+        this.ticker = ticker;
+        this.lastNanos = new AtomicLong(ticker.nanos() - everyNanos);
     }
 
     /** Counts one occurrence; when a warning is due now, the occurrences since the last one (this one included), else 0. */
     public long occurred() {
         long n = held.incrementAndGet();
-        long now = System.nanoTime();
+        long now = ticker.nanos();
         long last = lastNanos.get();
         if (now - last >= everyNanos && lastNanos.compareAndSet(last, now)) {
             held.addAndGet(-n);

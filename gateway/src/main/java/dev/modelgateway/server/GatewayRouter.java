@@ -50,6 +50,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.stream.Collectors;
 
 /**
@@ -81,7 +82,7 @@ public final class GatewayRouter {
                                 SharedServices services, ServerLimits limits, BodyBudget budget, ConfigReload reload,
                                 RoutingTable table, Telemetry telemetry, HealthEndpoints health) {
         Router router = Router.router(vertx);
-        Set<String> routes = new java.util.concurrent.CopyOnWriteArraySet<>();
+        Set<String> routes = new CopyOnWriteArraySet<>();
         router.route().handler(ctx -> begin(ctx, telemetry, routes));
         router.get("/health").handler(HealthEndpoints::live);
         if (health != null) health(router, health);

@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -119,7 +120,7 @@ public final class Alerts {
             ps.setString(4, span);
             ps.setInt(5, threshold);
             ps.setString(6, budgetUsd);
-            if (spent == null) ps.setNull(7, java.sql.Types.BIGINT);
+            if (spent == null) ps.setNull(7, Types.BIGINT);
             else ps.setLong(7, spent);
             ps.setLong(8, now);
             ps.setLong(9, now);

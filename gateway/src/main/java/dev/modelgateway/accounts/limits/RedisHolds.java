@@ -1,6 +1,7 @@
 package dev.modelgateway.accounts.limits;
 
 import dev.modelgateway.accounts.keys.BudgetPeriod;
+import dev.modelgateway.observability.LogThrottle;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
@@ -9,6 +10,7 @@ import io.vertx.redis.client.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,7 +38,6 @@ public final class RedisHolds implements CallHolds {
      * afterwards, when every call of that time has long been written.
      */
     static final long SPEND_TTL_MS = 3_600_000;
-    private static final long WARN_EVERY_NANOS = 10_000_000_000L;
 
     /**
      * KEYS: the holder's leases, then spend counters (take: the budget's span; spend: every span of the call). ARGV: op, lease ms, then per op:
@@ -98,7 +99,8 @@ public final class RedisHolds implements CallHolds {
     private final AtomicLong leaseCount = new AtomicLong();
     /** The leases this instance holds, member → key id: renewed until released. */
     private final Map<String, String> leases = new ConcurrentHashMap<>();
-    private final AtomicLong warnedAt = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS - 1);
+    /** Once per 10 s: during an outage every call fails the same way. */
+    private final LogThrottle warnings = new LogThrottle(Duration.ofSeconds(10));
     private final long renewTimer;
 
     private RedisHolds(Vertx vertx, EventLoopRedis redis, String prefix, String sha, long leaseMs, LocalHolds fallback) {
@@ -186,10 +188,7 @@ public final class RedisHolds implements CallHolds {
         return r;
     }
 
-    /** Once per 10 s: during an outage every call fails the same way. */
     private void warn(String message) {
-        long now = System.nanoTime();
-        long last = warnedAt.get();
-        if (now - last > WARN_EVERY_NANOS && warnedAt.compareAndSet(last, now)) LOG.warn(message);
+        warnings.warn(LOG, message);
     }
 }
