@@ -118,9 +118,18 @@ final class KeyRequests {
             if (!(item instanceof String s) || s.isBlank()) {
                 throw GatewayException.invalid("models", "'models' must hold non-empty strings such as \"platform/vendorA-*\".");
             }
-            globs.add(s.strip());
+            globs.add(glob("models", s.strip()));
         }
         return globs;
+    }
+
+    /** A model glob no longer than {@link ModelGlob#MAX_LENGTH}: it is matched on the event loop at every call. */
+    private static String glob(String field, String glob) {
+        if (glob.length() > ModelGlob.MAX_LENGTH) {
+            throw GatewayException.invalid(field, "'" + field + "' holds a model glob of " + glob.length()
+                    + " characters; at most " + ModelGlob.MAX_LENGTH + " are allowed.");
+        }
+        return glob;
     }
 
     static Long limit(String field, Object v) {
@@ -170,7 +179,7 @@ final class KeyRequests {
             Long rpm = limit(field + ".rpm", l.getValue("rpm"));
             Long tpm = limit(field + ".tpm", l.getValue("tpm"));
             if (rpm == null && tpm == null) throw GatewayException.invalid(field, "'" + field + "' needs rpm, tpm or both.");
-            limits.add(new ModelLimit(entry.getKey().strip(), rpm, tpm));
+            limits.add(new ModelLimit(glob("model_limits", entry.getKey().strip()), rpm, tpm));
         }
         return limits;
     }

@@ -162,6 +162,22 @@ class KeyLifecycleTest {
         assertThat(typo.error().getString("message")).contains("budget_usd");
         var badModels = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x").put("models", 7));
         assertThat(badModels.error().getString("param")).isEqualTo("models");
+        // a glob is matched on the event loop at every call: its length is bounded
+        String longGlob = "*".repeat(ModelGlob.MAX_LENGTH) + "Z";
+        var longModels = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x")
+                .put("models", new JsonArray().add("platform/vendorA-*").add(longGlob)));
+        assertThat(longModels.status()).isEqualTo(400);
+        assertThat(longModels.error().getString("param")).isEqualTo("models");
+        assertThat(longModels.error().getString("message")).contains("at most " + ModelGlob.MAX_LENGTH);
+        String id = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "short globs")).json().getString("id");
+        var longLimit = http.call("PATCH", "/api/v1/admin/keys/" + id, MASTER, new JsonObject()
+                .put("model_limits", new JsonObject().put(longGlob, new JsonObject().put("rpm", 3))));
+        assertThat(longLimit.status()).isEqualTo(400);
+        assertThat(longLimit.error().getString("param")).isEqualTo("model_limits");
+        var longTeam = http.call("POST", "/api/v1/admin/teams", MASTER, new JsonObject().put("name", "t")
+                .put("models", new JsonArray().add(longGlob)));
+        assertThat(longTeam.status()).isEqualTo(400);
+        assertThat(longTeam.error().getString("param")).isEqualTo("models");
         var badModelLimit = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x")
                 .put("model_limits", new JsonObject().put("platform/vendorA-*", new JsonObject().put("rpm", 0))));
         assertThat(badModelLimit.error().getString("param")).isEqualTo("model_limits.platform/vendorA-*.rpm");
