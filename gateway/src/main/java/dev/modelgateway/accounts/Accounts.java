@@ -21,11 +21,13 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Platform accounts: API keys, admission (model allow-list, budget, rate limits) and the usage ledger.
@@ -44,6 +46,8 @@ public final class Accounts {
     private final Vertx vertx;
     private final AccountsConfig config;
     private final PriceBook prices;
+    /** A public model id's aliases in the catalogue in force (docs/accounts.md, "Keys": an allow-list may name one). */
+    private final Function<String, List<String>> aliasesOf;
     private final Database db;
     private final KeyStore keys;
     private final TeamStore teams;
@@ -68,11 +72,12 @@ public final class Accounts {
             .maximumSize(100_000)
             .build();
 
-    private Accounts(Vertx vertx, AccountsConfig config, PriceBook prices, Database db, RateLimiter limiter,
-                     CallHolds holds, SpendTracker spend, LedgerJournal journal) {
+    private Accounts(Vertx vertx, AccountsConfig config, PriceBook prices, Function<String, List<String>> aliasesOf,
+                     Database db, RateLimiter limiter, CallHolds holds, SpendTracker spend, LedgerJournal journal) {
         this.vertx = vertx;
         this.config = config;
         this.prices = prices;
+        this.aliasesOf = aliasesOf;
         this.db = db;
         this.keys = new KeyStore(Sql.pool(db));
         this.teams = new TeamStore(Sql.pool(db));
@@ -95,9 +100,12 @@ public final class Accounts {
         return open(vertx, config, prices, RedisHolds.LEASE_MS);
     }
 
+    /** For the accounts used without a catalogue's aliases: a model goes by its id alone. */
+    private static final Function<String, List<String>> NO_ALIASES = id -> List.of();
+
     /** {@code leaseMs}: how long a Redis lease outlives its last renewal (tests of expiry use a short one). */
     static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices, long leaseMs) {
-        return openDatabase(vertx, config).compose(db -> open(vertx, config, prices, db, leaseMs));
+        return openDatabase(vertx, config).compose(db -> open(vertx, config, prices, NO_ALIASES, db, leaseMs));
     }
 
     /** Opens the accounts database and runs its migrations, on a worker thread. */
@@ -105,12 +113,18 @@ public final class Accounts {
         return vertx.executeBlocking(() -> Database.open(config.databaseUrl(), SCHEMA), false);
     }
 
-    /** The accounts on a database {@link #openDatabase opened} already, which they close, also if this fails. */
-    public static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices, Database db) {
-        return open(vertx, config, prices, db, RedisHolds.LEASE_MS);
+    /**
+     * The accounts on a database {@link #openDatabase opened} already, which they close, also if this fails.
+     *
+     * @param aliasesOf the aliases of a public model id in the catalogue in force: an allow-list may name a model by one
+     */
+    public static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices,
+                                        Function<String, List<String>> aliasesOf, Database db) {
+        return open(vertx, config, prices, aliasesOf, db, RedisHolds.LEASE_MS);
     }
 
-    private static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices, Database db, long leaseMs) {
+    private static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices,
+                                         Function<String, List<String>> aliasesOf, Database db, long leaseMs) {
         SpendTracker spend = new SpendTracker();
         LocalHolds local = new LocalHolds(spend);
         Future<RateLimiter> limiter = config.redisUrl() == null
@@ -133,7 +147,7 @@ public final class Accounts {
                                     }
                                     return journal;
                                 }, false)
-                                .map(journal -> new Accounts(vertx, config, prices, db, l, h, spend, journal))
+                                .map(journal -> new Accounts(vertx, config, prices, aliasesOf, db, l, h, spend, journal))
                                 .onFailure(e -> h.close()))
                         .onFailure(e -> l.close()))
                 .onFailure(e -> db.close());
@@ -173,7 +187,19 @@ public final class Accounts {
      * would bypass them).
      */
     public boolean allows(ApiKey key, String publicModel) {
-        return key.master() || key.allows(publicModel) && (key.team() == null || key.team().allows(publicModel));
+        if (key.master()) return true;
+        List<String> names = names(publicModel);
+        return key.allows(names) && (key.team() == null || key.team().allows(names));
+    }
+
+    /** The names a public model goes by: its id, then its aliases, resolved now (a reload may move an alias). */
+    private List<String> names(String publicModel) {
+        List<String> aliases = aliasesOf.apply(publicModel);
+        if (aliases.isEmpty()) return List.of(publicModel);
+        List<String> names = new ArrayList<>(aliases.size() + 1);
+        names.add(publicModel);
+        names.addAll(aliases);
+        return names;
     }
 
     /**
@@ -573,8 +599,8 @@ public final class Accounts {
         return GatewayException.of(ErrorKind.AUTHENTICATION, message).withCode(code);
     }
 
-    private static GatewayException notAllowed(ApiKey key, String publicModel) {
-        String who = key.allows(publicModel) ? "API key '" + key.name() + "' (team '" + key.team().name() + "')"
+    private GatewayException notAllowed(ApiKey key, String publicModel) {
+        String who = key.allows(names(publicModel)) ? "API key '" + key.name() + "' (team '" + key.team().name() + "')"
                 : "API key '" + key.name() + "'";
         return GatewayException.of(ErrorKind.PERMISSION, who + " may not use model '" + publicModel
                 + "'.").withParam("model").withCode("model_not_allowed");

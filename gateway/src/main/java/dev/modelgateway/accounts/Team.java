@@ -23,8 +23,8 @@ record Team(String id, String name, List<String> allowedModels, Long rpm, Long t
         return HOLDER_PREFIX + id;
     }
 
-    boolean allows(String publicModel) {
-        return allowedModels.isEmpty() || allowedModels.stream().anyMatch(glob -> ModelGlob.matches(glob, publicModel));
+    boolean allows(List<String> modelNames) {
+        return allowedModels.isEmpty() || allowedModels.stream().anyMatch(glob -> modelNames.stream().anyMatch(n -> ModelGlob.matches(glob, n)));
     }
 
     RateLimits limits() {
