@@ -6,10 +6,10 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 import java.math.BigDecimal;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -196,17 +196,32 @@ final class KeyRequests {
                 "'budget_usd' must be a non-negative amount in dollars below one billion, or null.");
     }
 
-    /** ISO-8601 instant ({@code 2025-06-01T00:00:00Z}), date ({@code 2025-06-01}, UTC midnight) or epoch seconds. */
+    /**
+     * The times a setting or a range may name: a far-future one ({@code +999999999-12-31T23:59:59Z}) is a valid
+     * instant whose epoch milliseconds overflow a long, once a 500 with a stack trace.
+     */
+    static final Instant EARLIEST = Instant.EPOCH;
+    static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
+
+    /**
+     * ISO-8601 instant ({@code 2025-06-01T00:00:00Z}), date ({@code 2025-06-01}, UTC midnight) or epoch seconds, from
+     * {@link #EARLIEST} to {@link #LATEST}.
+     */
     static Instant instant(String field, Object v) {
         if (v == null) return null;
         String s = v.toString().strip();
+        Instant t;
         try {
-            if (v instanceof Number || s.matches("\\d+")) return Instant.ofEpochSecond(Long.parseLong(s));
-            if (s.length() == 10) return LocalDate.parse(s).atStartOfDay(ZoneOffset.UTC).toInstant();
-            return Instant.parse(s);
-        } catch (DateTimeParseException | NumberFormatException e) {
+            if (v instanceof Number || s.matches("\\d+")) t = Instant.ofEpochSecond(Long.parseLong(s));
+            else if (s.length() == 10) t = LocalDate.parse(s).atStartOfDay(ZoneOffset.UTC).toInstant();
+            else t = Instant.parse(s);
+        } catch (DateTimeException | NumberFormatException e) {
             throw GatewayException.invalid(field, "'" + field
                     + "' must be an ISO-8601 time such as 2025-06-01T00:00:00Z, a date, or epoch seconds.");
         }
+        if (t.isBefore(EARLIEST) || t.isAfter(LATEST)) {
+            throw GatewayException.invalid(field, "'" + field + "' must be from " + EARLIEST + " to " + LATEST + ".");
+        }
+        return t;
     }
 }
