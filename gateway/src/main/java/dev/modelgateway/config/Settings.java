@@ -162,7 +162,8 @@ public final class Settings {
             .byDefault(String.join(",", "claude-code-20250219", "interleaved-thinking-2025-05-14",
                     "fine-grained-tool-streaming-2025-05-14", "token-efficient-tools-2025-02-19", "context-management-2025-06-27",
                     "effort-2025-11-24", "advanced-tool-use-2025-11-20", "mid-conversation-tool-changes-2026-07-01",
-                    "thinking-token-count-2026-05-13", "prompt-caching-2024-07-31", "extended-cache-ttl-2025-04-11"))
+                    "thinking-token-count-2026-05-13", "prompt-caching-2024-07-31", "extended-cache-ttl-2025-04-11",
+                    "computer-use-2025-01-24", "computer-use-2025-11-24"))
             .shown("the betas listed in [Vendor A betas](#vendor-a-betas)").appliedByReload()
             .doc("the `anthropic-beta` values a caller may send (any other is a 400 naming it); the code execution tool and the"
                     + " MCP connector (`mcp_servers`), which vendor A bills beyond tokens, also need their beta listed here;"
