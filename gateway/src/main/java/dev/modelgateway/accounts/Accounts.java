@@ -45,11 +45,13 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Platform accounts on the request path: authentication, admission (model allow-list, budget, rate limits, calls in
@@ -69,6 +71,8 @@ public final class Accounts {
     private final Vertx vertx;
     private final AccountsConfig config;
     private final PriceBook prices;
+    /** A public model id's aliases in the catalogue in force (docs/accounts.md, "Keys": an allow-list may name one). */
+    private final Function<String, List<String>> aliasesOf;
     private final Database db;
     private final Blocking blocking;
     private final KeyStore keys;
@@ -96,12 +100,14 @@ public final class Accounts {
             .maximumSize(100_000)
             .build();
 
-    private Accounts(Vertx vertx, AccountsConfig config, PriceBook prices, Database db, RateLimiter limiter,
-                     CallHolds holds, SpendTracker spend, LedgerJournal journal, InstantSource clock) {
+    private Accounts(Vertx vertx, AccountsConfig config, PriceBook prices, Function<String, List<String>> aliasesOf,
+                     Database db, RateLimiter limiter, CallHolds holds, SpendTracker spend, LedgerJournal journal,
+                     InstantSource clock) {
         this.vertx = vertx;
         this.clock = clock;
         this.config = config;
         this.prices = prices;
+        this.aliasesOf = aliasesOf;
         this.db = db;
         this.blocking = new Blocking(vertx);
         this.keys = new KeyStore(Sql.pool(db));
@@ -129,14 +135,17 @@ public final class Accounts {
         return open(vertx, config, prices, RedisHolds.LEASE_MS);
     }
 
+    /** For the accounts used without a catalogue's aliases: a model goes by its id alone. */
+    private static final Function<String, List<String>> NO_ALIASES = id -> List.of();
+
     /** {@code leaseMs}: how long a Redis lease outlives its last renewal (tests of expiry use a short one). */
     static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices, long leaseMs) {
-        return openDatabase(vertx, config).compose(db -> open(vertx, config, prices, db, leaseMs, InstantSource.system()));
+        return openDatabase(vertx, config).compose(db -> open(vertx, config, prices, NO_ALIASES, db, leaseMs, InstantSource.system()));
     }
 
     /** On another clock than the system's: tests of budget periods and expiries advance it. */
     static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices, InstantSource clock) {
-        return openDatabase(vertx, config).compose(db -> open(vertx, config, prices, db, RedisHolds.LEASE_MS, clock));
+        return openDatabase(vertx, config).compose(db -> open(vertx, config, prices, NO_ALIASES, db, RedisHolds.LEASE_MS, clock));
     }
 
     /** Opens the accounts database and runs its migrations, on a worker thread. */
@@ -144,12 +153,18 @@ public final class Accounts {
         return vertx.executeBlocking(() -> Database.open(config.databaseUrl(), SCHEMA), false);
     }
 
-    /** The accounts on a database {@link #openDatabase opened} already, which they close, also if this fails. */
-    public static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices, Database db) {
-        return open(vertx, config, prices, db, RedisHolds.LEASE_MS, InstantSource.system());
+    /**
+     * The accounts on a database {@link #openDatabase opened} already, which they close, also if this fails.
+     *
+     * @param aliasesOf the aliases of a public model id in the catalogue in force: an allow-list may name a model by one
+     */
+    public static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices,
+                                        Function<String, List<String>> aliasesOf, Database db) {
+        return open(vertx, config, prices, aliasesOf, db, RedisHolds.LEASE_MS, InstantSource.system());
     }
 
-    private static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices, Database db, long leaseMs,
+    private static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices,
+                                         Function<String, List<String>> aliasesOf, Database db, long leaseMs,
                                          InstantSource clock) {
         SpendTracker spend = new SpendTracker();
         LocalHolds local = new LocalHolds(spend);
@@ -173,7 +188,7 @@ public final class Accounts {
                                     }
                                     return journal;
                                 }, false)
-                                .map(journal -> new Accounts(vertx, config, prices, db, l, h, spend, journal, clock))
+                                .map(journal -> new Accounts(vertx, config, prices, aliasesOf, db, l, h, spend, journal, clock))
                                 .onFailure(e -> h.close()))
                         .onFailure(e -> l.close()))
                 .onFailure(e -> db.close());
@@ -213,7 +228,19 @@ public final class Accounts {
      * would bypass them).
      */
     public boolean allows(ApiKey key, String publicModel) {
-        return key.master() || key.allows(publicModel) && (key.team() == null || key.team().allows(publicModel));
+        if (key.master()) return true;
+        List<String> names = names(publicModel);
+        return key.allows(names) && (key.team() == null || key.team().allows(names));
+    }
+
+    /** The names a public model goes by: its id, then its aliases, resolved now (a reload may move an alias). */
+    private List<String> names(String publicModel) {
+        List<String> aliases = aliasesOf.apply(publicModel);
+        if (aliases.isEmpty()) return List.of(publicModel);
+        List<String> names = new ArrayList<>(aliases.size() + 1);
+        names.add(publicModel);
+        names.addAll(aliases);
+        return names;
     }
 
     /**
@@ -224,7 +251,7 @@ public final class Accounts {
     public Future<Admission> admitFallback(ApiKey key, String publicModel, long estimatedTokens) {
         if (prices.priceOf(publicModel) == null) return Future.failedFuture(Refusals.unpriced(publicModel));
         if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
-        if (!allows(key, publicModel)) return Future.failedFuture(Refusals.notAllowed(key, publicModel));
+        if (!allows(key, publicModel)) return Future.failedFuture(Refusals.notAllowed(key, publicModel, names(publicModel)));
         return limited(key, RateScope.of(key, publicModel).stream().filter(s -> s.models() != null).toList(), estimatedTokens);
     }
 
@@ -241,7 +268,7 @@ public final class Accounts {
         ModelPrice price = prices.priceOf(publicModel);
         if (price == null) return Future.failedFuture(Refusals.unpriced(publicModel));
         if (key.master()) return Future.succeededFuture(Admission.UNLIMITED);
-        if (!allows(key, publicModel)) return Future.failedFuture(Refusals.notAllowed(key, publicModel));
+        if (!allows(key, publicModel)) return Future.failedFuture(Refusals.notAllowed(key, publicModel, names(publicModel)));
         Instant now = clock.instant();
         Budget own = Budget.of(key, now, spend);
         Budget team = Budget.of(key.team(), now, spend);

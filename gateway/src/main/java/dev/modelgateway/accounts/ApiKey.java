@@ -44,9 +44,12 @@ public record ApiKey(String id, String name, List<String> allowedModels, Long rp
         return null;
     }
 
-    /** The key's own allow-list; its team's is {@link Team#allows}. */
-    public boolean allows(String publicModel) {
-        return allowedModels.isEmpty() || allowedModels.stream().anyMatch(glob -> ModelGlob.matches(glob, publicModel));
+    /**
+     * The key's own allow-list, for a model going by {@code modelNames} (its public id and its aliases: an entry may
+     * name either); its team's is {@link Team#allows}.
+     */
+    public boolean allows(List<String> modelNames) {
+        return allowedModels.isEmpty() || allowedModels.stream().anyMatch(glob -> modelNames.stream().anyMatch(n -> ModelGlob.matches(glob, n)));
     }
 
     public boolean expiredAt(Instant now) {

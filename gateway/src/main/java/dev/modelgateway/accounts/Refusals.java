@@ -32,8 +32,9 @@ final class Refusals {
         return GatewayException.of(ErrorKind.AUTHENTICATION, message).withCode(code);
     }
 
-    static GatewayException notAllowed(ApiKey key, String publicModel) {
-        String who = key.allows(publicModel) ? "API key '" + key.name() + "' (team '" + key.team().name() + "')"
+    /** {@code names}: the names the model goes by (its id and aliases), which the allow-lists were matched against. */
+    static GatewayException notAllowed(ApiKey key, String publicModel, List<String> names) {
+        String who = key.allows(names) ? "API key '" + key.name() + "' (team '" + key.team().name() + "')"
                 : "API key '" + key.name() + "'";
         return GatewayException.of(ErrorKind.PERMISSION, who + " may not use model '" + publicModel
                 + "'.").withParam("model").withCode("model_not_allowed");

@@ -16,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
@@ -23,6 +24,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -44,6 +46,8 @@ public final class Catalogue implements PriceBook {
     private final Map<String, ModelEntry> models;
     private final Map<String, String> aliases;
     private final Map<String, String> unavailable;
+    /** Public model id → its aliases, in name order. */
+    private final Map<String, List<String>> aliasesById;
     /** Computed on first use. */
     private volatile String priceVersion;
 
@@ -51,6 +55,10 @@ public final class Catalogue implements PriceBook {
         this.models = models;
         this.aliases = aliases;
         this.unavailable = unavailable;
+        Map<String, List<String>> byId = new HashMap<>();
+        new TreeMap<>(aliases).forEach((alias, id) -> byId.computeIfAbsent(id, k -> new ArrayList<>()).add(alias));
+        byId.replaceAll((id, names) -> List.copyOf(names));
+        this.aliasesById = Map.copyOf(byId);
     }
 
     /** Loads the catalogue shipped in the jar, applying the operator's upstream-id overrides. */
@@ -166,6 +174,11 @@ public final class Catalogue implements PriceBook {
     /** Alias → public model id. */
     public Map<String, String> aliases() {
         return aliases;
+    }
+
+    /** The aliases of a public model id (none for an unknown id). */
+    public List<String> aliasesOf(String id) {
+        return aliasesById.getOrDefault(id, List.of());
     }
 
     /** All models in catalogue order, retired ones included. */

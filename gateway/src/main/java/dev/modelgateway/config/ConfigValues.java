@@ -25,7 +25,7 @@ public final class ConfigValues {
         this.warnings = List.copyOf(warnings);
     }
 
-    /** The value: a {@code String}, {@code Long}, {@code Double}, {@code Boolean}, {@link VendorHttp} or map; null: unset. */
+    /** The value: a {@code String}, {@code Long}, {@code Double}, {@code Boolean}, {@link VendorHttp}, map or list; null: unset. */
     public Object value(Setting s) {
         if (!values.containsKey(s)) throw new IllegalArgumentException("not a declared setting: " + s.path());
         return values.get(s);
@@ -55,6 +55,12 @@ public final class ConfigValues {
     public Map<String, String> map(Setting s) {
         Object v = value(s);
         return v == null ? Map.of() : (Map<String, String>) v;
+    }
+
+    @SuppressWarnings("unchecked")
+    public List<String> list(Setting s) {
+        Object v = value(s);
+        return v == null ? List.of() : (List<String>) v;
     }
 
     /** The value as {@code GET /api/v1/admin/config} shows it: a secret masked, an HTTP version as written. */

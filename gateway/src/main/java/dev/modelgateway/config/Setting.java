@@ -29,7 +29,9 @@ public record Setting(String path, Kind kind, String defaultValue, String shownD
 
     /** How a value is read; every kind names the setting and its variable when the value is malformed. */
     public enum Kind {
-        TEXT, SECRET, URL, FILE, BOOLEAN, INTEGER, DECIMAL, HTTP_VERSION, MAP
+        TEXT, SECRET, URL, FILE, BOOLEAN, INTEGER, DECIMAL, HTTP_VERSION, MAP,
+        /** Words: a YAML sequence, or comma-separated (the environment, a default). */
+        LIST
     }
 
     /**

@@ -153,6 +153,22 @@ public final class Settings {
             .doc("`json`: the access log as JSON lines with trace and span ids, key id, models, status, latency, TTFT, tokens"
                     + " by class and cost ([observability.md](observability.md#access-log)). The environment only");
 
+    /**
+     * Vendor A's betas a caller may switch on with {@code anthropic-beta}: those whose use the price book prices (tokens)
+     * or that cost nothing, among them every beta Claude Code sends (fixtures/clients/claude-code), so that it keeps
+     * working. Each one's reason is in docs/configuration.md, "Vendor A betas".
+     */
+    public static final Setting VENDOR_A_ALLOWED_BETAS = Setting.of("vendors.anthropic.allowed_betas", Kind.LIST)
+            .byDefault(String.join(",", "claude-code-20250219", "interleaved-thinking-2025-05-14",
+                    "fine-grained-tool-streaming-2025-05-14", "token-efficient-tools-2025-02-19", "context-management-2025-06-27",
+                    "effort-2025-11-24", "advanced-tool-use-2025-11-20", "mid-conversation-tool-changes-2026-07-01",
+                    "thinking-token-count-2026-05-13", "prompt-caching-2024-07-31", "extended-cache-ttl-2025-04-11",
+                    "computer-use-2025-01-24", "computer-use-2025-11-24"))
+            .shown("the betas listed in [Vendor A betas](#vendor-a-betas)").appliedByReload()
+            .doc("the `anthropic-beta` values a caller may send (any other is a 400 naming it); the code execution tool and the"
+                    + " MCP connector (`mcp_servers`), which vendor A bills beyond tokens, also need their beta listed here;"
+                    + " see [Vendor A betas](#vendor-a-betas)");
+
     private static final Map<Vendor, Map<String, Setting>> VENDORS = new EnumMap<>(Vendor.class);
     /** Every setting, in the reference's order. */
     public static final List<Setting> ALL;
@@ -180,6 +196,7 @@ public final class Settings {
                     .doc("`auto` (HTTP/2 by ALPN over HTTPS, else HTTP/1.1), `2` (h2c over cleartext) or `1.1`"));
             own.put("ca_file", Setting.of(at + "ca_file", Kind.FILE).appliedByReload()
                     .doc("PEM certificates the vendor's TLS certificate must chain to, instead of the JDK's trusted roots"));
+            if (v == Vendor.ANTHROPIC) own.put("allowed_betas", VENDOR_A_ALLOWED_BETAS);
             VENDORS.put(v, own);
             all.addAll(own.values());
         }

@@ -3,6 +3,7 @@ package dev.modelgateway.config;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -110,6 +111,16 @@ final class SettingsReader {
             node.properties().forEach(e -> map.put(e.getKey(), e.getValue().asText()));
             return map;
         }
+        if (s.kind() == Setting.Kind.LIST && node.isArray()) {
+            List<String> words = new ArrayList<>();
+            for (JsonNode item : node) {
+                if (!item.isValueNode() || item.asText().isBlank()) {
+                    throw new IllegalArgumentException(s.name() + " must be a list of words, got '" + item + "'");
+                }
+                words.add(item.asText().trim());
+            }
+            return List.copyOf(words);
+        }
         if (!node.isValueNode()) throw new IllegalArgumentException(s.name() + " must be a single value, got a "
                 + (node.isObject() ? "mapping" : "list"));
         String raw = node.asText();
@@ -168,6 +179,7 @@ final class SettingsReader {
                 }
             }
             case MAP -> throw malformed(s, raw, source, "a mapping");
+            case LIST -> Arrays.stream(v.split(",")).map(String::trim).filter(w -> !w.isEmpty()).toList();
         };
     }
 

@@ -93,6 +93,7 @@ public final class SettingsReference {
             case DECIMAL -> "> " + s.min() + ", ≤ " + s.max();
             case HTTP_VERSION -> "`auto`, `1.1` or `2`";
             case MAP -> "mapping";
+            case LIST -> "list (YAML sequence, or comma-separated)";
         };
     }
 }

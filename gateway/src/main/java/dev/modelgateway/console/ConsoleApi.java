@@ -33,6 +33,8 @@ import java.util.regex.Pattern;
  */
 public final class ConsoleApi {
     private static final Duration DEFAULT_REQUESTS_WINDOW = Duration.ofDays(1);
+    /** The end of 9999, the latest time a parameter may name (a date's inclusive end is the next day's start). */
+    private static final Instant LATEST = LocalDate.of(10_000, 1, 1).atStartOfDay(ZoneOffset.UTC).toInstant();
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleApi.class);
     private static final Pattern ACTION = Pattern.compile("[a-z_]{1,20}(\\.[a-z_]{1,20})?");
     private static final Pattern TARGET_TYPE = Pattern.compile("[a-z_]{1,20}");
@@ -246,20 +248,30 @@ public final class ConsoleApi {
                 List.of(type.getEnumConstants()).stream().map(e -> e.name().toLowerCase(Locale.ROOT)).toList()) + ", not '" + value + "'.");
     }
 
-    /** An ISO instant, or a date (UTC): its start, or for an inclusive end ({@code endOfDay}) the next day's start. */
+    /**
+     * An ISO instant, or a date (UTC): its start, or for an inclusive end ({@code endOfDay}) the next day's start; from
+     * 1970 to the end of 9999, as the admin API's times ({@code accounts/KeyRequests.instant}): a far-future instant
+     * ({@code +999999999-12-31T23:59:59Z}) overflowed its epoch milliseconds, once a 500 with a stack trace.
+     */
     private static Instant instantParam(RoutingContext ctx, String name, boolean endOfDay, Instant fallback) {
         String value = blankToNull(ctx.request().getParam(name));
         if (value == null) return fallback;
+        Instant t;
         try {
             if (value.length() == 10) {
                 LocalDate day = LocalDate.parse(value);
-                return (endOfDay ? day.plusDays(1) : day).atStartOfDay(ZoneOffset.UTC).toInstant();
+                t = (endOfDay ? day.plusDays(1) : day).atStartOfDay(ZoneOffset.UTC).toInstant();
+            } else {
+                t = Instant.parse(value);
             }
-            return Instant.parse(value);
         } catch (DateTimeParseException e) {
             throw GatewayException.invalid(name, "'" + name + "' must be a date (2026-11-24) or an instant (2026-11-24T06:00:00Z), not '"
                     + value + "'.");
         }
+        if (t.isBefore(Instant.EPOCH) || t.isAfter(LATEST)) {
+            throw GatewayException.invalid(name, "'" + name + "' must be from 1970-01-01 to 9999-12-31, not '" + value + "'.");
+        }
+        return t;
     }
 
     private static int intParam(RoutingContext ctx, String name, int fallback) {

@@ -146,7 +146,7 @@ public final class Gateway {
             return Future.failedFuture(failure);
         });
         Future<Gateway> started = ready
-                .compose(db -> Accounts.open(vertx, accountsConfig, prices, db)
+                .compose(db -> Accounts.open(vertx, accountsConfig, prices, id -> table.current().catalogue().aliasesOf(id), db)
                         .recover(e -> Future.failedFuture(accountsFailure(config, e))))
                 .compose(accounts -> TranscriptionTasks.start(vertx, table, accounts, breakers)
                         .compose(tasks -> SharedServices.open(vertx, accounts.database(), accountsConfig.redisUrl(),

@@ -105,7 +105,7 @@ public final class GatewayRouter {
 
         CallRunner runner = new CallRunner(platform);
         ChatCompletionsEndpoint chat = new ChatCompletionsEndpoint(platform, runner);
-        MessagesEndpoint messages = new MessagesEndpoint(platform, runner);
+        MessagesEndpoint messages = new MessagesEndpoint(platform, runner, services.owners());
         ModelsEndpoint models = new ModelsEndpoint(platform);
         router.post("/api/v1/chat/completions").handler(chat::handle);
         router.post("/api/v1/messages").handler(messages::handle);

@@ -22,9 +22,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Which API key created each vendor B response and output item relayed natively (docs/security.md). Vendor B
- * keeps them all under the gateway's one account and resolves their ids server-side ({@code previous_response_id},
- * {@code item_reference}, retrieve / delete), so without this any key could use another key's whose id it learned.
+ * Which API key created each vendor B response and output item relayed natively, and each vendor A code execution
+ * container (docs/security.md). The vendors keep them all under the gateway's one account and resolve their ids
+ * server-side ({@code previous_response_id}, {@code item_reference}, retrieve / delete; a request's {@code container}),
+ * so without this any key could use another key's whose id it learned.
  *
  * <p>With Redis ({@code accounts.redis_url}), else with PostgreSQL as the accounts database, the owners are shared
  * by every instance and outlive restarts, with an in-memory cache in front; a question the cache cannot answer and

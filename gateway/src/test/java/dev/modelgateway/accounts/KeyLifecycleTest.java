@@ -1,6 +1,7 @@
 package dev.modelgateway.accounts;
 
 import dev.modelgateway.accounts.keys.KeyToken;
+import dev.modelgateway.accounts.keys.ModelGlob;
 import dev.modelgateway.accounts.keys.ModelLimit;
 import dev.modelgateway.cli.KeysCommand;
 import dev.modelgateway.error.GatewayException;
@@ -159,6 +160,25 @@ class KeyLifecycleTest {
         assertThat(badBudget.error().getString("param")).isEqualTo("budget_usd");
         var badExpiry = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x").put("expires_at", "soon"));
         assertThat(badExpiry.error().getString("param")).isEqualTo("expires_at");
+        // valid instants whose epoch milliseconds overflow: once a 500 with a stack trace
+        String farFuture = "+999999999-12-31T23:59:59Z";
+        for (Object expiry : List.of(farFuture, "-999999999-01-01T00:00:00Z", Long.MAX_VALUE, 253402300800L)) {
+            var far = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x").put("expires_at", expiry));
+            assertThat(far.status()).as(String.valueOf(expiry)).isEqualTo(400);
+            assertThat(far.error().getString("param")).isEqualTo("expires_at");
+        }
+        String patched = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "far")).json().getString("id");
+        var farPatch = http.call("PATCH", "/api/v1/admin/keys/" + patched, MASTER, new JsonObject().put("expires_at", farFuture));
+        assertThat(farPatch.status()).isEqualTo(400);
+        assertThat(farPatch.error().getString("param")).isEqualTo("expires_at");
+        assertThat(http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x")
+                .put("expires_at", "9999-12-31T23:59:59Z")).status()).isEqualTo(201);
+        var farReprice = http.call("POST", "/api/v1/admin/reprice", MASTER, new JsonObject().put("from", "2026-01-01").put("to", farFuture));
+        assertThat(farReprice.status()).isEqualTo(400);
+        assertThat(farReprice.error().getString("param")).isEqualTo("to");
+        var farUsage = http.get("/api/v1/admin/usage?to=%2B999999999-12-31T23:59:59Z", MASTER);
+        assertThat(farUsage.status()).isEqualTo(400);
+        assertThat(farUsage.error().getString("param")).isEqualTo("to");
         // a typo must not create a key without the budget its creator meant
         var typo = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x").put("budget", "5"));
         assertThat(typo.status()).isEqualTo(400);
@@ -166,6 +186,22 @@ class KeyLifecycleTest {
         assertThat(typo.error().getString("message")).contains("budget_usd");
         var badModels = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x").put("models", 7));
         assertThat(badModels.error().getString("param")).isEqualTo("models");
+        // a glob is matched on the event loop at every call: its length is bounded
+        String longGlob = "*".repeat(ModelGlob.MAX_LENGTH) + "Z";
+        var longModels = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x")
+                .put("models", new JsonArray().add("platform/vendorA-*").add(longGlob)));
+        assertThat(longModels.status()).isEqualTo(400);
+        assertThat(longModels.error().getString("param")).isEqualTo("models");
+        assertThat(longModels.error().getString("message")).contains("at most " + ModelGlob.MAX_LENGTH);
+        String id = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "short globs")).json().getString("id");
+        var longLimit = http.call("PATCH", "/api/v1/admin/keys/" + id, MASTER, new JsonObject()
+                .put("model_limits", new JsonObject().put(longGlob, new JsonObject().put("rpm", 3))));
+        assertThat(longLimit.status()).isEqualTo(400);
+        assertThat(longLimit.error().getString("param")).isEqualTo("model_limits");
+        var longTeam = http.call("POST", "/api/v1/admin/teams", MASTER, new JsonObject().put("name", "t")
+                .put("models", new JsonArray().add(longGlob)));
+        assertThat(longTeam.status()).isEqualTo(400);
+        assertThat(longTeam.error().getString("param")).isEqualTo("models");
         var badModelLimit = http.call("POST", "/api/v1/admin/keys", MASTER, new JsonObject().put("name", "x")
                 .put("model_limits", new JsonObject().put("platform/vendorA-*", new JsonObject().put("rpm", 0))));
         assertThat(badModelLimit.error().getString("param")).isEqualTo("model_limits.platform/vendorA-*.rpm");

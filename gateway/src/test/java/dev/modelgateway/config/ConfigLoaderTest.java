@@ -133,6 +133,19 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aListIsAYamlSequenceOrCommaSeparatedAndAnEmptyOneAllowsNothing() throws Exception {
+        Setting betas = Settings.VENDOR_A_ALLOWED_BETAS;
+        assertThat(load("", Map.of()).settings().list(betas)).contains("claude-code-20250219").doesNotContain("context-1m-2025-08-07");
+        assertThat(load("vendors: {anthropic: {allowed_betas: [a-1, ' b-2 ']}}\n", Map.of()).settings().list(betas))
+                .containsExactly("a-1", "b-2");
+        assertThat(load("vendors: {anthropic: {allowed_betas: []}}\n", Map.of()).settings().list(betas)).isEmpty();
+        assertThat(load("", Map.of("GATEWAY_VENDORS_ANTHROPIC_ALLOWED_BETAS", "a-1, b-2,")).settings().list(betas))
+                .containsExactly("a-1", "b-2");
+        assertThatThrownBy(() -> load("vendors: {anthropic: {allowed_betas: [{a: b}]}}\n", Map.of()))
+                .hasMessageContaining("vendors.anthropic.allowed_betas (GATEWAY_VENDORS_ANTHROPIC_ALLOWED_BETAS) must be a list of words");
+    }
+
+    @Test
     void aMalformedValueNamesTheSettingAndItsVariable() {
         assertThatThrownBy(() -> load("server: {port: http}\n", Map.of()))
                 .hasMessage("server.port (GATEWAY_SERVER_PORT) must be a whole number from 0 to 65535, got 'http' in the file");

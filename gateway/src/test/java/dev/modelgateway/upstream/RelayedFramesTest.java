@@ -70,7 +70,7 @@ class RelayedFramesTest {
         assertSameAsCopied(CHAT, () -> new ChatNativeTap(false)); // the usage chunk left out mid-read
         assertSameAsCopied(CHAT_UNUSUAL, () -> new ChatNativeTap(true));
         assertSameAsCopied(CHAT_UNUSUAL, () -> new ChatNativeTap(false));
-        assertSameAsCopied(MESSAGES, () -> new AnthropicNativeTap("trace"));
+        assertSameAsCopied(MESSAGES, () -> new AnthropicNativeTap("trace", id -> { }));
     }
 
     @Test

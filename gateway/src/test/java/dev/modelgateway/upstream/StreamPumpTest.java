@@ -251,7 +251,7 @@ class StreamPumpTest {
         String delta = "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,"
                 + "\"delta\":{\"type\":\"text_delta\",\"text\":\"Hi\"}}\n\n";
         vendorScript = req -> script(req, sse(req), start, 10L, delta, 30L, CUT);
-        relayCall = ex -> relay.stream(ex, anthropicRequest(Deadline.ofMillis(5_000)), new AnthropicNativeTap(ex.traceId()),
+        relayCall = ex -> relay.stream(ex, anthropicRequest(Deadline.ofMillis(5_000)), new AnthropicNativeTap(ex.traceId(), id -> { }),
                 VendorErrorMapper.NATIVE);
 
         Received got = call(null);

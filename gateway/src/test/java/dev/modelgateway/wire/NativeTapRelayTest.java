@@ -67,7 +67,7 @@ class NativeTapRelayTest {
 
     @Test
     void messagesEventsAreRelayedByteForByteWithTheirUsageRead() {
-        assertRelayed(MESSAGES, MESSAGES, () -> new AnthropicNativeTap("trace"), new Usage(12, 5, 0, 0, 9, 0));
+        assertRelayed(MESSAGES, MESSAGES, () -> new AnthropicNativeTap("trace", id -> { }), new Usage(12, 5, 0, 0, 9, 0));
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.modelgateway.sim;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,7 +16,8 @@ final class AnthropicApi {
     }
 
     /** Everything parsed from one request. */
-    private record Parsed(Conversation conversation, PromptMeter meter, boolean stream, boolean redacted, boolean webSearch) {
+    private record Parsed(Conversation conversation, PromptMeter meter, boolean stream, boolean redacted, boolean webSearch,
+                          String container) {
     }
 
     void handle(Exchange ex, String path, String body) {
@@ -177,7 +179,28 @@ final class AnthropicApi {
         if (fmt != null && "json_schema".equals(Json.text(fmt, "type"))) format = new Conversation.OutputFormat(fmt.get("schema"));
 
         Conversation c = new Conversation(model, lastUserText, toolResult, tools, choice, maxTokens, images, thinking, format);
-        return new Parsed(c, m, root.path("stream").asBoolean(false), ex.directive.redacted(), webSearch && toolResult == null);
+        return new Parsed(c, m, root.path("stream").asBoolean(false), ex.directive.redacted(), webSearch && toolResult == null,
+                container(root));
+    }
+
+    /**
+     * The code execution container the answer names: the one the request reuses ({@code container}: its id, or
+     * {@code {"id": …}}), else a new one when a code execution tool is declared; null without either.
+     */
+    private String container(JsonNode root) {
+        JsonNode c = root.get("container");
+        if (c != null && c.isObject()) c = c.get("id");
+        if (c != null && c.isTextual()) return c.asText();
+        for (JsonNode t : root.path("tools")) {
+            if (String.valueOf(Json.text(t, "type")).startsWith("code_execution")) return "container_sim_" + sim.containerIds.incrementAndGet();
+        }
+        return null;
+    }
+
+    private static void container(ObjectNode message, Parsed p) {
+        if (p.container != null) {
+            message.putObject("container").put("id", p.container).put("expires_at", Instant.now().plusSeconds(3600).toString());
+        }
     }
 
     /** The first cache_control with a TTL Anthropic refuses: on tools, system blocks, message blocks or top-level. */
@@ -262,6 +285,7 @@ final class AnthropicApi {
             b.putObject("caller").put("type", "direct");
         }
         msg.put("stop_reason", stopReason(a.stop())).putNull("stop_sequence");
+        container(msg, p);
         ObjectNode usage = usage(u, a.outputTokens());
         if (searched) WebSearch.count(usage);
         msg.set("usage", usage);
@@ -322,7 +346,7 @@ final class AnthropicApi {
         ev.add(2, event("ping", "{\"type\": \"ping\"}"));
 
         ObjectNode md = Json.obj().put("type", "message_delta");
-        md.putObject("delta").put("stop_reason", stopReason(a.stop())).putNull("stop_sequence");
+        container(md.putObject("delta").put("stop_reason", stopReason(a.stop())).putNull("stop_sequence"), p);
         md.putObject("usage").put("input_tokens", u.uncached())
                 .put("cache_creation_input_tokens", u.write5m() + u.write1h())
                 .put("cache_read_input_tokens", u.cacheRead())

@@ -36,6 +36,7 @@ public final class VendorSimulator {
     final CacheLedger cache = new CacheLedger();
     final AtomicLong toolIds = new AtomicLong();
     final AtomicLong messageIds = new AtomicLong();
+    final AtomicLong containerIds = new AtomicLong();
 
     private final AnthropicApi anthropic = new AnthropicApi(this);
     private final ChatCompletionsApi openaiChat = new ChatCompletionsApi(this, ChatCompletionsApi.Flavor.OPENAI);

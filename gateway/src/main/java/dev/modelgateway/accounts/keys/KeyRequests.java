@@ -7,10 +7,10 @@ import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
 
 import java.math.BigDecimal;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -132,9 +132,18 @@ public final class KeyRequests {
             if (!item.isTextual() || item.textValue().isBlank()) {
                 throw GatewayException.invalid("models", "'models' must hold non-empty strings such as \"platform/vendorA-*\".");
             }
-            globs.add(item.textValue().strip());
+            globs.add(glob("models", item.textValue().strip()));
         }
         return globs;
+    }
+
+    /** A model glob no longer than {@link ModelGlob#MAX_LENGTH}: it is matched on the event loop at every call. */
+    private static String glob(String field, String glob) {
+        if (glob.length() > ModelGlob.MAX_LENGTH) {
+            throw GatewayException.invalid(field, "'" + field + "' holds a model glob of " + glob.length()
+                    + " characters; at most " + ModelGlob.MAX_LENGTH + " are allowed.");
+        }
+        return glob;
     }
 
     public static Long limit(String field, JsonNode v) {
@@ -184,7 +193,7 @@ public final class KeyRequests {
             Long rpm = limit(field + ".rpm", value(l, "rpm"));
             Long tpm = limit(field + ".tpm", value(l, "tpm"));
             if (rpm == null && tpm == null) throw GatewayException.invalid(field, "'" + field + "' needs rpm, tpm or both.");
-            limits.add(new ModelLimit(entry.getKey().strip(), rpm, tpm));
+            limits.add(new ModelLimit(glob("model_limits", entry.getKey().strip()), rpm, tpm));
         }
         return limits;
     }
@@ -201,17 +210,32 @@ public final class KeyRequests {
                 "'budget_usd' must be a non-negative amount in dollars below one billion, or null.");
     }
 
-    /** ISO-8601 instant ({@code 2025-06-01T00:00:00Z}), date ({@code 2025-06-01}, UTC midnight) or epoch seconds. */
+    /**
+     * The times a setting or a range may name: a far-future one ({@code +999999999-12-31T23:59:59Z}) is a valid
+     * instant whose epoch milliseconds overflow a long, once a 500 with a stack trace.
+     */
+    static final Instant EARLIEST = Instant.EPOCH;
+    static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
+
+    /**
+     * ISO-8601 instant ({@code 2025-06-01T00:00:00Z}), date ({@code 2025-06-01}, UTC midnight) or epoch seconds, from
+     * {@link #EARLIEST} to {@link #LATEST}.
+     */
     public static Instant instant(String field, JsonNode v) {
         if (v == null) return null;
         String s = v.asText().strip();
+        Instant t;
         try {
-            if (v.isNumber() || s.matches("\\d+")) return Instant.ofEpochSecond(Long.parseLong(s));
-            if (s.length() == 10) return LocalDate.parse(s).atStartOfDay(ZoneOffset.UTC).toInstant();
-            return Instant.parse(s);
-        } catch (DateTimeParseException | NumberFormatException e) {
+            if (v.isNumber() || s.matches("\\d+")) t = Instant.ofEpochSecond(Long.parseLong(s));
+            else if (s.length() == 10) t = LocalDate.parse(s).atStartOfDay(ZoneOffset.UTC).toInstant();
+            else t = Instant.parse(s);
+        } catch (DateTimeException | NumberFormatException e) {
             throw GatewayException.invalid(field, "'" + field
                     + "' must be an ISO-8601 time such as 2025-06-01T00:00:00Z, a date, or epoch seconds.");
         }
+        if (t.isBefore(EARLIEST) || t.isAfter(LATEST)) {
+            throw GatewayException.invalid(field, "'" + field + "' must be from " + EARLIEST + " to " + LATEST + ".");
+        }
+        return t;
     }
 }

@@ -23,7 +23,7 @@ public record Team(String id, String name, List<String> allowedModels, Long rpm,
         return HOLDER_PREFIX + id;
     }
 
-    public boolean allows(String publicModel) {
-        return allowedModels.isEmpty() || allowedModels.stream().anyMatch(glob -> ModelGlob.matches(glob, publicModel));
+    public boolean allows(List<String> modelNames) {
+        return allowedModels.isEmpty() || allowedModels.stream().anyMatch(glob -> modelNames.stream().anyMatch(n -> ModelGlob.matches(glob, n)));
     }
 }

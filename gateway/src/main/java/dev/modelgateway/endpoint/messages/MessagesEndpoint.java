@@ -5,6 +5,7 @@ import dev.modelgateway.call.Call;
 import dev.modelgateway.call.CallRunner;
 import dev.modelgateway.call.CallServices;
 import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.config.Settings;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.endpoint.ChatModels;
 import dev.modelgateway.endpoint.JsonBody;
@@ -13,10 +14,15 @@ import dev.modelgateway.http.BodyWork;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Fields;
 import dev.modelgateway.routing.PlatformOptions;
+import dev.modelgateway.services.ResponseOwners;
 import dev.modelgateway.wire.CallerProtocol;
+import dev.modelgateway.wire.anthropic.AccountObjects;
+import dev.modelgateway.wire.anthropic.BetaFeatures;
 import dev.modelgateway.wire.anthropic.ThinkingRules;
+import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
 
+import java.util.List;
 import java.util.Set;
 
 /** {@code POST /api/v1/messages} (docs/contract.md §2.3), the messages protocol: to every vendor, natively to A. */
@@ -25,10 +31,13 @@ public final class MessagesEndpoint {
 
     private final CallServices platform;
     private final CallRunner runner;
+    private final ResponseOwners owners;
 
-    public MessagesEndpoint(CallServices platform, CallRunner runner) {
+    /** @param owners which key created each vendor A code execution container ({@link AccountObjects}) */
+    public MessagesEndpoint(CallServices platform, CallRunner runner, ResponseOwners owners) {
         this.platform = platform;
         this.runner = runner;
+        this.owners = owners;
     }
 
     public void handle(RoutingContext ctx) {
@@ -41,6 +50,7 @@ public final class MessagesEndpoint {
         Fields.requiredPositiveInt(body, "max_tokens");
         MessageShape.check(Fields.requiredArray(body, "messages"), ROLES, true);
         CallerProtocol.MESSAGES.codec().validate(body);
+        AccountObjects.refuseFileIds(body);
     }
 
     private void handle(RoutingContext ctx, ObjectNode body) {
@@ -49,13 +59,23 @@ public final class MessagesEndpoint {
         boolean stream = Fields.optionalBoolean(body, "stream", false);
         PlatformOptions options = PlatformOptions.extract(body, platform.catalogue());
         ModelEntry entry = ChatModels.resolve(platform, ctx, model, "the messages API");
-        // Refuse docs/contract.md §2.3 violations up front, before any attempt, whichever vendor serves the call.
+        List<String> betas = platform.config().settings().list(Settings.VENDOR_A_ALLOWED_BETAS);
+        String beta = BetaFeatures.allowed(ctx.request().getHeader(BetaFeatures.HEADER), betas);
+        BetaFeatures.checkBody(body, betas);
+        String container = AccountObjects.requestedContainer(body);
+        String keyId = Exchange.of(ctx).caller().keyId();
+        // Refuse docs/contract.md §2.3 violations up front, before any attempt, whichever vendor serves the call
         // (a copy of the whole body: beside the event loop when it is large)
         BodyWork.run(ctx.vertx(), ctx.body().length(), () -> {
             if (entry.vendor() == Vendor.ANTHROPIC) ThinkingRules.apply(body.deepCopy(), entry);
             return null;
-        }).onSuccess(v -> runner.run(new Call(Exchange.of(ctx), ctx.body().length(), CallerProtocol.MESSAGES,
-                CallerProtocol.MESSAGES.codec(), body, stream, options, entry, maxTokens)
-                .forwarding("anthropic-beta", ctx.request().getHeader("anthropic-beta")))).onFailure(ctx::fail);
+        }).compose(v -> container == null ? Future.succeededFuture(true) : owners.owns(container, keyId)).map(owned -> {
+            if (!owned) throw AccountObjects.containerNotFound(container);
+            // the container vendor A answers with, so that this key alone may reuse it
+            runner.run(new Call(Exchange.of(ctx), ctx.body().length(), CallerProtocol.MESSAGES, CallerProtocol.MESSAGES.codec(),
+                    body, stream, options, entry, maxTokens).forwarding(BetaFeatures.HEADER, beta)
+                    .onAnswerId(id -> owners.own(id, keyId)));
+            return null;
+        }).onFailure(ctx::fail);
     }
 }

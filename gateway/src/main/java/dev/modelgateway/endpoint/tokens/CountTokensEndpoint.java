@@ -8,6 +8,7 @@ import dev.modelgateway.canonical.CanonicalTokenCount;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.config.OperationTimeouts;
+import dev.modelgateway.config.Settings;
 import dev.modelgateway.endpoint.JsonBody;
 import dev.modelgateway.endpoint.MessageShape;
 import dev.modelgateway.error.GatewayException;
@@ -17,10 +18,13 @@ import dev.modelgateway.json.Fields;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.wire.Operations;
 import dev.modelgateway.wire.VendorOperation;
+import dev.modelgateway.wire.anthropic.AccountObjects;
 import dev.modelgateway.wire.anthropic.AnthropicTokenCount;
+import dev.modelgateway.wire.anthropic.BetaFeatures;
 import dev.modelgateway.wire.anthropic.MessagesInbound;
 import io.vertx.ext.web.RoutingContext;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -49,6 +53,7 @@ public final class CountTokensEndpoint {
     private static void check(ObjectNode body) {
         Fields.requiredString(body, "model");
         MessageShape.check(Fields.requiredArray(body, "messages"), ROLES, true);
+        AccountObjects.refuseFileIds(body);
     }
 
     private void handle(RoutingContext ctx, ObjectNode body) {
@@ -62,7 +67,10 @@ public final class CountTokensEndpoint {
         body.properties().forEach(e -> {
             if (AnthropicTokenCount.COUNTED_FIELDS.contains(e.getKey())) counted.set(e.getKey(), e.getValue());
         });
-        Optional<VendorOperation> exact = Operations.countTokens(model, counted, ctx.request().getHeader("anthropic-beta"));
+        List<String> betas = platform.config().settings().list(Settings.VENDOR_A_ALLOWED_BETAS);
+        String beta = BetaFeatures.allowed(ctx.request().getHeader(BetaFeatures.HEADER), betas);
+        BetaFeatures.checkBody(counted, betas);
+        Optional<VendorOperation> exact = Operations.countTokens(model, counted, beta);
         if (exact.isPresent()) {
             OperationCall.run(platform, Exchange.of(ctx), ctx.body().length(), model, exact.get(), OperationTimeouts::countTokens);
             return;

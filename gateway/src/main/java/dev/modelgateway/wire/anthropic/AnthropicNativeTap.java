@@ -10,10 +10,12 @@ import dev.modelgateway.wire.TapState;
 import io.vertx.core.buffer.Buffer;
 
 import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
 
 /**
  * Relays vendor A's named SSE events unchanged. Usage arrives in {@code message_start} (input side) and
- * cumulatively in {@code message_delta}; only those two events are parsed.
+ * cumulatively in {@code message_delta}; only those two events are parsed (they also name a code execution
+ * container).
  */
 public final class AnthropicNativeTap extends TapState {
     private static final byte[] MESSAGE_START = "message_start".getBytes(StandardCharsets.US_ASCII);
@@ -21,25 +23,39 @@ public final class AnthropicNativeTap extends TapState {
     private static final byte[] MESSAGE_STOP = "message_stop".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] ERROR = "error".getBytes(StandardCharsets.US_ASCII);
     private final String traceId;
+    private final Consumer<String> answerIds;
 
-    public AnthropicNativeTap(String traceId) {
+    /** @param answerIds told the code execution container the stream names ({@link AccountObjects}) */
+    public AnthropicNativeTap(String traceId, Consumer<String> answerIds) {
         this.traceId = traceId;
+        this.answerIds = answerIds;
     }
 
     @Override
     public void onEvent(SseEvent e, CallerFrames out) {
         if (e.named(MESSAGE_START)) {
             JsonNode msg = Json.parseOrNull(e.dataArray(), e.dataOffset(), e.dataLength());
-            if (msg != null) usage = AnthropicUsage.toCanonical(msg.path("message").path("usage"));
+            if (msg != null) {
+                usage = AnthropicUsage.toCanonical(msg.path("message").path("usage"));
+                container(msg.path("message"));
+            }
         } else if (e.named(MESSAGE_DELTA)) {
             JsonNode delta = Json.parseOrNull(e.dataArray(), e.dataOffset(), e.dataLength());
-            if (delta != null) usage = AnthropicUsage.merge(usage, delta.path("usage"));
+            if (delta != null) {
+                usage = AnthropicUsage.merge(usage, delta.path("usage"));
+                container(delta.path("delta"));
+            }
         } else if (e.named(MESSAGE_STOP)) {
             ended();
         } else if (e.named(ERROR)) {
             endedWithError();
         }
         out.relay(e);
+    }
+
+    private void container(JsonNode message) {
+        String id = AccountObjects.answeredContainer(message);
+        if (id != null) answerIds.accept(id);
     }
 
     @Override

@@ -178,9 +178,9 @@ final class AnthropicRequestEncoder {
                 || "text/plain".equals(m.mediaType());
         o.put("type", pdfOrText ? "document" : "image");
         ObjectNode src = o.putObject("source");
-        if (m.fileId() != null) {
-            src.put("type", "file").put("file_id", m.fileId());
-        } else if (m.isUrl()) {
+        // a file id would be resolved in the gateway's own account (AccountObjects)
+        if (m.fileId() != null) throw AccountObjects.fileRefused(p);
+        if (m.isUrl()) {
             src.put("type", "url").put("url", m.url());
         } else if ("text/plain".equals(m.mediaType())) {
             src.put("type", "text").put("media_type", "text/plain")

@@ -8,6 +8,7 @@ import dev.modelgateway.wire.NativeFormat;
 import dev.modelgateway.wire.StreamTap;
 
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -37,7 +38,19 @@ public final class MessagesNative implements NativeFormat {
 
     @Override
     public StreamTap streamTap(ObjectNode body, String traceId, Consumer<String> answerIds) {
-        return new AnthropicNativeTap(traceId);
+        return new AnthropicNativeTap(traceId, answerIds);
+    }
+
+    @Override
+    public Set<String> answerFields() {
+        return Set.of("usage", "container");
+    }
+
+    /** The code execution container the answer names: the caller may reuse it ({@link AccountObjects}). */
+    @Override
+    public List<String> answerIds(JsonNode answer) {
+        String container = AccountObjects.answeredContainer(answer);
+        return container == null ? List.of() : List.of(container);
     }
 
     @Override

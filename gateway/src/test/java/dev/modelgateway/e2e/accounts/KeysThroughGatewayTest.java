@@ -27,6 +27,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.HexFormat;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -150,6 +151,25 @@ class KeysThroughGatewayTest {
         OpenAIClient openai = h.openai(key.secret());
         assertThatThrownBy(() -> openai.chat().completions().create(ChatCompletionCreateParams.builder()
                 .model(CHAT_MODEL).addUserMessage("hi").build())).isInstanceOf(PermissionDeniedException.class);
+    }
+
+    /** An allow-list entry naming an alias allows the model it resolves to, by its id or by any of its names. */
+    @Test
+    void anAliasInAnAllowListAllowsItsModel() {
+        AdminApi.CreatedKey key = admin.create("{\"name\":\"by-alias\",\"models\":[\"vendorB-5.6\",\"platform/vendorA-*\"]}");
+        for (String model : List.of("vendorB-5.6", "platform/vendorB-5.6-sol", "vendorB-5.6-sol")) {
+            HttpResponse<String> r = chat(key.secret(), model);
+            assertThat(r.statusCode()).as(model + ": " + r.body()).isEqualTo(200);
+        }
+        assertThat(messages(key.secret(), MESSAGES_MODEL).statusCode()).isEqualTo(200);
+        chatError(chat(key.secret(), "platform/vendorB-5.6-luna"), 403, "model_not_allowed");
+
+        // the same for a team's allow-list
+        String team = admin.call("POST", "/api/v1/admin/teams", "{\"name\":\"alias-team\",\"models\":[\"vendorB-5.6-terra\"]}").body();
+        AdminApi.CreatedKey member = admin.create("{\"name\":\"alias-member\",\"team_id\":\""
+                + Json.parseOrNull(team).path("id").asText() + "\"}");
+        assertThat(chat(member.secret(), "platform/vendorB-5.6-terra").statusCode()).isEqualTo(200);
+        chatError(chat(member.secret(), "vendorB-5.6"), 403, "model_not_allowed");
     }
 
     @Test

@@ -198,6 +198,22 @@ class ConsoleApiTest {
         assertThat(h.get("/api/v1/console/me").statusCode()).isEqualTo(401);
     }
 
+    /** A far-future or far-past time is a valid instant whose epoch milliseconds overflow: once a 500 for any key. */
+    @Test
+    void timesOutOfRangeAre400sNamingTheFieldForAnyKey() {
+        AdminApi.CreatedKey key = admin.create("{\"name\":\"far-future\"}");
+        String future = "%2B999999999-12-31T23:59:59Z";
+        for (String[] c : new String[][]{{"/api/v1/console/usage?to=" + future, "to"}, {"/api/v1/console/usage?from=" + future, "from"},
+                {"/api/v1/console/usage?from=-999999999-01-01T00:00:00Z", "from"}, {"/api/v1/console/requests?since=" + future, "since"},
+                {"/api/v1/console/usage?grain=hour&to=10000-01-01T00:00:01Z", "to"}}) {
+            HttpResponse<String> r = h.get(c[0], "authorization", "Bearer " + key.secret());
+            assertThat(r.statusCode()).as(c[0] + ": " + r.body()).isEqualTo(400);
+            assertThat(Json.parseOrNull(r.body()).at("/error/param").asText()).as(c[0]).isEqualTo(c[1]);
+        }
+        assertThat(h.get("/api/v1/console/usage?from=9999-12-30&to=9999-12-31", "authorization", "Bearer " + key.secret())
+                .statusCode()).isEqualTo(200);
+    }
+
     @Test
     void pagesAreServedFromTheJarWithAPolicyThatAllowsOnlyTheGateway() {
         HttpResponse<String> page = h.get("/console/");

@@ -165,13 +165,64 @@ class AnthropicSdkMessagesTest {
         assertThat(h.sim.received().getLast().body()).contains("cache_control").contains("1h");
     }
 
+    private static final String HI = "{\"model\":\"platform/vendorA-sonnet-4.5\",\"max_tokens\":64,"
+            + "\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]";
+
     @Test
-    void betaHeaderIsForwarded() {
+    void anAllowedBetaHeaderIsForwarded() {
         h.sim.clearReceived();
-        var r = h.postAuthed("/api/v1/messages?beta=true", "{\"model\":\"platform/vendorA-sonnet-4.5\",\"max_tokens\":64,"
-                + "\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}", "anthropic-beta", "context-1m-2025-08-07");
-        assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(h.sim.received().getLast().headers()).containsEntry("anthropic-beta", "context-1m-2025-08-07");
+        String betas = "interleaved-thinking-2025-05-14,fine-grained-tool-streaming-2025-05-14";
+        var r = h.postAuthed("/api/v1/messages?beta=true", HI + "}", "anthropic-beta", betas);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(h.sim.received().getLast().headers()).containsEntry("anthropic-beta", betas);
         assertThat(h.sim.received().getLast().headers()).containsEntry("x-api-key", "sim-anthropic-key");
+    }
+
+    /** The 1M-context window, code execution and the MCP connector: nothing in the price book prices them. */
+    @Test
+    void anUnpricedBetaIsRefusedByName() {
+        h.sim.clearReceived();
+        for (String path : List.of("/api/v1/messages", "/api/v1/messages/count_tokens")) {
+            var r = h.postAuthed(path, HI + "}", "anthropic-beta", "interleaved-thinking-2025-05-14, context-1m-2025-08-07");
+            assertThat(r.statusCode()).as(path).isEqualTo(400);
+            JsonNode error = Json.parseOrNull(r.body());
+            assertThat(error.at("/error/type").asText()).isEqualTo("invalid_request_error");
+            assertThat(error.at("/error/message").asText()).contains("'context-1m-2025-08-07'").contains("anthropic-beta");
+        }
+        assertThat(h.sim.received()).isEmpty();
+    }
+
+    @Test
+    void billedServerFeaturesNeedTheirBetaAllowedEvenBehindAnAllowedOne() {
+        h.sim.clearReceived();
+        var code = h.postAuthed("/api/v1/messages", HI + ",\"tools\":[{\"type\":\"code_execution_20250825\",\"name\":\"code_execution\"}]}",
+                "anthropic-beta", "advanced-tool-use-2025-11-20");
+        assertThat(code.statusCode()).isEqualTo(400);
+        assertThat(Json.parseOrNull(code.body()).at("/error/message").asText()).startsWith("tools[0].type: the code execution tool");
+        var mcp = h.postAuthed("/api/v1/messages", HI + ",\"mcp_servers\":[{\"type\":\"url\",\"url\":\"https://mcp.example.com\","
+                + "\"name\":\"x\"}]}");
+        assertThat(mcp.statusCode()).isEqualTo(400);
+        assertThat(Json.parseOrNull(mcp.body()).at("/error/message").asText()).startsWith("mcp_servers: the MCP connector");
+        assertThat(h.sim.received()).isEmpty();
+    }
+
+    /** The gateway offers no Files API: a file id could only be one of the operator's account's files. */
+    @Test
+    void aFileIdIsRefusedOnEveryPathToVendorA() {
+        h.sim.clearReceived();
+        String document = "{\"type\":\"document\",\"source\":{\"type\":\"file\",\"file_id\":\"file_011CNha8iCJcU1wXNR6q4V8w\"}}";
+        var messages = h.postAuthed("/api/v1/messages", "{\"model\":\"platform/vendorA-sonnet-4.5\",\"max_tokens\":64,"
+                + "\"messages\":[{\"role\":\"user\",\"content\":[" + document + ",{\"type\":\"text\",\"text\":\"x\"}]}]}");
+        assertThat(messages.statusCode()).isEqualTo(400);
+        assertThat(Json.parseOrNull(messages.body()).at("/error/message").asText()).startsWith("messages[0].content[0].source.file_id:");
+        var counted = h.postAuthed("/api/v1/messages/count_tokens", "{\"model\":\"platform/vendorA-sonnet-4.5\","
+                + "\"messages\":[{\"role\":\"user\",\"content\":[" + document + "]}]}");
+        assertThat(counted.statusCode()).isEqualTo(400);
+        // translated: a chat completions file part to a vendor A model
+        var chat = h.postAuthed("/api/v1/chat/completions", "{\"model\":\"platform/vendorA-sonnet-4.5\",\"messages\":[{\"role\":\"user\","
+                + "\"content\":[{\"type\":\"file\",\"file\":{\"file_id\":\"file_011CNha8iCJcU1wXNR6q4V8w\"}}]}]}");
+        assertThat(chat.statusCode()).as(chat.body()).isEqualTo(400);
+        assertThat(Json.parseOrNull(chat.body()).at("/error/message").asText()).contains("Files API");
+        assertThat(h.sim.received()).isEmpty();
     }
 }
