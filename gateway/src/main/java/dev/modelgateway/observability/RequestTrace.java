@@ -78,7 +78,7 @@ public final class RequestTrace {
 
     /** A request's trace; with tracing off only a valid {@code traceparent} is read (for its trace id). */
     static RequestTrace begin(Telemetry telemetry, HttpServerRequest req, String protocol) {
-        String method = req.method().name();
+        String method = HttpMethods.known(req.method().name());
         String path = req.path();
         Tracing tracing = telemetry.tracing();
         if (tracing == null) {
@@ -88,7 +88,7 @@ public final class RequestTrace {
                     callerTrace == null ? null : parent, callerTrace == null ? null : req.getHeader(TraceParent.STATE_HEADER), null);
         }
         Context parent = tracing.propagator().extract(Context.root(), req, HEADERS);
-        SpanBuilder b = tracing.tracer().spanBuilder(method)
+        SpanBuilder b = tracing.tracer().spanBuilder(spanName(method))
                 .setParent(parent)
                 .setSpanKind(SpanKind.SERVER)
                 .setAttribute("http.request.method", method)
@@ -96,6 +96,9 @@ public final class RequestTrace {
                 .setAttribute("url.scheme", req.isSSL() ? "https" : "http")
                 .setAttribute("network.protocol.version", networkVersion(req))
                 .setAttribute("gateway.protocol", protocol);
+        if (method.equals(HttpMethods.OTHER)) {
+            b.setAttribute("http.request.method_original", truncate(req.method().name(), MAX_ATTRIBUTE_CHARS));
+        }
         String agent = req.getHeader("user-agent");
         if (agent != null) b.setAttribute("user_agent.original", truncate(agent, MAX_ATTRIBUTE_CHARS));
         if (req.remoteAddress() != null && req.remoteAddress().hostAddress() != null) {
@@ -109,6 +112,11 @@ public final class RequestTrace {
     /** The trace of an exchange that did not come through the router (tests, internal calls): records nothing read. */
     public static RequestTrace detached() {
         return new RequestTrace(Telemetry.OFF, "-", "-", "-", null, null, null, null);
+    }
+
+    /** HTTP conventions: a span of an unknown method is named {@code HTTP}, not {@value HttpMethods#OTHER}. */
+    private static String spanName(String method) {
+        return method.equals(HttpMethods.OTHER) ? "HTTP" : method;
     }
 
     private static String networkVersion(HttpServerRequest req) {
@@ -243,7 +251,7 @@ public final class RequestTrace {
     }
 
     private void endServerSpan() {
-        server.updateName(method + " " + route);
+        server.updateName(spanName(method) + " " + route);
         server.setAttribute(GenAi.HTTP_ROUTE, route);
         server.setAttribute("http.response.status_code", status);
         if (status >= 500) {
