@@ -57,10 +57,11 @@ public final class ConfigValues {
         return v == null ? Map.of() : (Map<String, String>) v;
     }
 
-    /** The value as {@code GET /api/v1/admin/config} shows it: a secret masked, an HTTP version as written. */
+    /** The value as {@code GET /api/v1/admin/config} shows it: a secret masked, a URL's credentials too, an HTTP version as written. */
     public Object shown(Setting s) {
         Object v = value(s);
         if (v != null && s.kind() == Setting.Kind.SECRET) return VendorEndpoint.mask((String) v);
+        if (v != null && s.kind() == Setting.Kind.URL) return ShownUrl.of((String) v);
         return v instanceof VendorHttp http ? http.written() : v;
     }
 

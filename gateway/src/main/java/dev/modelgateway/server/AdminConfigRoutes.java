@@ -9,6 +9,7 @@ import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Provider;
 import dev.modelgateway.config.Setting;
 import dev.modelgateway.config.Settings;
+import dev.modelgateway.config.ShownUrl;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
@@ -115,7 +116,7 @@ final class AdminConfigRoutes {
 
     private static ObjectNode provider(Provider p) {
         ObjectNode n = Json.MAPPER.createObjectNode();
-        n.put("type", p.type().id()).put("base_url", p.baseUrl());
+        n.put("type", p.type().id()).put("base_url", ShownUrl.of(p.baseUrl()));
         ArrayNode keys = n.putArray("keys");
         for (Provider.Key k : p.keys()) keys.addObject().put("key", VendorEndpoint.mask(k.value())).put("weight", k.weight());
         ObjectNode headers = n.putObject("headers");

@@ -9,6 +9,7 @@ import dev.modelgateway.config.ConfigValues;
 import dev.modelgateway.config.Cooldown;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Settings;
+import dev.modelgateway.config.ShownUrl;
 import dev.modelgateway.routing.Routes;
 import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.upstream.SharedCooldowns;
@@ -100,6 +101,8 @@ public final class Gateway {
         Redaction.register(config.masterKey());
         config.vendors().values().forEach(v -> Redaction.register(v.apiKey()));
         config.providers().values().forEach(p -> p.keys().forEach(k -> Redaction.register(k.value())));
+        config.vendors().values().forEach(v -> ShownUrl.secrets(v.baseUrl()).forEach(Redaction::register));
+        config.providers().values().forEach(p -> ShownUrl.secrets(p.baseUrl()).forEach(Redaction::register));
         Telemetry telemetry = Telemetry.start(observability, System::getenv);
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey(), null,
                 config.defaultMaxConcurrent(), config.ledgerJournalDir());
