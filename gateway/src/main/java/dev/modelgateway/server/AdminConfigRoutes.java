@@ -100,7 +100,8 @@ final class AdminConfigRoutes {
         out.putObject("cooldown").put("failures", c.failures()).put("shared_failures", c.sharedFailures())
                 .put("seconds", c.first().toMillis() / 1000.0).put("max_seconds", c.max().toMillis() / 1000.0);
         out.set("settings", settings(config.settings()));
-        ctx.response().putHeader("content-type", "application/json").end(Json.toBuffer(out));
+        // any field may have come from a ${VAR} (a region, a tag): shown as the reference, never as the value
+        ctx.response().putHeader("content-type", "application/json").end(Json.toBuffer(config.settings().substitutions().hideIn(out)));
     }
 
     /** Every declared setting's value in force (secrets masked), its variable, and whether a reload applies it. */

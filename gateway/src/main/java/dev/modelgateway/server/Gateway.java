@@ -117,6 +117,9 @@ public final class Gateway {
         try {
             catalogue = Catalogue.load(config);
             table = new RoutingTable(Routes.build(bound, catalogue, breakers));
+        } catch (IllegalArgumentException e) {
+            database.onSuccess(Database::close);
+            throw config.settings().substitutions().hide(e);
         } catch (RuntimeException e) {
             database.onSuccess(Database::close);
             throw e;

@@ -149,4 +149,29 @@ class HotReloadTest {
         assertThat(Json.parseOrNull(yaml.body()).at("/error/message").asText()).contains("line");
         chat(a, "team/late");
     }
+
+    /** Any variable of the test's environment stands for a secret: its value must show nowhere. */
+    @Test
+    void neitherARefusedReloadNorTheAdminConfigShowsWhatAVariableBroughtIn() throws Exception {
+        String secret = System.getenv("PATH");
+        Files.writeString(file, GatewayHarness.simVendors(sim) + """
+                providers:
+                  proxy:
+                    type: openai-compatible
+                    base_url: %s/openai/v1
+                    connect_timeout_seconds: "${PATH}"
+                """.formatted(sim.baseUrl()));
+        var refused = a.postAuthed("/api/v1/admin/reload", "");
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.body()).contains("providers.proxy.connect_timeout_seconds", "${PATH}").doesNotContain(secret);
+
+        Files.writeString(file, GatewayHarness.simVendors(sim) + added("1", "2").replace("model: late-upstream}",
+                "model: late-upstream, region: \"${PATH}\", tags: [\"t-${PATH}\"]}"));
+        assertThat(a.postAuthed("/api/v1/admin/reload", "").statusCode()).isEqualTo(200);
+        String config = a.getAuthed("/api/v1/admin/config").body();
+        assertThat(config).doesNotContain(secret);
+        JsonNode deployment = Json.parseOrNull(config).at("/models/team~1late/deployments/0");
+        assertThat(deployment.path("region").asText()).isEqualTo("${PATH}");
+        assertThat(deployment.path("tags").get(0).asText()).isEqualTo("t-${PATH}");
+    }
 }
