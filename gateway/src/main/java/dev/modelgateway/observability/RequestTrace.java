@@ -11,6 +11,7 @@ import io.opentelemetry.context.propagation.TextMapSetter;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpServerRequest;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -28,6 +29,13 @@ public final class RequestTrace {
     static final int MAX_ATTRIBUTE_CHARS = 256;
     /** Captured content is cut here (GenAI conventions: content may be truncated). */
     static final int MAX_CONTENT_CHARS = 16 * 1024;
+    /**
+     * The namespaces of the attributes the gateway sets, and the conventions' others a caller has no business setting
+     * (a custom attribute of one of them is dropped): {@code client.address}, {@code gateway.key_id},
+     * {@code gateway.cost_usd}, {@code gen_ai.*} usage…
+     */
+    static final List<String> RESERVED = List.of("http.", "url.", "client.", "server.", "network.", "user_agent.",
+            "gateway.", "gen_ai.", "error.", "exception.", "otel.", "service.", "telemetry.");
 
     private static final TextMapGetter<HttpServerRequest> HEADERS = new TextMapGetter<>() {
         @Override
@@ -127,16 +135,27 @@ public final class RequestTrace {
         };
     }
 
-    /** Headers named {@code <prefix><name>} become the attribute {@code <name>} (bounded in number and length). */
+    /**
+     * Headers named {@code <prefix><name>} become the attribute {@code <name>} (bounded in number and length), unless
+     * {@code <name>} is in a namespace the gateway or the conventions own ({@link #RESERVED}): a caller must not set
+     * the {@code client.address}, key id or cost the operator reads.
+     */
     private static void customAttributes(SpanBuilder b, HttpServerRequest req, String prefix) {
         if (prefix == null) return;
         int n = 0;
         for (Map.Entry<String, String> h : req.headers()) {
             String name = h.getKey().toLowerCase(Locale.ROOT);
             if (!name.startsWith(prefix) || name.length() == prefix.length()) continue;
+            String attribute = name.substring(prefix.length());
+            if (reserved(attribute)) continue;
             if (++n > MAX_CUSTOM_ATTRIBUTES) break;
-            b.setAttribute(name.substring(prefix.length()), truncate(Redaction.scrub(h.getValue()), MAX_ATTRIBUTE_CHARS));
+            b.setAttribute(attribute, truncate(Redaction.scrub(h.getValue()), MAX_ATTRIBUTE_CHARS));
         }
+    }
+
+    private static boolean reserved(String attribute) {
+        for (String namespace : RESERVED) if (attribute.startsWith(namespace)) return true;
+        return false;
     }
 
     /** The trace id of the caller's {@code traceparent} or of the server span; null when neither (a new one is made). */

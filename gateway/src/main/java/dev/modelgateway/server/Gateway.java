@@ -91,7 +91,8 @@ public final class Gateway {
     static ObservabilityConfig observability(ConfigValues v) {
         return new ObservabilityConfig(v.flag(Settings.OBSERVABILITY_METRICS), v.integer(Settings.OBSERVABILITY_METRICS_PORT),
                 "json".equalsIgnoreCase(v.text(Settings.ACCESS_LOG_FORMAT)), v.flag(Settings.OBSERVABILITY_CAPTURE_CONTENT),
-                v.text(Settings.OBSERVABILITY_ATTRIBUTE_HEADER_PREFIX), v.map(Settings.OBSERVABILITY_OTEL));
+                v.text(Settings.OBSERVABILITY_ATTRIBUTE_HEADER_PREFIX), v.flag(Settings.OBSERVABILITY_FOLLOW_CALLER_SAMPLING),
+                v.map(Settings.OBSERVABILITY_OTEL));
     }
 
     /** As above, with the metrics, tracing and access-log settings (docs/observability.md). */
