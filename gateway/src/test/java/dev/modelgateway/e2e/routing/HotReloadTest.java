@@ -1,5 +1,8 @@
 package dev.modelgateway.e2e.routing;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
@@ -8,6 +11,7 @@ import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import java.math.BigDecimal;
 import java.net.URI;
@@ -154,6 +158,10 @@ class HotReloadTest {
     @Test
     void neitherARefusedReloadNorTheAdminConfigShowsWhatAVariableBroughtIn() throws Exception {
         String secret = System.getenv("PATH");
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        Logger reloads = (Logger) LoggerFactory.getLogger("dev.modelgateway.server.ConfigReload");
+        reloads.addAppender(log);
         Files.writeString(file, GatewayHarness.simVendors(sim) + """
                 providers:
                   proxy:
@@ -164,6 +172,8 @@ class HotReloadTest {
         var refused = a.postAuthed("/api/v1/admin/reload", "");
         assertThat(refused.statusCode()).isEqualTo(400);
         assertThat(refused.body()).contains("providers.proxy.connect_timeout_seconds", "${PATH}").doesNotContain(secret);
+        reloads.detachAppender(log);
+        assertThat(log.list).isNotEmpty().allSatisfy(e -> assertThat(e.getFormattedMessage()).doesNotContain(secret));
 
         Files.writeString(file, GatewayHarness.simVendors(sim) + added("1", "2").replace("model: late-upstream}",
                 "model: late-upstream, region: \"${PATH}\", tags: [\"t-${PATH}\"]}"));
