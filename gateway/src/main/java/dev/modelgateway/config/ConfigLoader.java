@@ -42,9 +42,22 @@ public final class ConfigLoader {
         return new ConfigLoader(System::getenv);
     }
 
+    /**
+     * The configuration in {@code file} (null: none, the environment and defaults only). A refusal never quotes a value a
+     * {@code ${VAR}} reference brought in: it names the reference ({@link Substitutions}).
+     */
     public GatewayConfig load(Path file) throws IOException {
-        JsonNode root = read(file);
-        ConfigValues v = new SettingsReader(env).read(root);
+        Substitutions.Recorder substitutions = new Substitutions.Recorder();
+        try {
+            return load(file, substitutions);
+        } catch (IllegalArgumentException e) {
+            throw substitutions.done().hide(e);
+        }
+    }
+
+    private GatewayConfig load(Path file, Substitutions.Recorder substitutions) throws IOException {
+        JsonNode root = read(file, substitutions);
+        ConfigValues v = new SettingsReader(env).read(root).withSubstitutions(substitutions.done());
 
         Map<Vendor, VendorEndpoint> vendors = new EnumMap<>(Vendor.class);
         for (Vendor vendor : Vendor.values()) {
@@ -72,8 +85,8 @@ public final class ConfigLoader {
                 v.flag(Settings.RESPONSES_DROP_REFUSED_HOSTED_TOOLS), routing, timeouts(v), v);
     }
 
-    private JsonNode read(Path file) throws IOException {
-        String text = file == null ? "" : substitute(Files.readString(file));
+    private JsonNode read(Path file, Substitutions.Recorder substitutions) throws IOException {
+        String text = file == null ? "" : substitute(Files.readString(file), substitutions);
         JsonNode root;
         try {
             root = text.isBlank() ? YAML.createObjectNode() : YAML.readTree(text);
@@ -145,11 +158,12 @@ public final class ConfigLoader {
         }
     }
 
-    String substitute(String text) {
+    String substitute(String text, Substitutions.Recorder substitutions) {
         Matcher m = PLACEHOLDER.matcher(text);
         StringBuilder out = new StringBuilder();
         while (m.find()) {
             String value = env.apply(m.group(1));
+            if (value != null) substitutions.record(m.group(1), value);
             if (value == null) value = m.group(2) != null ? m.group(2) : "";
             m.appendReplacement(out, Matcher.quoteReplacement(value));
         }

@@ -19,10 +19,25 @@ public final class ConfigValues {
 
     private final Map<Setting, Object> values;
     private final List<String> warnings;
+    private final Substitutions substitutions;
 
     ConfigValues(Map<Setting, Object> values, List<String> warnings) {
+        this(values, warnings, Substitutions.NONE);
+    }
+
+    private ConfigValues(Map<Setting, Object> values, List<String> warnings, Substitutions substitutions) {
         this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
         this.warnings = List.copyOf(warnings);
+        this.substitutions = substitutions;
+    }
+
+    /** The values the file's {@code ${VAR}} references brought in: shown as the references, never as themselves. */
+    public Substitutions substitutions() {
+        return substitutions;
+    }
+
+    ConfigValues withSubstitutions(Substitutions s) {
+        return new ConfigValues(values, warnings, s);
     }
 
     /** The value: a {@code String}, {@code Long}, {@code Double}, {@code Boolean}, {@link VendorHttp}, map or list; null: unset. */
@@ -63,10 +78,11 @@ public final class ConfigValues {
         return v == null ? List.of() : (List<String>) v;
     }
 
-    /** The value as {@code GET /api/v1/admin/config} shows it: a secret masked, an HTTP version as written. */
+    /** The value as {@code GET /api/v1/admin/config} shows it: a secret masked, a URL's credentials too, an HTTP version as written. */
     public Object shown(Setting s) {
         Object v = value(s);
         if (v != null && s.kind() == Setting.Kind.SECRET) return VendorEndpoint.mask((String) v);
+        if (v != null && s.kind() == Setting.Kind.URL) return ShownUrl.of((String) v);
         return v instanceof VendorHttp http ? http.written() : v;
     }
 
@@ -79,14 +95,14 @@ public final class ConfigValues {
     ConfigValues withWarnings(List<String> more) {
         List<String> all = new ArrayList<>(warnings);
         all.addAll(more);
-        return new ConfigValues(values, all);
+        return new ConfigValues(values, all, substitutions);
     }
 
     /** These values with the reloadable ones of {@code next}: what is in force after a reload. */
     public ConfigValues withReloadable(ConfigValues next) {
         Map<Setting, Object> merged = new LinkedHashMap<>(values);
         for (Setting s : Settings.ALL) if (s.reloadable()) merged.put(s, next.values.get(s));
-        return new ConfigValues(merged, next.warnings);
+        return new ConfigValues(merged, next.warnings, substitutions.and(next.substitutions));
     }
 
     /** The settings {@code next} changes that a reload does not apply: they take a restart. */

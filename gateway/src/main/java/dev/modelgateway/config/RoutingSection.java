@@ -90,7 +90,7 @@ final class RoutingSection {
         String baseUrl = node.hasNonNull("base_url") ? node.get("base_url").asText() : base != null ? base.baseUrl() : null;
         if (baseUrl == null || !ConfigLoader.validUrl(baseUrl)) {
             throw new IllegalArgumentException(at + ".base_url must be an http(s) URL such as https://api.example.com/v1, got "
-                    + (baseUrl == null ? "nothing" : "'" + baseUrl + "'"));
+                    + (baseUrl == null ? "nothing" : "'" + ShownUrl.of(baseUrl) + "'"));
         }
         List<Provider.Key> keys = keys(at, node, base);
         Map<String, String> headers = new LinkedHashMap<>();

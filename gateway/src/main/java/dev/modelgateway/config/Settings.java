@@ -143,6 +143,10 @@ public final class Settings {
             .doc("put the caller's messages on the server span (`gen_ai.input.messages`, redacted)");
     public static final Setting OBSERVABILITY_ATTRIBUTE_HEADER_PREFIX = Setting.of("observability.attribute_header_prefix",
             Kind.TEXT).oldEnv("GATEWAY_TRACE_ATTRIBUTE_PREFIX").doc("request headers with this prefix become span attributes");
+    public static final Setting OBSERVABILITY_FOLLOW_CALLER_SAMPLING = Setting.of("observability.follow_caller_sampling",
+            Kind.BOOLEAN).byDefault(false).doc("let a caller's `traceparent` sampled flag decide whether its request is"
+                    + " traced; off, the operator's sampler (`otel.traces.sampler`) decides for every request, the caller's"
+                    + " trace still continued");
     public static final Setting OBSERVABILITY_OTEL = Setting.of("observability.otel", Kind.MAP).env(null)
             .doc("OpenTelemetry SDK properties (`otel.exporter.otlp.endpoint: http://collector:4318`…), over the `OTEL_*`"
                     + " variables; see [observability.md](observability.md#traces)");
@@ -206,7 +210,7 @@ public final class Settings {
                 TIMEOUTS_EMBEDDINGS_SECONDS, TIMEOUTS_COUNT_TOKENS_SECONDS, TIMEOUTS_SPEECH_SECONDS, TIMEOUTS_IMAGES_SECONDS,
                 TIMEOUTS_STORED_RESPONSES_SECONDS, TIMEOUTS_TRANSCRIPTIONS_SECONDS, OBSERVABILITY_METRICS,
                 OBSERVABILITY_METRICS_PORT, OBSERVABILITY_CAPTURE_CONTENT, OBSERVABILITY_ATTRIBUTE_HEADER_PREFIX,
-                OBSERVABILITY_OTEL, ACCESS_LOG, ACCESS_LOG_FORMAT));
+                OBSERVABILITY_FOLLOW_CALLER_SAMPLING, OBSERVABILITY_OTEL, ACCESS_LOG, ACCESS_LOG_FORMAT));
         ALL = List.copyOf(all);
     }
 

@@ -143,7 +143,9 @@ final class SettingsReader {
         return switch (s.kind()) {
             case TEXT, SECRET, FILE -> v;
             case URL -> {
-                if (!ConfigLoader.validUrl(v)) throw malformed(s, raw, source, "an http(s) URL such as https://api.example.com/v1");
+                if (!ConfigLoader.validUrl(v)) {
+                    throw malformed(s, ShownUrl.of(raw), source, "an http(s) URL such as https://api.example.com/v1");
+                }
                 yield v;
             }
             case BOOLEAN -> switch (v.toLowerCase(Locale.ROOT)) {

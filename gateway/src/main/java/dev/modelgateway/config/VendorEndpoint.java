@@ -27,7 +27,7 @@ public record VendorEndpoint(Vendor vendor, String baseUrl, String apiKey, Vendo
         if (pool == null) pool = VendorPool.DEFAULT;
         if (type == null) type = ProviderType.of(vendor);
         if (provider == null) provider = vendor.id();
-        if (id == null) id = vendor.id() + " " + baseUrl;
+        if (id == null) id = vendor.id() + " " + ShownUrl.of(baseUrl);
         headers = headers == null ? Map.of() : Map.copyOf(headers);
         if (pathPrefix == null) pathPrefix = "";
         if (query == null) query = "";

@@ -13,11 +13,13 @@ import java.util.Map;
  * @param accessLogJson    the access log as JSON lines ({@code GATEWAY_ACCESS_LOG_FORMAT=json})
  * @param captureContent   put the caller's messages on the server span ({@code gen_ai.input.messages}), redacted
  * @param attributePrefix  request headers with this prefix become span attributes; null: none
+ * @param followCallerSampling a caller's {@code traceparent} sampled flag decides whether its request is traced;
+ *                         false: the operator's sampler decides for every request ({@link OperatorSampling})
  * @param otel             OpenTelemetry SDK properties ({@code otel.exporter.otlp.endpoint}…) over the environment's
  */
 public record ObservabilityConfig(boolean metrics, int metricsPort, boolean accessLogJson, boolean captureContent,
-                                  String attributePrefix, Map<String, String> otel) {
-    public static final ObservabilityConfig DEFAULT = new ObservabilityConfig(true, 0, false, false, null, Map.of());
+                                  String attributePrefix, boolean followCallerSampling, Map<String, String> otel) {
+    public static final ObservabilityConfig DEFAULT = new ObservabilityConfig(true, 0, false, false, null, false, Map.of());
 
     public ObservabilityConfig {
         otel = Map.copyOf(otel);
@@ -29,22 +31,26 @@ public record ObservabilityConfig(boolean metrics, int metricsPort, boolean acce
     }
 
     public ObservabilityConfig withOtel(Map<String, String> properties) {
-        return new ObservabilityConfig(metrics, metricsPort, accessLogJson, captureContent, attributePrefix, properties);
+        return new ObservabilityConfig(metrics, metricsPort, accessLogJson, captureContent, attributePrefix, followCallerSampling, properties);
     }
 
     public ObservabilityConfig withMetricsPort(int port) {
-        return new ObservabilityConfig(metrics, port, accessLogJson, captureContent, attributePrefix, otel);
+        return new ObservabilityConfig(metrics, port, accessLogJson, captureContent, attributePrefix, followCallerSampling, otel);
     }
 
     public ObservabilityConfig withAccessLogJson(boolean json) {
-        return new ObservabilityConfig(metrics, metricsPort, json, captureContent, attributePrefix, otel);
+        return new ObservabilityConfig(metrics, metricsPort, json, captureContent, attributePrefix, followCallerSampling, otel);
     }
 
     public ObservabilityConfig withCaptureContent(boolean capture) {
-        return new ObservabilityConfig(metrics, metricsPort, accessLogJson, capture, attributePrefix, otel);
+        return new ObservabilityConfig(metrics, metricsPort, accessLogJson, capture, attributePrefix, followCallerSampling, otel);
     }
 
     public ObservabilityConfig withAttributePrefix(String prefix) {
-        return new ObservabilityConfig(metrics, metricsPort, accessLogJson, captureContent, prefix, otel);
+        return new ObservabilityConfig(metrics, metricsPort, accessLogJson, captureContent, prefix, followCallerSampling, otel);
+    }
+
+    public ObservabilityConfig withFollowCallerSampling(boolean follow) {
+        return new ObservabilityConfig(metrics, metricsPort, accessLogJson, captureContent, attributePrefix, follow, otel);
     }
 }

@@ -11,6 +11,7 @@ import io.opentelemetry.context.propagation.TextMapSetter;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpServerRequest;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -28,6 +29,13 @@ public final class RequestTrace {
     static final int MAX_ATTRIBUTE_CHARS = 256;
     /** Captured content is cut here (GenAI conventions: content may be truncated). */
     static final int MAX_CONTENT_CHARS = 16 * 1024;
+    /**
+     * The namespaces of the attributes the gateway sets, and the conventions' others a caller has no business setting
+     * (a custom attribute of one of them is dropped): {@code client.address}, {@code gateway.key_id},
+     * {@code gateway.cost_usd}, {@code gen_ai.*} usage…
+     */
+    static final List<String> RESERVED = List.of("http.", "url.", "client.", "server.", "network.", "user_agent.",
+            "gateway.", "gen_ai.", "error.", "exception.", "otel.", "service.", "telemetry.");
 
     private static final TextMapGetter<HttpServerRequest> HEADERS = new TextMapGetter<>() {
         @Override
@@ -78,7 +86,7 @@ public final class RequestTrace {
 
     /** A request's trace; with tracing off only a valid {@code traceparent} is read (for its trace id). */
     static RequestTrace begin(Telemetry telemetry, HttpServerRequest req, String protocol) {
-        String method = req.method().name();
+        String method = HttpMethods.known(req.method().name());
         String path = req.path();
         Tracing tracing = telemetry.tracing();
         if (tracing == null) {
@@ -88,7 +96,7 @@ public final class RequestTrace {
                     callerTrace == null ? null : parent, callerTrace == null ? null : req.getHeader(TraceParent.STATE_HEADER), null);
         }
         Context parent = tracing.propagator().extract(Context.root(), req, HEADERS);
-        SpanBuilder b = tracing.tracer().spanBuilder(method)
+        SpanBuilder b = tracing.tracer().spanBuilder(spanName(method))
                 .setParent(parent)
                 .setSpanKind(SpanKind.SERVER)
                 .setAttribute("http.request.method", method)
@@ -96,6 +104,9 @@ public final class RequestTrace {
                 .setAttribute("url.scheme", req.isSSL() ? "https" : "http")
                 .setAttribute("network.protocol.version", networkVersion(req))
                 .setAttribute("gateway.protocol", protocol);
+        if (method.equals(HttpMethods.OTHER)) {
+            b.setAttribute("http.request.method_original", truncate(req.method().name(), MAX_ATTRIBUTE_CHARS));
+        }
         String agent = req.getHeader("user-agent");
         if (agent != null) b.setAttribute("user_agent.original", truncate(agent, MAX_ATTRIBUTE_CHARS));
         if (req.remoteAddress() != null && req.remoteAddress().hostAddress() != null) {
@@ -111,6 +122,11 @@ public final class RequestTrace {
         return new RequestTrace(Telemetry.OFF, "-", "-", "-", null, null, null, null);
     }
 
+    /** HTTP conventions: a span of an unknown method is named {@code HTTP}, not {@value HttpMethods#OTHER}. */
+    private static String spanName(String method) {
+        return method.equals(HttpMethods.OTHER) ? "HTTP" : method;
+    }
+
     private static String networkVersion(HttpServerRequest req) {
         return switch (req.version()) {
             case HTTP_2 -> "2";
@@ -119,16 +135,27 @@ public final class RequestTrace {
         };
     }
 
-    /** Headers named {@code <prefix><name>} become the attribute {@code <name>} (bounded in number and length). */
+    /**
+     * Headers named {@code <prefix><name>} become the attribute {@code <name>} (bounded in number and length), unless
+     * {@code <name>} is in a namespace the gateway or the conventions own ({@link #RESERVED}): a caller must not set
+     * the {@code client.address}, key id or cost the operator reads.
+     */
     private static void customAttributes(SpanBuilder b, HttpServerRequest req, String prefix) {
         if (prefix == null) return;
         int n = 0;
         for (Map.Entry<String, String> h : req.headers()) {
             String name = h.getKey().toLowerCase(Locale.ROOT);
             if (!name.startsWith(prefix) || name.length() == prefix.length()) continue;
+            String attribute = name.substring(prefix.length());
+            if (reserved(attribute)) continue;
             if (++n > MAX_CUSTOM_ATTRIBUTES) break;
-            b.setAttribute(name.substring(prefix.length()), truncate(Redaction.scrub(h.getValue()), MAX_ATTRIBUTE_CHARS));
+            b.setAttribute(attribute, truncate(Redaction.scrub(h.getValue()), MAX_ATTRIBUTE_CHARS));
         }
+    }
+
+    private static boolean reserved(String attribute) {
+        for (String namespace : RESERVED) if (attribute.startsWith(namespace)) return true;
+        return false;
     }
 
     /** The trace id of the caller's {@code traceparent} or of the server span; null when neither (a new one is made). */
@@ -243,7 +270,7 @@ public final class RequestTrace {
     }
 
     private void endServerSpan() {
-        server.updateName(method + " " + route);
+        server.updateName(spanName(method) + " " + route);
         server.setAttribute(GenAi.HTTP_ROUTE, route);
         server.setAttribute("http.response.status_code", status);
         if (status >= 500) {

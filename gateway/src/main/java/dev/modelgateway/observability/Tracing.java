@@ -43,6 +43,7 @@ public final class Tracing implements AutoCloseable {
         AutoConfiguredOpenTelemetrySdk auto = AutoConfiguredOpenTelemetrySdk.builder()
                 .addPropertiesSupplier(() -> DEFAULTS)
                 .addPropertiesCustomizer(properties -> overrides)
+                .addSamplerCustomizer((sampler, properties) -> config.followCallerSampling() ? sampler : new OperatorSampling(sampler))
                 .disableShutdownHook()
                 .build();
         return new Tracing(auto.getOpenTelemetrySdk());

@@ -58,7 +58,12 @@ final class ConfigReload {
                 LOG.warn("configuration file {} changes {}: a reload does not apply them, a restart does", file, restartNeeded);
             }
             GatewayConfig next = running.withReloadable(loaded);
-            Catalogue catalogue = Catalogue.load(next);
+            Catalogue catalogue;
+            try {
+                catalogue = Catalogue.load(next);
+            } catch (IllegalArgumentException e) {
+                throw loaded.settings().substitutions().hide(e);
+            }
             Routes routes = Routes.build(next, catalogue, breakers);
             table.replace(routes);
             int deployments = routes.all().values().stream().mapToInt(List::size).sum();

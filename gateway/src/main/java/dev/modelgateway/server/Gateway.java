@@ -9,6 +9,7 @@ import dev.modelgateway.config.ConfigValues;
 import dev.modelgateway.config.Cooldown;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Settings;
+import dev.modelgateway.config.ShownUrl;
 import dev.modelgateway.routing.Routes;
 import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.upstream.SharedCooldowns;
@@ -96,7 +97,8 @@ public final class Gateway {
     static ObservabilityConfig observability(ConfigValues v) {
         return new ObservabilityConfig(v.flag(Settings.OBSERVABILITY_METRICS), v.integer(Settings.OBSERVABILITY_METRICS_PORT),
                 "json".equalsIgnoreCase(v.text(Settings.ACCESS_LOG_FORMAT)), v.flag(Settings.OBSERVABILITY_CAPTURE_CONTENT),
-                v.text(Settings.OBSERVABILITY_ATTRIBUTE_HEADER_PREFIX), v.map(Settings.OBSERVABILITY_OTEL));
+                v.text(Settings.OBSERVABILITY_ATTRIBUTE_HEADER_PREFIX), v.flag(Settings.OBSERVABILITY_FOLLOW_CALLER_SAMPLING),
+                v.map(Settings.OBSERVABILITY_OTEL));
     }
 
     /** As above, with the metrics, tracing and access-log settings (docs/observability.md). */
@@ -112,6 +114,8 @@ public final class Gateway {
         Redaction.register(config.masterKey());
         config.vendors().values().forEach(v -> Redaction.register(v.apiKey()));
         config.providers().values().forEach(p -> p.keys().forEach(k -> Redaction.register(k.value())));
+        config.vendors().values().forEach(v -> ShownUrl.secrets(v.baseUrl()).forEach(Redaction::register));
+        config.providers().values().forEach(p -> ShownUrl.secrets(p.baseUrl()).forEach(Redaction::register));
         Telemetry telemetry = Telemetry.start(observability, System::getenv);
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey(), null,
                 config.defaultMaxConcurrent(), config.ledgerJournalDir());
@@ -126,6 +130,9 @@ public final class Gateway {
         try {
             catalogue = Catalogue.load(config);
             table = new RoutingTable(Routes.build(bound, catalogue, breakers));
+        } catch (IllegalArgumentException e) {
+            database.onSuccess(Database::close);
+            throw config.settings().substitutions().hide(e);
         } catch (RuntimeException e) {
             database.onSuccess(Database::close);
             throw e;

@@ -126,10 +126,11 @@ public final class HealthEndpoints {
                 "Circuit breaker per deployment (its id: \"vendor base-URL\" or a routed deployment's): 0 closed, 1 half-open, 2 open",
                 Map.of("deployment", deployment), breaker, CircuitBreaker::stateCode));
         for (VendorClients loop : clients) {
-            loop.callsByUpstream().keySet().forEach(upstream -> telemetry.gauge("gateway.upstream.pool.calls",
+            // by provider, not address: /metrics needs no key, and a base URL may name an internal host or carry a credential
+            loop.callsByProvider().keySet().forEach(provider -> telemetry.gauge("gateway.upstream.pool.calls",
                     "Calls holding or waiting for an upstream connection, all event loops together",
-                    Map.of("provider", provider(upstream), "base_url", baseUrl(upstream)), clients,
-                    all -> all.stream().mapToInt(c -> c.callsByUpstream().getOrDefault(upstream, 0)).sum()));
+                    Map.of("provider", provider), clients,
+                    all -> all.stream().mapToInt(c -> c.callsByProvider().getOrDefault(provider, 0)).sum()));
         }
         // rendering every series is work that grows with them: beside the event loop
         vertx.executeBlocking(() -> telemetry.metrics().scrape(), false).onComplete(ar -> {
@@ -141,12 +142,4 @@ public final class HealthEndpoints {
         });
     }
 
-    private static String baseUrl(String upstream) {
-        return upstream.substring(upstream.indexOf(' ') + 1);
-    }
-
-    private static String provider(String upstream) {
-        int space = upstream.indexOf(' ');
-        return space < 0 ? upstream : upstream.substring(0, space);
-    }
 }

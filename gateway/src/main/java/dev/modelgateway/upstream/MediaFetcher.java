@@ -180,8 +180,10 @@ public final class MediaFetcher {
                     for (InetAddress a : addresses) {
                         String why = network.addresses().nonPublicReason(a);
                         if (why != null) {
-                            fail(new Refused("host '" + bareHost + "' resolves to " + why + " (" + a.getHostAddress()
-                                    + "); the gateway only fetches from public addresses"));
+                            // what an internal name resolves to is the operator's to know, not the caller's
+                            LOG.debug("media URL refused: host '{}' resolves to {} ({})", bareHost, why, a.getHostAddress());
+                            fail(new Refused("the address of host '" + bareHost + "' is not allowed; the gateway only"
+                                    + " fetches from public addresses"));
                             return;
                         }
                     }

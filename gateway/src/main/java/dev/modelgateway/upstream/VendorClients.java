@@ -67,11 +67,11 @@ public final class VendorClients {
         });
     }
 
-    /** Calls holding or waiting for a connection, by upstream ("provider base-URL"), on this event loop. */
-    public Map<String, Integer> callsByUpstream() {
+    /** Calls holding or waiting for a connection, by provider, on this event loop. */
+    public Map<String, Integer> callsByProvider() {
         Map<String, Integer> out = new HashMap<>();
-        // the settings apart, pools of one upstream add up
-        pools.forEach((k, p) -> out.merge(k.provider() + " " + k.baseUrl(), p.calls(), Integer::sum));
+        // the settings and base URLs (before and after a reload) apart, pools of one provider add up
+        pools.forEach((k, p) -> out.merge(k.provider(), p.calls(), Integer::sum));
         return out;
     }
 

@@ -427,7 +427,7 @@ class CallRunnerTest {
             out.flush();
             sim.awaitReceived(list -> list.stream().anyMatch(q -> q.body().contains(marker)), 5_000).await();
             Eventually.until("the 429 read: the call is in its backoff",
-                    () -> clients.callsByUpstream().values().stream().allMatch(calls -> calls == 0));
+                    () -> clients.callsByProvider().values().stream().allMatch(calls -> calls == 0));
         }
 
         Row row = onlyLedgerRow();

@@ -49,6 +49,42 @@ class ConfigLoaderTest {
         assertThat(c.databaseUrl()).isEqualTo("jdbc:postgresql://db/gw");
     }
 
+    /** A secret, by mistake or not, in a field whose refusal quotes its value. */
+    static final Map<String, String> SECRET_ENV = Map.of("DB_PASSWORD", "hunter2-Secret");
+
+    @Test
+    void aRefusalNamesTheVariableNeverTheValueItBroughtIn() throws Exception {
+        for (String yaml : List.of(
+                "providers:\n  proxy:\n    type: openai-compatible\n    base_url: http://p/v1\n    connect_timeout_seconds: \"${DB_PASSWORD}\"\n",
+                "server:\n  port: \"${DB_PASSWORD}\"\n",
+                "routing:\n  cooldown: {failures: \"x${DB_PASSWORD}\"}\n",
+                "models: [${DB_PASSWORD}\n")) {
+            Path file = dir.resolve("secret.yaml");
+            Files.writeString(file, yaml);
+            assertThatThrownBy(() -> new ConfigLoader(SECRET_ENV::get).load(file)).as(yaml)
+                    .hasMessageNotContaining("hunter2").hasMessageContaining("${DB_PASSWORD}");
+        }
+    }
+
+    @Test
+    void theValuesVariablesBroughtInAreShownAsTheirReferences() throws Exception {
+        Path file = dir.resolve("shown.yaml");
+        Files.writeString(file, """
+                providers:
+                  proxy: {type: openai-compatible, base_url: http://p/v1}
+                models:
+                  team/m:
+                    price: {input: 1, output: 1}
+                    deployments: [{provider: proxy, model: m, region: "${DB_PASSWORD}", tags: ["eu-${DB_PASSWORD}", "${UNSET:-plain}"]}]
+                """);
+        GatewayConfig c = new ConfigLoader(SECRET_ENV::get).load(file);
+        var shown = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                .put("region", c.routing().deployments().get("team/m").getFirst().region());
+        shown.putArray("tags").add("eu-hunter2-Secret").add("plain");
+        assertThat(c.settings().substitutions().hideIn(shown).toString())
+                .isEqualTo("{\"region\":\"${DB_PASSWORD}\",\"tags\":[\"eu-${DB_PASSWORD}\",\"plain\"]}");
+    }
+
     @Test
     void vendorConnectionPoolsPerVendorWithDefaultsAndBounds() throws Exception {
         Path file = dir.resolve("pools.yaml");
@@ -96,10 +132,13 @@ class ConfigLoaderTest {
 
     @Test
     void aBaseUrlThatIsNotAnHttpUrlIsAClearStartupError() {
-        for (String bad : new String[] {"localhost:8080/v1", "api.openai.com/v1", "ftp://x/v1", "http://", "https://x/v1?a=b"}) {
+        for (String bad : new String[] {"localhost:8080/v1", "api.openai.com/v1", "ftp://x/v1", "http://"}) {
             assertThatThrownBy(() -> new ConfigLoader(Map.of("OPENAI_BASE_URL", bad)::get).load(null))
                     .as(bad).hasMessageContaining("OPENAI_BASE_URL").hasMessageContaining(bad);
         }
+        // a query value may be a token: the message shows the URL masked (config/ShownUrl)
+        assertThatThrownBy(() -> new ConfigLoader(Map.of("OPENAI_BASE_URL", "https://x/v1?key=t0ken")::get).load(null))
+                .hasMessageContaining("OPENAI_BASE_URL").hasMessageContaining("https://x/v1?key=****").hasMessageNotContaining("t0ken");
     }
 
     private GatewayConfig load(String yaml, Map<String, String> env) throws Exception {

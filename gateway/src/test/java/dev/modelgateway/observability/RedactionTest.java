@@ -23,6 +23,23 @@ class RedactionTest {
     }
 
     @Test
+    void keysGluedToAWordCloudAndCodeHostTokensJwtsAndPrivateKeysAreMasked() {
+        String pk = "pk-" + "a1B2c3D4e5F6g7H8i9J0k1L2";
+        assertThat(Redaction.scrub("{\"content\":\"x_" + pk + "\"}")).isEqualTo("{\"content\":\"x_[REDACTED]\"}");
+        assertThat(Redaction.scrub("aws AKIA" + "IOSFODNN7EXAMPLE and ASIA" + "Y3FDSNDKFKSIDJSW")).isEqualTo("aws [REDACTED] and [REDACTED]");
+        assertThat(Redaction.scrub("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"))
+                .isEqualTo("aws_secret_access_key = [REDACTED]");
+        assertThat(Redaction.scrub("gh ghp_" + "a".repeat(36) + " and github_pat_" + "11ABCDEFG0_" + "b".repeat(40)))
+                .isEqualTo("gh [REDACTED] and [REDACTED]");
+        String jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+        assertThat(Redaction.scrub("token " + jwt + ".")).isEqualTo("token [REDACTED].");
+        String pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy\n-----END RSA PRIVATE KEY-----";
+        assertThat(Redaction.scrub("key: " + pem + " done")).isEqualTo("key: [REDACTED] done");
+        // as captured content carries it (JSON-escaped), and cut short before its end
+        assertThat(Redaction.scrub("\"-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC")).isEqualTo("\"[REDACTED]");
+    }
+
+    @Test
     void aLineWithoutCredentialsIsTheSameString() {
         String line = "0af7651916cd43dd8448eb211c80319c POST /api/v1/chat/completions 200 1234us model=platform/vendorB-5.5 key=key_159a6df87852";
         assertThat(Redaction.scrub(line)).isSameAs(line);

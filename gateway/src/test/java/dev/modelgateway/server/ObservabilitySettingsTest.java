@@ -24,12 +24,13 @@ class ObservabilitySettingsTest {
                   metrics: false
                   metrics_port: 9464
                   attribute_header_prefix: X-Trace-Attr-
+                  follow_caller_sampling: true
                   otel: {otel.exporter.otlp.endpoint: "${COLLECTOR}"}
                 """);
         Map<String, String> env = Map.of("COLLECTOR", "http://collector:4318", "GATEWAY_ACCESS_LOG_FORMAT", "json",
                 "GATEWAY_OBSERVABILITY_CAPTURE_CONTENT", "true");
         ObservabilityConfig o = Gateway.observability(new ConfigLoader(env::get).load(file).settings());
-        assertThat(o).isEqualTo(new ObservabilityConfig(false, 9464, true, true, "x-trace-attr-",
+        assertThat(o).isEqualTo(new ObservabilityConfig(false, 9464, true, true, "x-trace-attr-", true,
                 Map.of("otel.exporter.otlp.endpoint", "http://collector:4318")));
         assertThat(Gateway.observability(new ConfigLoader(k -> null).load(null).settings())).isEqualTo(ObservabilityConfig.DEFAULT);
 

@@ -9,6 +9,7 @@ import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Provider;
 import dev.modelgateway.config.Setting;
 import dev.modelgateway.config.Settings;
+import dev.modelgateway.config.ShownUrl;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
@@ -99,7 +100,8 @@ public final class ConfigEndpoint {
         out.putObject("cooldown").put("failures", c.failures()).put("shared_failures", c.sharedFailures())
                 .put("seconds", c.first().toMillis() / 1000.0).put("max_seconds", c.max().toMillis() / 1000.0);
         out.set("settings", settings(config.settings()));
-        ctx.response().putHeader("content-type", "application/json").end(Json.toBuffer(out));
+        // any field may have come from a ${VAR} (a region, a tag): shown as the reference, never as the value
+        ctx.response().putHeader("content-type", "application/json").end(Json.toBuffer(config.settings().substitutions().hideIn(out)));
     }
 
     /** Every declared setting's value in force (secrets masked), its variable, and whether a reload applies it. */
@@ -115,7 +117,7 @@ public final class ConfigEndpoint {
 
     private static ObjectNode provider(Provider p) {
         ObjectNode n = Json.MAPPER.createObjectNode();
-        n.put("type", p.type().id()).put("base_url", p.baseUrl());
+        n.put("type", p.type().id()).put("base_url", ShownUrl.of(p.baseUrl()));
         ArrayNode keys = n.putArray("keys");
         for (Provider.Key k : p.keys()) keys.addObject().put("key", VendorEndpoint.mask(k.value())).put("weight", k.weight());
         ObjectNode headers = n.putObject("headers");

@@ -145,6 +145,42 @@ class TracingTest {
         assertThat(upstream.headers().get("traceparent")).startsWith("00-" + callerTrace + "-");
     }
 
+    @Test
+    void aCallerCannotSetTheAttributesTheGatewaySets() {
+        HttpResponse<String> r = h.postAuthed("/api/v1/chat/completions", "{\"model\":\"platform/vendorB-5.5\","
+                        + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",
+                "x-trace-attr-client.address", "6.6.6.6", "x-trace-attr-gateway.cost_usd", "0", "x-trace-attr-team", "blue");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        Span server = server(r);
+        assertThat(attr(server, "client.address")).isEqualTo("127.0.0.1");
+        assertThat(Double.parseDouble(attr(server, "gateway.cost_usd"))).isPositive();
+        assertThat(attr(server, "team")).isEqualTo("blue");
+
+        // without a key the gateway sets no key id: nor may the caller
+        HttpResponse<String> anonymous = h.post("/api/v1/chat/completions", "{}", "x-trace-attr-gateway.key_id", "key_of_someone_else");
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+        assertThat(attr(server(anonymous), "gateway.key_id")).isNull();
+    }
+
+    @Test
+    void aCallersUnsampledTraceparentDoesNotKeepItsCallOutOfTheTraces() {
+        String callerTrace = UUID.randomUUID().toString().replace("-", "");
+        HttpResponse<String> r = h.postAuthed("/api/v1/chat/completions", "{\"model\":\"platform/vendorB-5.5\","
+                        + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",
+                "traceparent", "00-" + callerTrace + "-00f067aa0ba902b7-00");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        // the operator's sampler (always on here) decides; the caller's trace is still the one continued
+        List<Span> spans = await(() -> collector.trace(callerTrace), 2);
+        assertThat(spans).hasSize(2);
+        assertThat(spans).anySatisfy(s -> assertThat(hex(s.getParentSpanId().toByteArray())).isEqualTo("00f067aa0ba902b7"));
+    }
+
+    private static Span server(HttpResponse<String> r) {
+        String traceId = r.headers().firstValue("X-Platform-Trace-Id").orElseThrow();
+        return await(() -> collector.trace(traceId), 1).stream().filter(s -> s.getKind() == Span.SpanKind.SPAN_KIND_SERVER)
+                .findFirst().orElseThrow();
+    }
+
     /**
      * The spans of a trace once at least {@code n} have arrived, its server span among them. The server span ends
      * last (once the response has ended and the call has its record), and the SDK exports spans in the order they

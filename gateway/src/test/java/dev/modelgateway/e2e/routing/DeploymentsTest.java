@@ -44,6 +44,9 @@ class DeploymentsTest {
     static final Duration COOLDOWN = Duration.ofSeconds(8);
     /** The breakers' clock: a cooldown ends when a test advances it past it. */
     static final TestClock clock = new TestClock();
+    /** Credentials in a provider's base URL, as a proxy in front of a vendor may want them. */
+    static final String PROXY_USER_INFO = "proxyuser:s3cretPassw0rd";
+    static final String PROXY_PATH_TOKEN = "tok3nAbCdEf0123456789";
 
     static String config(VendorSimulator sim) {
         String base = sim.baseUrl();
@@ -57,6 +60,9 @@ class DeploymentsTest {
                   vllm:
                     type: openai-compatible
                     base_url: %s/compat/v1
+                  proxied:
+                    type: openai-compatible
+                    base_url: %s/%s/v1
                 models:
                   team/chat:
                     kind: chat
@@ -68,7 +74,13 @@ class DeploymentsTest {
                     deployments:
                       - {provider: azure-eu, model: gpt-4o-eu, weight: 3, region: eu}
                       - {provider: vllm, model: llama-3.3-70b, weight: 1}
-                """.formatted(base, SimKeys.AZURE, base);
+                  team/proxied:
+                    kind: chat
+                    context_window: 128000
+                    max_output_tokens: 16000
+                    price: {input: 1.00, output: 2.00}
+                    deployments: [{provider: proxied, model: llama-3.3-70b}]
+                """.formatted(base, SimKeys.AZURE, base, base.replace("://", "://" + PROXY_USER_INFO + "@"), PROXY_PATH_TOKEN);
     }
 
     @BeforeAll
@@ -211,5 +223,21 @@ class DeploymentsTest {
         assertThat(c.at("/settings/server.port/env").asText()).isEqualTo("GATEWAY_SERVER_PORT");
         assertThat(c.at("/settings/server.port/applied_by_reload").asBoolean()).isFalse();
         assertThat(c.at("/settings/timeouts.images_seconds/value").asLong()).isEqualTo(300);
+    }
+
+    @Test
+    void credentialsInABaseUrlAreShownNeitherByTheAdminApiNorOnMetrics() {
+        // a call makes the provider's connection pool, whose gauge /metrics then shows
+        h.postAuthed("/api/v1/chat/completions", "{\"model\":\"team/proxied\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+        String metrics = h.get("/metrics").body();
+        assertThat(metrics).contains("gateway_upstream_pool_calls{provider=\"proxied\"}");
+        String config = h.getAuthed("/api/v1/admin/config").body();
+        for (String shown : List.of(metrics, config)) {
+            assertThat(shown).doesNotContain("proxyuser", "s3cretPassw0rd", PROXY_PATH_TOKEN);
+        }
+        // the rest of the address stays readable for the operator
+        assertThat(Json.parseOrNull(config).at("/providers/proxied/base_url").asText())
+                .isEqualTo(sim.baseUrl().replace("://", "://****@") + "/****/v1");
+        assertThat(metrics).doesNotContain(sim.baseUrl().substring(sim.baseUrl().indexOf("://") + 3));
     }
 }

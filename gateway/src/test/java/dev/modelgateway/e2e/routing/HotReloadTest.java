@@ -1,5 +1,8 @@
 package dev.modelgateway.e2e.routing;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
@@ -10,6 +13,7 @@ import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import java.math.BigDecimal;
 import java.net.URI;
@@ -148,5 +152,36 @@ class HotReloadTest {
         var yaml = a.postAuthed("/api/v1/admin/reload", "");
         assertThat(Json.parseOrNull(yaml.body()).at("/error/message").asText()).contains("line");
         chat(a, "team/late");
+    }
+
+    /** Any variable of the test's environment stands for a secret: its value must show nowhere. */
+    @Test
+    void neitherARefusedReloadNorTheAdminConfigShowsWhatAVariableBroughtIn() throws Exception {
+        String secret = System.getenv("PATH");
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        Logger reloads = (Logger) LoggerFactory.getLogger("dev.modelgateway.server.ConfigReload");
+        reloads.addAppender(log);
+        Files.writeString(file, GatewayHarness.simVendors(sim) + """
+                providers:
+                  proxy:
+                    type: openai-compatible
+                    base_url: %s/openai/v1
+                    connect_timeout_seconds: "${PATH}"
+                """.formatted(sim.baseUrl()));
+        var refused = a.postAuthed("/api/v1/admin/reload", "");
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.body()).contains("providers.proxy.connect_timeout_seconds", "${PATH}").doesNotContain(secret);
+        reloads.detachAppender(log);
+        assertThat(log.list).isNotEmpty().allSatisfy(e -> assertThat(e.getFormattedMessage()).doesNotContain(secret));
+
+        Files.writeString(file, GatewayHarness.simVendors(sim) + added("1", "2").replace("model: late-upstream}",
+                "model: late-upstream, region: \"${PATH}\", tags: [\"t-${PATH}\"]}"));
+        assertThat(a.postAuthed("/api/v1/admin/reload", "").statusCode()).isEqualTo(200);
+        String config = a.getAuthed("/api/v1/admin/config").body();
+        assertThat(config).doesNotContain(secret);
+        JsonNode deployment = Json.parseOrNull(config).at("/models/team~1late/deployments/0");
+        assertThat(deployment.path("region").asText()).isEqualTo("${PATH}");
+        assertThat(deployment.path("tags").get(0).asText()).isEqualTo("t-${PATH}");
     }
 }

@@ -1,0 +1,104 @@
+package dev.modelgateway.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The values the environment gave the configuration file's {@code ${VAR}} references. Any field may reference a
+ * secret ({@code region: ${DB_PASSWORD}}, by mistake or not), and the gateway cannot tell which: so wherever it shows
+ * the configuration (a refused load's message, its log line, {@code GET /api/v1/admin/config}) such a value is shown as
+ * the reference that produced it, never as itself. A {@code ${VAR:-default}}'s default is the file's own text and is
+ * shown.
+ */
+public final class Substitutions {
+    public static final Substitutions NONE = new Substitutions(Map.of());
+    private static final int ANYWHERE = 4;
+
+    /** Value → {@code ${VAR}}, the longest value first, so that one containing another is replaced whole. */
+    private final Map<String, String> references;
+
+    private Substitutions(Map<String, String> references) {
+        Map<String, String> sorted = new LinkedHashMap<>();
+        references.entrySet().stream().sorted(Comparator.comparingInt((Map.Entry<String, String> e) -> e.getKey().length()).reversed())
+                .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+        this.references = Collections.unmodifiableMap(sorted);
+    }
+
+    /** Collects the substitutions of one file as they are made. */
+    static final class Recorder {
+        private final Map<String, String> references = new LinkedHashMap<>();
+
+        /** {@code ${variable}} was replaced by {@code value}, read from the environment. */
+        void record(String variable, String value) {
+            if (!value.isBlank()) references.put(value, "${" + variable + "}");
+        }
+
+        Substitutions done() {
+            return references.isEmpty() ? NONE : new Substitutions(references);
+        }
+    }
+
+    /**
+     * {@code text} with every substituted value replaced by its reference: wherever it appears (a value may be glued to
+     * the file's own text, {@code x${VAR}}), but a value shorter than {@value #ANYWHERE} characters only where it stands
+     * alone, not inside a longer word or number (a {@code ${REPLICAS}} of 2 must not turn every 2 of a message into it).
+     */
+    public String hide(String text) {
+        if (text == null || references.isEmpty()) return text;
+        String out = text;
+        for (Map.Entry<String, String> e : references.entrySet()) {
+            String value = e.getKey();
+            if (!out.contains(value)) continue;
+            out = value.length() >= ANYWHERE ? out.replace(value, e.getValue())
+                    : Pattern.compile("(?<![A-Za-z0-9])" + Pattern.quote(value) + "(?![A-Za-z0-9])").matcher(out)
+                            .replaceAll(Matcher.quoteReplacement(e.getValue()));
+        }
+        return out;
+    }
+
+    /** The same refusal, its message {@linkplain #hide hidden}; the cause is left out, as its message may quote the value. */
+    public IllegalArgumentException hide(IllegalArgumentException e) {
+        String hidden = hide(e.getMessage());
+        return hidden == null || hidden.equals(e.getMessage()) ? e : new IllegalArgumentException(hidden);
+    }
+
+    /** Every text value of {@code tree} {@linkplain #hide hidden}, in place; returns the tree. */
+    public <T extends JsonNode> T hideIn(T tree) {
+        if (references.isEmpty()) return tree;
+        if (tree instanceof ObjectNode o) {
+            List<String> names = new ArrayList<>();
+            o.fieldNames().forEachRemaining(names::add);
+            for (String name : names) {
+                JsonNode child = o.get(name);
+                if (child.isTextual()) o.set(name, TextNode.valueOf(hide(child.asText())));
+                else hideIn(child);
+            }
+        } else if (tree instanceof ArrayNode a) {
+            for (int i = 0; i < a.size(); i++) {
+                if (a.get(i).isTextual()) a.set(i, TextNode.valueOf(hide(a.get(i).asText())));
+                else hideIn(a.get(i));
+            }
+        }
+        return tree;
+    }
+
+    /** These and {@code newer}'s: a reload keeps the values a restart would apply, read from the earlier file. */
+    Substitutions and(Substitutions newer) {
+        if (newer.references.isEmpty()) return this;
+        if (references.isEmpty()) return newer;
+        Map<String, String> all = new LinkedHashMap<>(references);
+        all.putAll(newer.references);
+        return new Substitutions(all);
+    }
+}
