@@ -6,6 +6,7 @@ import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.testing.E2e;
+import io.vertx.core.http.ClientWebSocket;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
@@ -39,10 +40,11 @@ class RealtimeRevocationTest {
     private static WebSocket open(String key, LinkedBlockingQueue<JsonNode> events, CompletableFuture<Short> closed) {
         WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(h.gateway.port())
                 .setURI("/api/v1/realtime?model=" + MODEL).addHeader("authorization", "Bearer " + key);
-        return ws.connect(options).onSuccess(s -> {
-            s.textMessageHandler(t -> events.add(Json.parseOrNull(t)));
-            s.closeHandler(v -> closed.complete(s.closeStatusCode()));
-        }).await();
+        // the handlers are set before the upgrade: the gateway's session.created comes at once
+        ClientWebSocket s = ws.webSocket();
+        s.textMessageHandler(t -> events.add(Json.parseOrNull(t)));
+        s.closeHandler(v -> closed.complete(s.closeStatusCode()));
+        return s.connect(options).await();
     }
 
     private static JsonNode next(LinkedBlockingQueue<JsonNode> events, String type) throws InterruptedException {

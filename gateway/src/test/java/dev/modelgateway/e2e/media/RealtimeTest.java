@@ -14,6 +14,7 @@ import dev.modelgateway.json.Json;
 import dev.modelgateway.testing.E2e;
 import dev.modelgateway.testing.Eventually;
 import io.vertx.core.http.UpgradeRejectedException;
+import io.vertx.core.http.ClientWebSocket;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
@@ -163,9 +164,14 @@ class RealtimeTest {
         throw new AssertionError("the upgrade was accepted");
     }
 
-    /** Connects, collecting the text events from the first one (the gateway's session.created comes at once). */
+    /**
+     * Connects, collecting the text events from the first one: the handler is set before the upgrade, because the
+     * gateway's session.created comes at once (set after, on this thread, it could miss it).
+     */
     private static WebSocket open(WebSocketConnectOptions options, LinkedBlockingQueue<JsonNode> events) {
-        return ws.connect(options).onSuccess(s -> s.textMessageHandler(t -> events.add(Json.parseOrNull(t)))).await();
+        ClientWebSocket socket = ws.webSocket();
+        socket.textMessageHandler(t -> events.add(Json.parseOrNull(t)));
+        return socket.connect(options).await();
     }
 
     private static JsonNode next(LinkedBlockingQueue<JsonNode> events, String type) throws InterruptedException {

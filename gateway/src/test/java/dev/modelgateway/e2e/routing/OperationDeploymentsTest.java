@@ -8,7 +8,7 @@ import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
 import dev.modelgateway.testing.E2e;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.ClientWebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
 import org.junit.jupiter.api.AfterAll;
@@ -148,10 +148,12 @@ class OperationDeploymentsTest {
         try {
             for (int i = 0; i < 4; i++) {
                 BlockingQueue<JsonNode> events = new ArrayBlockingQueue<>(16);
-                WebSocket socket = client.connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(h.gateway.port())
-                                .setURI("/api/v1/realtime?model=platform/vendorB-realtime")
-                                .addHeader("authorization", "Bearer " + GatewayHarness.KEY))
-                        .onSuccess(s -> s.textMessageHandler(t -> events.add(Json.parseOrNull(t)))).await();
+                // the handler is set before the upgrade: the gateway's session.created comes at once
+                ClientWebSocket socket = client.webSocket();
+                socket.textMessageHandler(t -> events.add(Json.parseOrNull(t)));
+                socket.connect(new WebSocketConnectOptions().setHost("127.0.0.1").setPort(h.gateway.port())
+                        .setURI("/api/v1/realtime?model=platform/vendorB-realtime")
+                        .addHeader("authorization", "Bearer " + GatewayHarness.KEY)).await();
                 JsonNode first = events.poll(10, TimeUnit.SECONDS);
                 assertThat(first).isNotNull();
                 assertThat(first.path("type").asText()).isEqualTo("session.created");
