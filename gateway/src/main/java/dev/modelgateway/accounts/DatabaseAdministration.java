@@ -83,8 +83,8 @@ public final class DatabaseAdministration implements AutoCloseable {
     /** Disables or enables a key; empty when there is none with this id. */
     public Optional<StoredKey> setDisabled(String actor, String id, boolean disabled) throws SQLException {
         return change((sql, keys, teams, audit) -> {
+            if (!keys.lock(id)) return Optional.<StoredKey>empty(); // a concurrent admin change stays
             Optional<StoredKey> key = keys.find(id);
-            if (key.isEmpty()) return key;
             keys.update(id, key.get().settings(), disabled);
             audit.record(actor, "key.update", "key", id, AuditLog.of(key.get()), AuditLog.of(keys.find(id).orElse(null)));
             return key;

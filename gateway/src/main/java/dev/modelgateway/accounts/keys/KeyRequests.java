@@ -84,6 +84,14 @@ public final class KeyRequests {
                 current.createdAt());
     }
 
+    /** The body's {@code disabled}, or {@code current} when it has none. */
+    public static boolean disabled(ObjectNode body, boolean current) {
+        if (!body.has("disabled")) return current;
+        JsonNode v = value(body, "disabled");
+        if (v == null || !v.isBoolean()) throw GatewayException.invalid("disabled", "'disabled' must be true or false.");
+        return v.booleanValue();
+    }
+
     private static List<String> names(JsonNode object) {
         List<String> names = new ArrayList<>();
         object.fieldNames().forEachRemaining(names::add);

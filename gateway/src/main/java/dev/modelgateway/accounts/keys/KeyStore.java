@@ -68,6 +68,20 @@ public final class KeyStore {
         });
     }
 
+    /**
+     * Locks the key's row until the transaction ends; false if there is no such key. A write comes first, so that
+     * PostgreSQL holds the row and SQLite the database (one writer) before the row is read: a change applied to what
+     * {@link #find} then reads is never lost to another change made at the same time.
+     */
+    public boolean lock(String id) throws SQLException {
+        return db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE api_keys SET disabled = disabled WHERE id = ?")) {
+                ps.setString(1, id);
+                return ps.executeUpdate() > 0;
+            }
+        });
+    }
+
     /** Replaces a key's settings and state; false if there is no such key. */
     public boolean update(String id, KeySettings settings, boolean disabled) throws SQLException {
         return db.call(c -> {
