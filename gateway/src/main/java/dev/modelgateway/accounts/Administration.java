@@ -97,10 +97,11 @@ public final class Administration {
         }));
     }
 
-    public Future<KeyStore.CreatedKey> createKey(String actor, KeySettings settings) {
+    /** A new key; a disabled one authenticates nothing until it is enabled. */
+    public Future<KeyStore.CreatedKey> createKey(String actor, KeySettings settings, boolean disabled) {
         return change(tx -> {
             requireTeam(tx, settings.teamId());
-            KeyStore.CreatedKey created = tx.keys().create(settings);
+            KeyStore.CreatedKey created = tx.keys().create(settings, disabled);
             tx.audit().record(actor, "key.create", "key", created.key().id(), null, AuditLog.of(created.key()));
             return created;
         });

@@ -59,7 +59,7 @@ public final class DatabaseAdministration implements AutoCloseable {
     public Optional<KeyStore.CreatedKey> createKey(String actor, KeySettings settings) throws SQLException {
         return change((sql, keys, teams, audit) -> {
             if (settings.teamId() != null && teams.find(settings.teamId()).isEmpty()) return Optional.empty();
-            KeyStore.CreatedKey created = keys.create(settings);
+            KeyStore.CreatedKey created = keys.create(settings, false);
             audit.record(actor, "key.create", "key", created.key().id(), null, AuditLog.of(created.key()));
             return Optional.of(created);
         });

@@ -166,7 +166,7 @@ class PricesTest {
     }
 
     private ApiKey key() {
-        var created = await(accounts.admin().createKey("test", new KeySettings(Fixtures.random("key-"), List.of(), null, null, null, null)));
+        var created = await(accounts.admin().createKey("test", new KeySettings(Fixtures.random("key-"), List.of(), null, null, null, null), false));
         return await(accounts.authenticate(created.secret()));
     }
 

@@ -22,7 +22,7 @@ import java.util.Set;
 public final class KeyRequests {
     private KeyRequests() {}
 
-    /** The fields a key's settings are made of; {@code disabled} is taken by PATCH only. */
+    /** The fields of a key's body: its settings and its state ({@code disabled}, read by {@link #disabled}). */
     private static final Set<String> FIELDS = Set.of("name", "models", "rpm", "tpm", "budget_usd", "expires_at",
             "model_limits", "max_concurrent", "disabled", "team_id", "budget_period");
     private static final Set<String> TEAM_FIELDS = Set.of("name", "models", "rpm", "tpm", "budget_usd", "budget_period");

@@ -30,19 +30,23 @@ public final class KeyStore {
         this.db = db;
     }
 
-    /** Creates a key; the returned secret exists nowhere else, so the caller must show it now. */
-    public CreatedKey create(KeySettings settings) throws SQLException {
+    /**
+     * Creates a key, disabled from the start if asked; the returned secret exists nowhere else, so the caller must
+     * show it now.
+     */
+    public CreatedKey create(KeySettings settings, boolean disabled) throws SQLException {
         String secret = KeyToken.newSecret();
-        StoredKey key = new StoredKey(KeyToken.newId(), KeyToken.displayPrefix(secret), settings, false,
+        StoredKey key = new StoredKey(KeyToken.newId(), KeyToken.displayPrefix(secret), settings, disabled,
                 Instant.ofEpochMilli(System.currentTimeMillis()));
         db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO api_keys (id, key_hash, key_prefix, disabled,"
-                    + " created_at_ms, " + SETTINGS + ") VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + " created_at_ms, " + SETTINGS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 ps.setString(1, key.id());
                 ps.setString(2, KeyToken.hash(secret));
                 ps.setString(3, key.prefix());
-                ps.setLong(4, key.createdAt().toEpochMilli());
-                bindSettings(ps, 5, settings);
+                ps.setInt(4, disabled ? 1 : 0);
+                ps.setLong(5, key.createdAt().toEpochMilli());
+                bindSettings(ps, 6, settings);
                 return ps.executeUpdate();
             }
         });

@@ -28,8 +28,9 @@ public final class KeysEndpoint {
     }
 
     public void create(RoutingContext ctx) {
-        KeySettings settings = KeyRequests.create(body(ctx));
-        respond(ctx, accounts.createKey(actor(ctx), settings).map(created -> {
+        ObjectNode body = body(ctx);
+        KeySettings settings = KeyRequests.create(body);
+        respond(ctx, accounts.createKey(actor(ctx), settings, KeyRequests.disabled(body, false)).map(created -> {
             ctx.response().setStatusCode(201);
             return json(created.key()).put("key", created.secret());
         }));
