@@ -175,7 +175,7 @@ public final class Accounts {
                 .compose(l -> (config.redisUrl() == null ? Future.<CallHolds>succeededFuture(local)
                         : RedisHolds.connect(vertx, config.redisUrl(), config.redisKeyPrefix(), leaseMs, local).<CallHolds>map(h -> h))
                         .compose(h -> vertx.executeBlocking(() -> {
-                                    PriceTables.register(db, prices);
+                                    PriceTables.registerInForce(db, prices);
                                     // rows a dead process journaled and never wrote count before any spend is read
                                     Ledger ledger = new Ledger(db);
                                     LedgerJournal journal = LedgerJournal.open(config.ledgerJournalDir(), config.databaseUrl(),
@@ -378,7 +378,7 @@ public final class Accounts {
     private void registerPrices(String version) {
         registeredPrices = version;
         blocking(() -> {
-            PriceTables.register(db, prices);
+            PriceTables.registerInForce(db, prices);
             return null;
         }).onFailure(e -> registeredPrices = null);
     }

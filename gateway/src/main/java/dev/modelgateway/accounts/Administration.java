@@ -6,6 +6,7 @@ import dev.modelgateway.accounts.audit.AlertSettingsStore;
 import dev.modelgateway.accounts.audit.Alerts;
 import dev.modelgateway.accounts.audit.AuditLog;
 import dev.modelgateway.accounts.keys.BudgetPeriod;
+import dev.modelgateway.accounts.keys.KeyRequests;
 import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.accounts.keys.KeyStore;
 import dev.modelgateway.accounts.keys.StoredKey;
@@ -96,10 +97,11 @@ public final class Administration {
         }));
     }
 
-    public Future<KeyStore.CreatedKey> createKey(String actor, KeySettings settings) {
+    /** A new key; a disabled one authenticates nothing until it is enabled. */
+    public Future<KeyStore.CreatedKey> createKey(String actor, KeySettings settings, boolean disabled) {
         return change(tx -> {
             requireTeam(tx, settings.teamId());
-            KeyStore.CreatedKey created = tx.keys().create(settings);
+            KeyStore.CreatedKey created = tx.keys().create(settings, disabled);
             tx.audit().record(actor, "key.create", "key", created.key().id(), null, AuditLog.of(created.key()));
             return created;
         });
@@ -128,13 +130,19 @@ public final class Administration {
         return blocking.run(() -> teams.find(id));
     }
 
-    /** Forgets cached keys, which carry their team, before the caller hears of the change. */
-    public Future<Boolean> updateTeam(String actor, Team team) {
+    /**
+     * Applies the body's fields to the team as it is inside the transaction, its row locked first, so that two
+     * changes made at once both stay; empty when there is no such team. Forgets cached keys, which carry their team,
+     * before the caller hears of the change.
+     */
+    public Future<Optional<Team>> patchTeam(String actor, String id, ObjectNode body) {
         return change(tx -> {
-            Optional<Team> before = tx.teams().find(team.id());
-            boolean updated = tx.teams().update(team);
-            if (updated) tx.audit().record(actor, "team.update", "team", team.id(), AuditLog.of(before.orElse(null)), AuditLog.of(team));
-            return updated;
+            if (!tx.teams().lock(id)) return Optional.<Team>empty();
+            Team before = tx.teams().find(id).orElseThrow();
+            Team after = KeyRequests.team(before, body, false);
+            tx.teams().update(after);
+            tx.audit().record(actor, "team.update", "team", id, AuditLog.of(before), AuditLog.of(after));
+            return Optional.of(after);
         }).onSuccess(x -> keysChanged.run());
     }
 
@@ -166,17 +174,22 @@ public final class Administration {
         return blocking.run(() -> keys.find(id));
     }
 
-    /** Forgets cached keys before the caller hears of the change, so its next request sees it. */
-    public Future<Boolean> updateKey(String actor, String id, KeySettings settings, boolean disabled) {
+    /**
+     * Applies the body's fields (settings and {@code disabled}) to the key as it is inside the transaction, its row
+     * locked first: a revocation sent beside another edit is never undone by it. Empty when there is no such key.
+     * Forgets cached keys before the caller hears of the change, so its next request sees it.
+     */
+    public Future<Optional<StoredKey>> patchKey(String actor, String id, ObjectNode body) {
         return change(tx -> {
+            if (!tx.keys().lock(id)) return Optional.<StoredKey>empty();
+            StoredKey before = tx.keys().find(id).orElseThrow();
+            KeySettings settings = KeyRequests.patch(before.settings(), body, false);
+            boolean disabled = KeyRequests.disabled(body, before.disabled());
             requireTeam(tx, settings.teamId());
-            Optional<StoredKey> before = tx.keys().find(id);
-            boolean updated = tx.keys().update(id, settings, disabled);
-            if (updated) {
-                tx.audit().record(actor, "key.update", "key", id, AuditLog.of(before.orElse(null)),
-                        AuditLog.of(tx.keys().find(id).orElse(null)));
-            }
-            return updated;
+            tx.keys().update(id, settings, disabled);
+            Optional<StoredKey> after = tx.keys().find(id);
+            tx.audit().record(actor, "key.update", "key", id, AuditLog.of(before), AuditLog.of(after.orElse(null)));
+            return after;
         }).onSuccess(x -> keysChanged.run());
     }
 

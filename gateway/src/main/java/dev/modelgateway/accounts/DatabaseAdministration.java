@@ -9,8 +9,10 @@ import dev.modelgateway.accounts.keys.KeyStore;
 import dev.modelgateway.accounts.keys.StoredKey;
 import dev.modelgateway.accounts.keys.Team;
 import dev.modelgateway.accounts.keys.TeamStore;
+import dev.modelgateway.accounts.ledger.PriceTables;
 import dev.modelgateway.accounts.ledger.Repricing;
 import dev.modelgateway.catalogue.PriceBook;
+import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.store.Database;
 import dev.modelgateway.store.Sql;
@@ -59,7 +61,7 @@ public final class DatabaseAdministration implements AutoCloseable {
     public Optional<KeyStore.CreatedKey> createKey(String actor, KeySettings settings) throws SQLException {
         return change((sql, keys, teams, audit) -> {
             if (settings.teamId() != null && teams.find(settings.teamId()).isEmpty()) return Optional.empty();
-            KeyStore.CreatedKey created = keys.create(settings);
+            KeyStore.CreatedKey created = keys.create(settings, false);
             audit.record(actor, "key.create", "key", created.key().id(), null, AuditLog.of(created.key()));
             return Optional.of(created);
         });
@@ -83,8 +85,8 @@ public final class DatabaseAdministration implements AutoCloseable {
     /** Disables or enables a key; empty when there is none with this id. */
     public Optional<StoredKey> setDisabled(String actor, String id, boolean disabled) throws SQLException {
         return change((sql, keys, teams, audit) -> {
+            if (!keys.lock(id)) return Optional.<StoredKey>empty(); // a concurrent admin change stays
             Optional<StoredKey> key = keys.find(id);
-            if (key.isEmpty()) return key;
             keys.update(id, key.get().settings(), disabled);
             audit.record(actor, "key.update", "key", id, AuditLog.of(key.get()), AuditLog.of(keys.find(id).orElse(null)));
             return key;
@@ -130,8 +132,20 @@ public final class DatabaseAdministration implements AutoCloseable {
         return new AuditLog(Sql.pool(db)).list(limit, targetId);
     }
 
-    /** Prices the ledger rows of {@code [from, to)} again with {@code prices} (see {@link Repricing}). */
+    /**
+     * Prices the ledger rows of {@code [from, to)} again with {@code prices} (see {@link Repricing}), which must be the
+     * table the gateway prices with: the command's own configuration (another file, or none: the shipped prices)
+     * would otherwise silently undo the operator's configured prices, spend and budgets included. A 400 naming
+     * {@code --config} when they differ, before anything is changed.
+     */
     public Repricing.Result reprice(String actor, PriceBook prices, Instant from, Instant to) throws SQLException {
+        Optional<PriceTables.InForce> gateway = PriceTables.inForce(db);
+        if (gateway.isPresent() && !gateway.get().version().equals(prices.version())) {
+            throw GatewayException.invalid("config", "The gateway prices with price table " + gateway.get().version()
+                    + " (since " + gateway.get().since() + ") but this command's configuration gives " + prices.version()
+                    + ": nothing was repriced. Run it with the gateway's configuration (--config FILE, and the same"
+                    + " environment), or use POST /api/v1/admin/reprice on the running gateway.");
+        }
         Repricing.Result result = Repricing.run(db, prices, from, to);
         new AuditLog(Sql.pool(db)).record(actor, "reprice", "ledger", null,
                 Json.MAPPER.createObjectNode().put("from", from.toString()).put("to", to.toString()), result.json());

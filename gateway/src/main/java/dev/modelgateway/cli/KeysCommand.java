@@ -48,7 +48,8 @@ public final class KeysCommand {
                    keys teams create --name NAME [--models GLOB,GLOB] [--rpm N] [--tpm N] [--budget USD] [--budget-period P]
                    keys teams list | keys teams delete TEAM_ID
                    keys audit [--limit N] [--target ID]      the audit log of admin changes, newest first
-                   keys reprice --from TIME --to TIME        re-price the ledger rows of [from, to) with the current prices
+                   keys reprice --from TIME --to TIME        re-price the ledger rows of [from, to) with the gateway's prices
+                     (give the gateway's --config: a table other than the one the gateway prices with is refused)
                    keys alerts                               alerts (budget thresholds, unpriced models) and their delivery""";
     private static final Map<String, String> CREATE_FLAGS = Map.of("--name", "name", "--models", "models",
             "--rpm", "rpm", "--tpm", "tpm", "--model-limits", "model_limits", "--budget", "budget_usd", "--expires", "expires_at",

@@ -43,6 +43,7 @@ final class RollupJob {
     private static final List<String> DIMENSIONS = List.of("key_id", "model", "vendor", "team_id");
 
     private final Database db;
+    private final RepricedRollups repriced;
     /**
      * How much ledger time (by id) a step takes: halved when a step found more than {@link #BATCH_ROWS} rows,
      * doubled when it found fewer than a tenth of that, so a step stays near the batch size at any traffic
@@ -52,13 +53,18 @@ final class RollupJob {
 
     RollupJob(Database db) {
         this.db = db;
+        this.repriced = new RepricedRollups(db);
     }
 
-    /** Runs steps until the rollups hold every row made before {@code nowMs - SETTLE}. */
+    /**
+     * Runs steps until the rollups hold every row made before {@code nowMs - SETTLE}, then rebuilds the days of the
+     * reprices since the last run ({@link RepricedRollups}).
+     */
     void catchUp(long nowMs) throws SQLException {
         while (step(nowMs)) {
             // one transaction per batch
         }
+        repriced.catchUp();
     }
 
     /** One batch in one transaction; true when more rows are waiting. */
@@ -82,24 +88,11 @@ final class RollupJob {
                 return more && skipTo(c, stored, idPrefix(end));
             }
             if (!moveWatermark(c, stored, to)) return false;
-            update(c, "DELETE FROM console_rollup_batch");
-            update(c, "INSERT INTO console_rollup_batch SELECT (at_ms / " + HOUR_MS + ") * " + HOUR_MS
-                    + ", key_id, COALESCE(public_model, ''), COALESCE(vendor, ''), COALESCE(team_id, ''), COUNT(*),"
-                    + " SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END), SUM(input_tokens), SUM(cache_read_tokens),"
-                    + " SUM(cache_write_5m_tokens + cache_write_1h_tokens), SUM(output_tokens), SUM(reasoning_tokens),"
-                    + " SUM(cost_usd_e10), SUM(latency_ms), COALESCE(SUM(ttft_ms), 0), COUNT(ttft_ms), "
-                    + RollupColumns.histogram("latency_ms") + ", " + RollupColumns.histogram("ttft_ms")
-                    + " FROM usage_ledger WHERE id > ? AND id <= ?"
-                    + " GROUP BY (at_ms / " + HOUR_MS + ") * " + HOUR_MS + ", key_id, COALESCE(public_model, ''), COALESCE(vendor, ''),"
-                    + " COALESCE(team_id, '')", from, to);
+            aggregate(c, "id > ? AND id <= ?", from, to);
             long rows = count(c);
             if (rows > BATCH_ROWS) windowMs = Math.max(MIN_WINDOW_MS, windowMs / 2);
             else if (rows < BATCH_ROWS / 10) windowMs = Math.min(MAX_WINDOW_MS, windowMs * 2);
-            for (String[] cut : CUTS) {
-                add(c, cut, "h", HOUR_MS);
-                add(c, cut, "d", DAY_MS);
-            }
-            update(c, "DELETE FROM console_rollup_batch");
+            addToEveryCut(c);
             return more;
         });
     }
@@ -107,6 +100,39 @@ final class RollupJob {
     /** An empty window: the watermark moves to its end bound, below every id made from then on. */
     private static boolean skipTo(Connection c, String stored, String bound) throws SQLException {
         return bound.compareTo(stored) > 0 && moveWatermark(c, stored, bound);
+    }
+
+    /** The ledger rows matching {@code where}, aggregated per hour, key, model, vendor and team into the batch table. */
+    static void aggregate(Connection c, String where, Object... params) throws SQLException {
+        update(c, "DELETE FROM console_rollup_batch");
+        update(c, "INSERT INTO console_rollup_batch SELECT (at_ms / " + HOUR_MS + ") * " + HOUR_MS
+                + ", key_id, COALESCE(public_model, ''), COALESCE(vendor, ''), COALESCE(team_id, ''), COUNT(*),"
+                + " SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END), SUM(input_tokens), SUM(cache_read_tokens),"
+                + " SUM(cache_write_5m_tokens + cache_write_1h_tokens), SUM(output_tokens), SUM(reasoning_tokens),"
+                + " SUM(cost_usd_e10), SUM(latency_ms), COALESCE(SUM(ttft_ms), 0), COUNT(ttft_ms), "
+                + RollupColumns.histogram("latency_ms") + ", " + RollupColumns.histogram("ttft_ms")
+                + " FROM usage_ledger WHERE " + where
+                + " GROUP BY (at_ms / " + HOUR_MS + ") * " + HOUR_MS + ", key_id, COALESCE(public_model, ''), COALESCE(vendor, ''),"
+                + " COALESCE(team_id, '')", params);
+    }
+
+    /** Adds the batch to every cut of both grains, then empties it. */
+    static void addToEveryCut(Connection c) throws SQLException {
+        for (String[] cut : CUTS) {
+            add(c, cut, "h", HOUR_MS);
+            add(c, cut, "d", DAY_MS);
+        }
+        update(c, "DELETE FROM console_rollup_batch");
+    }
+
+    /** Removes the rollups of every cut and grain in {@code [fromMs, toMs)}, through the primary key. */
+    static void remove(Connection c, long fromMs, long toMs) throws SQLException {
+        for (String[] cut : CUTS) {
+            for (String grain : List.of("h", "d")) {
+                update(c, "DELETE FROM console_rollup WHERE cut = ? AND grain = ? AND bucket_ms >= ? AND bucket_ms < ?",
+                        cut[0], grain, fromMs, toMs);
+            }
+        }
     }
 
     /** The number of requests in the batch (its rows are already grouped). */
@@ -150,7 +176,7 @@ final class RollupJob {
                 + " ON CONFLICT (cut, grain, bucket_ms, key_id, model, vendor, team_id) DO UPDATE SET " + String.join(", ", sets));
     }
 
-    private static String watermark(Connection c) throws SQLException {
+    static String watermark(Connection c) throws SQLException {
         return string(c, "SELECT value FROM console_rollup_state WHERE name = 'watermark'");
     }
 
@@ -159,18 +185,18 @@ final class RollupJob {
         return update(c, "UPDATE console_rollup_state SET value = ? WHERE name = 'watermark' AND value = ?", to, from) == 1;
     }
 
-    private static String string(Connection c, String sql, String... params) throws SQLException {
+    static String string(Connection c, String sql, Object... params) throws SQLException {
         try (PreparedStatement st = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) st.setString(i + 1, params[i]);
+            for (int i = 0; i < params.length; i++) st.setObject(i + 1, params[i]);
             try (ResultSet rs = st.executeQuery()) {
                 return rs.next() ? rs.getString(1) : null;
             }
         }
     }
 
-    private static int update(Connection c, String sql, String... params) throws SQLException {
+    static int update(Connection c, String sql, Object... params) throws SQLException {
         try (PreparedStatement st = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) st.setString(i + 1, params[i]);
+            for (int i = 0; i < params.length; i++) st.setObject(i + 1, params[i]);
             return st.executeUpdate();
         }
     }

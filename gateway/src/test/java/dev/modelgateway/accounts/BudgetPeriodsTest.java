@@ -50,7 +50,7 @@ class BudgetPeriodsTest {
     @Test
     void aDayBudgetRefusesUntilTheDayEndsThenAdmitsAgain() {
         var created = await(accounts.admin().createKey("test", new KeySettings("daily", List.of(), null, null, new BigDecimal("0.01"),
-                null, List.of(), null, null, BudgetPeriod.DAY)));
+                null, List.of(), null, null, BudgetPeriod.DAY), false));
         ApiKey key = await(accounts.authenticate(created.secret()));
         accounts.record(Fixtures.usage(key.id(), MODEL, OVER_A_CENT, 200, clock.instant()));
         Eventually.until("the row written", () -> accounts.ledgerQueued() == 0);

@@ -52,7 +52,7 @@ abstract class LedgerContract {
 
     ApiKey newKey(List<String> models, String budget) {
         var created = await(accounts.admin().createKey("test", new KeySettings(Fixtures.random("key-"), models, null, null,
-                budget == null ? null : new BigDecimal(budget), null)));
+                budget == null ? null : new BigDecimal(budget), null), false));
         return await(accounts.authenticate(created.secret()));
     }
 

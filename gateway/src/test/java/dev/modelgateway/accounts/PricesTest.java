@@ -7,6 +7,7 @@ import dev.modelgateway.accounts.ledger.Repricing;
 import dev.modelgateway.accounts.ledger.UsageQuery;
 import dev.modelgateway.accounts.ledger.UsageTotals;
 import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.cli.KeysCommand;
 import dev.modelgateway.catalogue.ModelPrice;
 import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.error.GatewayException;
@@ -17,7 +18,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -165,8 +169,35 @@ class PricesTest {
                 .repriced()).isZero();
     }
 
+    @Test
+    void theCliRepricesOnlyWithTheTableTheGatewayPricesWith() throws SQLException {
+        ApiKey key = key();
+        accounts.record(Fixtures.usage(key.id(), MODEL, new Usage(1_000, 0, 0, 0, 1_000, 0), 200,
+                Instant.parse("2026-03-10T12:00:00Z"))); // $0.018 at the gateway's $3/$15
+        await(accounts.close());
+        accounts = null;
+        String[] reprice = {"keys", "reprice", "--from", "2026-03-01", "--to", "2026-04-01"};
+        AccountsConfig config = new AccountsConfig(url(), null, null);
+
+        // ./gw keys reprice without the gateway's --config: the shipped prices, here twice the output price
+        ModelPrice shipped = new ModelPrice(new BigDecimal("3"), new BigDecimal("30"), new BigDecimal("0.30"),
+                new BigDecimal("3.75"), new BigDecimal("6"));
+        var out = new ByteArrayOutputStream();
+        int code = KeysCommand.run(reprice, config, model -> shipped, new PrintStream(out, true, StandardCharsets.UTF_8));
+        assertThat(code).as(out.toString(StandardCharsets.UTF_8)).isEqualTo(KeysCommand.USAGE);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("price table v1", "--config", "nothing was repriced");
+        List<List<Object>> cost = List.of(List.of(Money.toE10(new BigDecimal("0.018"))));
+        assertThat(query("SELECT cost_usd_e10 FROM usage_ledger WHERE key_id = ?", key.id())).isEqualTo(cost);
+        assertThat(query("SELECT spent_usd_e10 FROM api_keys WHERE id = ?", key.id())).isEqualTo(cost);
+
+        out.reset();
+        assertThat(KeysCommand.run(reprice, config, prices, new PrintStream(out, true, StandardCharsets.UTF_8)))
+                .as(out.toString(StandardCharsets.UTF_8)).isEqualTo(KeysCommand.OK);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("\"rows\" : 1", "\"price_version\" : \"v1\"");
+    }
+
     private ApiKey key() {
-        var created = await(accounts.admin().createKey("test", new KeySettings(Fixtures.random("key-"), List.of(), null, null, null, null)));
+        var created = await(accounts.admin().createKey("test", new KeySettings(Fixtures.random("key-"), List.of(), null, null, null, null), false));
         return await(accounts.authenticate(created.secret()));
     }
 

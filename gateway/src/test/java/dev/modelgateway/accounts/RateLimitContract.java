@@ -48,7 +48,7 @@ abstract class RateLimitContract {
     }
 
     ApiKey newKey(Long rpm, Long tpm) {
-        var created = await(accounts.admin().createKey("test", new KeySettings("limited", List.of(), rpm, tpm, null, null)));
+        var created = await(accounts.admin().createKey("test", new KeySettings("limited", List.of(), rpm, tpm, null, null), false));
         return await(accounts.authenticate(created.secret()));
     }
 
@@ -142,7 +142,7 @@ abstract class RateLimitContract {
     @Test
     void modelLimitsAddBucketsTakenTogetherWithTheKeys() {
         var created = await(accounts.admin().createKey("test", new KeySettings("per-model", List.of(), 10L, null, null, null,
-                List.of(new ModelLimit("platform/vendorA-*", 2L, null), new ModelLimit("platform/*", null, 5000L)), null)));
+                List.of(new ModelLimit("platform/vendorA-*", 2L, null), new ModelLimit("platform/*", null, 5000L)), null), false));
         ApiKey key = await(accounts.authenticate(created.secret()));
         String other = "platform/vendorB-any";
 
@@ -175,7 +175,7 @@ abstract class RateLimitContract {
     @Test
     void modelLimitsAloneLimitOnlyTheirModels() {
         var created = await(accounts.admin().createKey("test", new KeySettings("model-only", List.of(), null, null, null, null,
-                List.of(new ModelLimit("platform/vendorA-*", 1L, null)), null)));
+                List.of(new ModelLimit("platform/vendorA-*", 1L, null)), null), false));
         ApiKey key = await(accounts.authenticate(created.secret()));
         await(accounts.admit(key, MODEL, 10));
         assertThat(((GatewayException) failure(accounts.admit(key, MODEL, 10))).status()).isEqualTo(429);

@@ -62,7 +62,7 @@ class SharedInstancesTest {
 
     @Test
     void oneRateLimitAcrossInstances() {
-        var created = await(a.admin().createKey("test", new KeySettings("shared", List.of(), 5L, null, null, null)));
+        var created = await(a.admin().createKey("test", new KeySettings("shared", List.of(), 5L, null, null, null), false));
         ApiKey onA = await(a.authenticate(created.secret()));
         ApiKey onB = await(b.authenticate(created.secret()));
 
@@ -77,7 +77,7 @@ class SharedInstancesTest {
 
     @Test
     void oneConsistentLedgerAndSharedBudget() throws Exception {
-        var created = await(a.admin().createKey("test", new KeySettings("shared", List.of(), null, null, new BigDecimal("0.05"), null)));
+        var created = await(a.admin().createKey("test", new KeySettings("shared", List.of(), null, null, new BigDecimal("0.05"), null), false));
         ApiKey onA = await(a.authenticate(created.secret()));
         ApiKey onB = await(b.authenticate(created.secret()));
         Usage usage = new Usage(1000, 2000, 100, 0, 500, 100); // $0.011475 each
@@ -110,7 +110,7 @@ class SharedInstancesTest {
 
     @Test
     void aLiveInstanceRenewsItsLeasesAndACrashedOnesExpire() throws Exception {
-        var created = await(a.admin().createKey("test", new KeySettings("one-at-a-time", List.of(), null, null, null, null, List.of(), 1L)));
+        var created = await(a.admin().createKey("test", new KeySettings("one-at-a-time", List.of(), null, null, null, null, List.of(), 1L), false));
         ApiKey onB = await(b.authenticate(created.secret()));
         Vertx vertxC = Vertx.vertx();
         Accounts c = await(Accounts.open(vertxC, new AccountsConfig(schema.url(), Fixtures.REDIS_URL, null, prefix), Fixtures.PRICES, 900));

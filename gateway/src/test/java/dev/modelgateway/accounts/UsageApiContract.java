@@ -40,8 +40,8 @@ abstract class UsageApiContract {
         vertx = Vertx.vertx();
         AccountsConfig config = new AccountsConfig(databaseUrl(), null, MASTER);
         accounts = await(Accounts.open(vertx, config, Fixtures.PRICES));
-        k1 = await(accounts.admin().createKey("test", new KeySettings("one", List.of(), null, null, null, null))).key().id();
-        var second = await(accounts.admin().createKey("test", new KeySettings("two", List.of(), null, null, null, null)));
+        k1 = await(accounts.admin().createKey("test", new KeySettings("one", List.of(), null, null, null, null), false)).key().id();
+        var second = await(accounts.admin().createKey("test", new KeySettings("two", List.of(), null, null, null, null), false));
         k2 = second.key().id();
         k2Secret = second.secret();
 

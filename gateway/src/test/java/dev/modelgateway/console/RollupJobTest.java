@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -150,6 +151,30 @@ class RollupJobTest {
         assertThat(usage(UsageQuery.Grain.HOUR, UsageQuery.Dimension.NONE, null)).extracting(r -> r.bucketMs() + "/" + r.requests())
                 .containsExactly((now - 2 * RollupJob.HOUR_MS) + "/1", (now - RollupJob.HOUR_MS) + "/1");
         assertThat(usage(UsageQuery.Grain.DAY, UsageQuery.Dimension.MODEL, null)).extracting(UsageRow::requests).containsExactly(2L);
+    }
+
+    @Test
+    void aRepriceRebuildsTheDaysOfItsRangeFromTheLedgerOnce() throws SQLException {
+        ledger(T0 + 1_000, "k1", "m1", 200, 10, null, 1, 1, 100);
+        ledger(T0 + RollupJob.DAY_MS + 1_000, "k1", "m1", 200, 10, null, 1, 1, 100);
+        ledger(T0 + 2 * RollupJob.DAY_MS + 1_000, "k2", "m1", 200, 10, null, 1, 1, 100);
+        job.catchUp(T0 + 3 * RollupJob.DAY_MS);
+        // a reprice of the second day doubles its row (and the others' outside the range are left alone)
+        db.call(c -> c.createStatement().executeUpdate("UPDATE usage_ledger SET cost_usd_e10 = 200 WHERE at_ms >= "
+                + (T0 + RollupJob.DAY_MS) + " AND at_ms < " + (T0 + 2 * RollupJob.DAY_MS)));
+        String range = "{\"from\": \"" + Instant.ofEpochMilli(T0 + RollupJob.DAY_MS) + "\", \"to\": \""
+                + Instant.ofEpochMilli(T0 + 2 * RollupJob.DAY_MS) + "\"}";
+        db.call(c -> c.createStatement().executeUpdate("INSERT INTO audit_log (id, at_ms, actor, action, target_type, before_json)"
+                + " VALUES ('01900000-0000-7000-8000-000000000001', 1, 'test', 'reprice', 'ledger', '" + range + "')"));
+        ledger(T0 + RollupJob.DAY_MS + 2_000, T0 + RollupJob.DAY_MS + 2_000, "k1", "m1", 200, 10, null, 1, 1, 1); // written late: below the watermark, never added
+        job.catchUp(T0 + 3 * RollupJob.DAY_MS);
+        job.catchUp(T0 + 3 * RollupJob.DAY_MS);
+
+        assertThat(usage(UsageQuery.Grain.DAY, UsageQuery.Dimension.NONE, null)).extracting(r -> r.requests() + "/" + r.costE10())
+                .containsExactly("1/100", "2/201", "1/100");
+        assertThat(usage(UsageQuery.Grain.HOUR, UsageQuery.Dimension.KEY, "k1")).extracting(UsageRow::costE10).containsExactly(100L, 201L);
+        long spent = db.call(c -> ConsoleQueries.spentE10(c, "k1"));
+        assertThat(spent).isEqualTo(301);
     }
 
     @Test

@@ -22,7 +22,7 @@ import java.util.Set;
 public final class KeyRequests {
     private KeyRequests() {}
 
-    /** The fields a key's settings are made of; {@code disabled} is taken by PATCH only. */
+    /** The fields of a key's body: its settings and its state ({@code disabled}, read by {@link #disabled}). */
     private static final Set<String> FIELDS = Set.of("name", "models", "rpm", "tpm", "budget_usd", "expires_at",
             "model_limits", "max_concurrent", "disabled", "team_id", "budget_period");
     private static final Set<String> TEAM_FIELDS = Set.of("name", "models", "rpm", "tpm", "budget_usd", "budget_period");
@@ -82,6 +82,14 @@ public final class KeyRequests {
                 body.has("budget_usd") ? budget(value(body, "budget_usd")) : current.budgetUsd(),
                 body.has("budget_period") ? period(value(body, "budget_period")) : current.budgetPeriod(),
                 current.createdAt());
+    }
+
+    /** The body's {@code disabled}, or {@code current} when it has none. */
+    public static boolean disabled(ObjectNode body, boolean current) {
+        if (!body.has("disabled")) return current;
+        JsonNode v = value(body, "disabled");
+        if (v == null || !v.isBoolean()) throw GatewayException.invalid("disabled", "'disabled' must be true or false.");
+        return v.booleanValue();
     }
 
     private static List<String> names(JsonNode object) {

@@ -30,19 +30,23 @@ public final class KeyStore {
         this.db = db;
     }
 
-    /** Creates a key; the returned secret exists nowhere else, so the caller must show it now. */
-    public CreatedKey create(KeySettings settings) throws SQLException {
+    /**
+     * Creates a key, disabled from the start if asked; the returned secret exists nowhere else, so the caller must
+     * show it now.
+     */
+    public CreatedKey create(KeySettings settings, boolean disabled) throws SQLException {
         String secret = KeyToken.newSecret();
-        StoredKey key = new StoredKey(KeyToken.newId(), KeyToken.displayPrefix(secret), settings, false,
+        StoredKey key = new StoredKey(KeyToken.newId(), KeyToken.displayPrefix(secret), settings, disabled,
                 Instant.ofEpochMilli(System.currentTimeMillis()));
         db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO api_keys (id, key_hash, key_prefix, disabled,"
-                    + " created_at_ms, " + SETTINGS + ") VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + " created_at_ms, " + SETTINGS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 ps.setString(1, key.id());
                 ps.setString(2, KeyToken.hash(secret));
                 ps.setString(3, key.prefix());
-                ps.setLong(4, key.createdAt().toEpochMilli());
-                bindSettings(ps, 5, settings);
+                ps.setInt(4, disabled ? 1 : 0);
+                ps.setLong(5, key.createdAt().toEpochMilli());
+                bindSettings(ps, 6, settings);
                 return ps.executeUpdate();
             }
         });
@@ -64,6 +68,20 @@ public final class KeyStore {
                 List<StoredKey> keys = new ArrayList<>();
                 while (rs.next()) keys.add(read(rs));
                 return keys;
+            }
+        });
+    }
+
+    /**
+     * Locks the key's row until the transaction ends; false if there is no such key. A write comes first, so that
+     * PostgreSQL holds the row and SQLite the database (one writer) before the row is read: a change applied to what
+     * {@link #find} then reads is never lost to another change made at the same time.
+     */
+    public boolean lock(String id) throws SQLException {
+        return db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE api_keys SET disabled = disabled WHERE id = ?")) {
+                ps.setString(1, id);
+                return ps.executeUpdate() > 0;
             }
         });
     }

@@ -66,6 +66,16 @@ public final class TeamStore {
         });
     }
 
+    /** Locks the team's row until the transaction ends, as {@link KeyStore#lock} does a key's; false if there is none. */
+    public boolean lock(String id) throws SQLException {
+        return db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE teams SET name = name WHERE id = ?")) {
+                ps.setString(1, id);
+                return ps.executeUpdate() > 0;
+            }
+        });
+    }
+
     public boolean update(Team team) throws SQLException {
         return db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE teams SET name = ?, allowed_models = ?, rpm = ?, tpm = ?,"

@@ -1,6 +1,5 @@
 package dev.modelgateway.endpoint.admin;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.accounts.Administration;
 import dev.modelgateway.accounts.keys.KeyRequests;
@@ -29,8 +28,9 @@ public final class KeysEndpoint {
     }
 
     public void create(RoutingContext ctx) {
-        KeySettings settings = KeyRequests.create(body(ctx));
-        respond(ctx, accounts.createKey(actor(ctx), settings).map(created -> {
+        ObjectNode body = body(ctx);
+        KeySettings settings = KeyRequests.create(body);
+        respond(ctx, accounts.createKey(actor(ctx), settings, KeyRequests.disabled(body, false)).map(created -> {
             ctx.response().setStatusCode(201);
             return json(created.key()).put("key", created.secret());
         }));
@@ -44,18 +44,12 @@ public final class KeysEndpoint {
         respond(ctx, existing(ctx.pathParam("id")).map(this::json));
     }
 
+    /** Applied to the key as the transaction reads it: concurrent changes of different fields all stay. */
     public void update(RoutingContext ctx) {
-        ObjectNode body = body(ctx);
-        JsonNode disabled = KeyRequests.value(body, "disabled");
-        if (body.has("disabled") && (disabled == null || !disabled.isBoolean())) {
-            throw GatewayException.invalid("disabled", "'disabled' must be true or false.");
-        }
         String id = ctx.pathParam("id");
-        respond(ctx, existing(id).compose(key -> {
-            KeySettings settings = KeyRequests.patch(key.settings(), body, false);
-            boolean off = disabled != null ? disabled.booleanValue() : key.disabled();
-            return accounts.updateKey(actor(ctx), key.id(), settings, off).compose(x -> existing(id)).map(this::json);
-        }));
+        respond(ctx, accounts.patchKey(actor(ctx), id, body(ctx))
+                .compose(k -> k.map(Future::succeededFuture).orElseGet(() -> Future.failedFuture(notFound(id))))
+                .map(this::json));
     }
 
     public void delete(RoutingContext ctx) {

@@ -40,12 +40,12 @@ public final class TeamsEndpoint {
         respond(ctx, existing(ctx.pathParam("id")).map(this::json));
     }
 
+    /** Applied to the team as the transaction reads it: concurrent changes of different fields all stay. */
     public void update(RoutingContext ctx) {
-        ObjectNode body = body(ctx);
-        respond(ctx, existing(ctx.pathParam("id")).compose(team -> {
-            Team changed = KeyRequests.team(team, body, false);
-            return accounts.updateTeam(actor(ctx), changed).map(x -> json(changed));
-        }));
+        String id = ctx.pathParam("id");
+        respond(ctx, accounts.patchTeam(actor(ctx), id, body(ctx))
+                .compose(t -> t.map(Future::succeededFuture).orElseGet(() -> Future.failedFuture(notFound(id))))
+                .map(this::json));
     }
 
     public void delete(RoutingContext ctx) {

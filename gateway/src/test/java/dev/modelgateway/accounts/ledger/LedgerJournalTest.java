@@ -57,7 +57,7 @@ class LedgerJournalTest {
     @Test
     void aCleanStopLeavesNoJournalAndALeftSegmentIsReplayedOnceByRowId() throws Exception {
         Accounts accounts = open();
-        String key = await(accounts.admin().createKey("test", new KeySettings("k", List.of(), null, null, null, null))).key().id();
+        String key = await(accounts.admin().createKey("test", new KeySettings("k", List.of(), null, null, null, null), false)).key().id();
         accounts.record(Fixtures.usage(key, "platform/vendorA-large", new Usage(1000, 0, 0, 0, 100, 0), 200, Instant.now()));
         await(accounts.close());
         try (var files = Files.list(journalDir())) {

@@ -108,6 +108,20 @@ class KeysThroughGatewayTest {
     }
 
     @Test
+    void keyCreatedDisabledIs401UntilEnabled() {
+        HttpResponse<String> made = admin.call("POST", "/api/v1/admin/keys", "{\"name\":\"born-disabled\",\"disabled\":true}");
+        assertThat(made.statusCode()).as(made.body()).isEqualTo(201);
+        JsonNode key = Json.parseOrNull(made.body());
+        assertThat(key.path("disabled").asBoolean()).as(made.body()).isTrue();
+        chatError(chat(key.path("key").asText(), CHAT_MODEL), 401, "api_key_disabled");
+
+        admin.patch(key.path("id").asText(), "{\"disabled\":false}");
+        assertThat(chat(key.path("key").asText(), CHAT_MODEL).statusCode()).isEqualTo(200);
+        assertThat(admin.call("POST", "/api/v1/admin/keys", "{\"name\":\"x\",\"disabled\":\"yes\"}").body())
+                .contains("\"param\":\"disabled\"");
+    }
+
+    @Test
     void disabledKeyIs401InEachProtocolUntilEnabledAgain() {
         AdminApi.CreatedKey key = admin.create("{\"name\":\"to-disable\"}");
         assertThat(chat(key.secret(), CHAT_MODEL).statusCode()).isEqualTo(200);
