@@ -47,7 +47,7 @@ public final class CircuitBreaker {
 
     private enum State { CLOSED, OPEN, HALF_OPEN }
 
-    private final Thresholds thresholds;
+    private Thresholds thresholds;
     private final Ticker ticker;
     private State state = State.CLOSED;
     private int failures;
@@ -60,6 +60,11 @@ public final class CircuitBreaker {
     public CircuitBreaker(Thresholds thresholds, Ticker ticker) {
         this.thresholds = thresholds;
         this.ticker = ticker;
+    }
+
+    /** A reload's cooldowns: they apply from the next failure on; the state (failures counted, open) stays. */
+    synchronized void thresholds(Thresholds next) {
+        this.thresholds = next;
     }
 
     public synchronized Permit acquire() {
@@ -105,13 +110,20 @@ public final class CircuitBreaker {
     }
 
     /**
-     * Takes the deployment out of rotation at once for at least {@code retryAfterMs} (-1: the next cooldown's length):
-     * a rate limit on a deployment whose model has others to take its traffic.
+     * Takes the deployment out of rotation at once for the vendor's {@code retryAfterMs} (up to the longest cooldown), or
+     * without one (-1) for the next cooldown's length: a rate limit on a deployment whose model has others to take its
+     * traffic. The vendor knows when its limit resets; a longer cooldown would only idle the deployment.
      */
     public synchronized void coolDown(long retryAfterMs) {
         if (state == State.OPEN && retryAfterMs >= 0 && ticker.nanos() + retryAfterMs * 1_000_000 - openUntilNanos <= 0) return;
         probing = false;
-        open(retryAfterMs);
+        if (retryAfterMs < 0) {
+            open(-1);
+            return;
+        }
+        state = State.OPEN;
+        failures = 0;
+        openUntilNanos = ticker.nanos() + Math.min(thresholds.maxOpenFor().toMillis(), retryAfterMs) * 1_000_000;
     }
 
     /**

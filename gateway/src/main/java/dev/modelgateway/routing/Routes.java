@@ -84,8 +84,8 @@ public final class Routes {
             }
             byModel.put(m.id(), List.copyOf(ds));
         }
-        // prepared now, so that each is made with the thresholds its number of siblings calls for
-        byModel.values().forEach(ds -> ds.forEach(d -> breakers.of(d.id(), ds.size() > 1)));
+        // the file's cooldowns, each breaker with the thresholds its number of siblings calls for
+        breakers.configure(config.routing().cooldown(), byModel);
         return new Routes(config, catalogue, breakers, Map.copyOf(byModel));
     }
 
