@@ -67,7 +67,7 @@ final class RoutingSection {
             catalogue.set("aliases", aliases.deepCopy());
         }
         JsonNode routing = root.path("routing");
-        if (!routing.isMissingNode() && !routing.isNull()) unknownFields("routing", routing, Set.of("cooldown"));
+        if (!routing.isMissingNode() && !routing.isNull()) unknownFields("routing", routing, Set.of("cooldown", "max_cooldown_wait_seconds"));
         return new RoutingConfig(providers, deployments, catalogue, cooldown(routing.path("cooldown")), null);
     }
 

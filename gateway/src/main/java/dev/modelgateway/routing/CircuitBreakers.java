@@ -46,12 +46,12 @@ public final class CircuitBreakers {
     }
 
     public CircuitBreaker of(VendorEndpoint endpoint) {
-        return byDeployment.computeIfAbsent(endpoint.id(), k -> new CircuitBreaker(thresholds, ticker));
+        return byDeployment.computeIfAbsent(endpoint.id(), k -> new CircuitBreaker(k, thresholds, ticker));
     }
 
     /** The breaker of a deployment, made with the thresholds its model's number of deployments calls for. */
     CircuitBreaker of(String deploymentId, boolean withSiblings) {
-        return byDeployment.computeIfAbsent(deploymentId, k -> new CircuitBreaker(withSiblings ? shared : thresholds, ticker));
+        return byDeployment.computeIfAbsent(deploymentId, k -> new CircuitBreaker(k, withSiblings ? shared : thresholds, ticker));
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.config.DeploymentSpec;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Provider;
+import dev.modelgateway.config.Settings;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.error.GatewayException;
@@ -178,6 +179,14 @@ public final class Routes {
         boolean was = b.open();
         b.coolDown(retryAfterMs);
         if (!was) breakers.opened(d.id(), b);
+    }
+
+    /**
+     * The longest a call waits for a cooling deployment of its last model ({@code routing.max_cooldown_wait_seconds});
+     * past it the call is refused at once with the cooldown's retry-after, rather than hold the caller for minutes.
+     */
+    public long maxCooldownWaitMs() {
+        return config.settings().integer(Settings.ROUTING_MAX_COOLDOWN_WAIT_SECONDS) * 1000L;
     }
 
     public CircuitBreakers breakers() {
