@@ -74,6 +74,7 @@ public final class Routes {
                     throw new IllegalArgumentException(at + ".provider: '" + p.name() + "' (" + p.type().id() + ") speaks "
                             + p.type().wire().id() + "'s format, but " + m.id() + " is a " + m.vendor().id() + " model");
                 }
+                if (!p.enabled()) continue; // switched off on purpose: its deployments are not served
                 int keys = Math.max(1, p.keys().size());
                 int keyWeights = p.keys().stream().mapToInt(Provider.Key::weight).sum();
                 for (int k = 0; k < keys; k++) {
@@ -85,9 +86,16 @@ public final class Routes {
             }
             byModel.put(m.id(), List.copyOf(ds));
         }
-        // the file's cooldowns, each breaker with the thresholds its number of siblings calls for
-        breakers.configure(config.routing().cooldown(), byModel);
         return new Routes(config, catalogue, breakers, Map.copyOf(byModel));
+    }
+
+    /**
+     * Puts this configuration's cooldowns into the breakers, each with the thresholds its model's number of deployments
+     * calls for: when the routes come into force ({@link RoutingTable}), not when a reload that may yet be refused
+     * builds them.
+     */
+    void configureBreakers() {
+        breakers.configure(config.routing().cooldown(), byModel);
     }
 
     public Catalogue catalogue() {

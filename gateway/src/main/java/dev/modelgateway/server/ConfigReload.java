@@ -16,6 +16,9 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * Applies a changed configuration file without a restart (docs/configuration.md, "Hot reload"): the file is read,
@@ -65,6 +68,7 @@ final class ConfigReload {
                 throw loaded.settings().substitutions().hide(e);
             }
             Routes routes = Routes.build(next, catalogue, breakers);
+            refuseUnserved(table.current(), routes, loaded.settings().substitutions().unset());
             table.replace(routes);
             int deployments = routes.all().values().stream().mapToInt(List::size).sum();
             LOG.info("configuration reloaded from {}: {} models, {} deployments", file, catalogue.models().size(), deployments);
@@ -74,6 +78,32 @@ final class ConfigReload {
             LOG.warn("configuration file {} refused, the running configuration stays: {}", file, why);
             return Future.failedFuture(new IllegalArgumentException(why, e));
         });
+    }
+
+    /**
+     * Refuses routes that take the last usable deployment (one with a key where its provider needs one) from a model that
+     * had one: a mistyped key variable must not take a vendor down. A provider switched off on purpose
+     * ({@code enabled: false}) has no deployments, so its models pass.
+     *
+     * @param unset the file's {@code ${VAR}} references the environment does not set: the likely cause, named
+     */
+    static void refuseUnserved(Routes running, Routes next, List<String> unset) {
+        Set<String> models = new TreeSet<>();
+        Set<String> providers = new TreeSet<>();
+        next.all().forEach((model, deployments) -> {
+            if (deployments.isEmpty() || deployments.stream().anyMatch(d -> d.endpoint().configured())) return;
+            if (running.all().getOrDefault(model, List.of()).stream().noneMatch(d -> d.endpoint().configured())) return;
+            models.add(model);
+            deployments.forEach(d -> providers.add(d.endpoint().provider()));
+        });
+        if (models.isEmpty()) return;
+        List<String> shown = models.stream().limit(5).toList();
+        throw new IllegalArgumentException("no usable deployment would be left for " + String.join(", ", shown)
+                + (models.size() > shown.size() ? " and " + (models.size() - shown.size()) + " more models" : "")
+                + ": provider " + providers.stream().map(p -> "'" + p + "'").collect(Collectors.joining(", ")) + " would have no key"
+                + (unset.isEmpty() ? "" : " (the file references " + String.join(", ", unset) + ", which "
+                        + (unset.size() == 1 ? "is" : "are") + " not set)")
+                + ". Set the key, or switch the provider off on purpose with providers.<name>.enabled: false.");
     }
 
     /** Starts watching the file; a change is applied once it stops changing between two looks. */

@@ -117,7 +117,7 @@ public final class ConfigEndpoint {
 
     private static ObjectNode provider(Provider p) {
         ObjectNode n = Json.MAPPER.createObjectNode();
-        n.put("type", p.type().id()).put("base_url", ShownUrl.of(p.baseUrl()));
+        n.put("type", p.type().id()).put("base_url", ShownUrl.of(p.baseUrl())).put("enabled", p.enabled());
         ArrayNode keys = n.putArray("keys");
         for (Provider.Key k : p.keys()) keys.addObject().put("key", VendorEndpoint.mask(k.value())).put("weight", k.weight());
         ObjectNode headers = n.putObject("headers");
