@@ -1,8 +1,12 @@
 package dev.modelgateway.endpoint.admin;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.catalogue.ModelPrice;
 import dev.modelgateway.config.ConfigValues;
 import dev.modelgateway.config.Cooldown;
 import dev.modelgateway.config.GatewayConfig;
@@ -79,9 +83,7 @@ public final class ConfigEndpoint {
             ObjectNode n = models.putObject(m.id());
             n.put("vendor", m.vendor().id()).put("kind", m.kind().name().toLowerCase()).put("status", m.status().name().toLowerCase());
             n.put("context_window", m.contextWindow()).put("max_output_tokens", m.maxOutputTokens());
-            ObjectNode price = n.putObject("price");
-            price.put("input", m.price().input()).put("output", m.price().output()).put("cache_read", m.price().cacheRead())
-                    .put("cache_write_5m", m.price().cacheWrite5m()).put("cache_write_1h", m.price().cacheWrite1h());
+            n.set("price", price(m.price()));
             ArrayNode ds = n.putArray("deployments");
             for (Deployment d : routes.deployments(m)) {
                 CircuitBreaker b = routes.breakers().of(d.endpoint());
@@ -102,6 +104,17 @@ public final class ConfigEndpoint {
         out.set("settings", settings(config.settings()));
         // any field may have come from a ${VAR} (a region, a tag): shown as the reference, never as the value
         ctx.response().putHeader("content-type", "application/json").end(Json.toBuffer(config.settings().substitutions().hideIn(out)));
+    }
+
+    /**
+     * A model's prices: null for a model without one (refused at admission), {@code "unknown"} for
+     * {@code price: unknown}, else each token class (null when the class has none).
+     */
+    private static JsonNode price(ModelPrice p) {
+        if (p == null) return NullNode.getInstance();
+        if (p.unknown()) return TextNode.valueOf("unknown");
+        return Json.MAPPER.createObjectNode().put("input", p.input()).put("output", p.output()).put("cache_read", p.cacheRead())
+                .put("cache_write_5m", p.cacheWrite5m()).put("cache_write_1h", p.cacheWrite1h());
     }
 
     /** Every declared setting's value in force (secrets masked), its variable, and whether a reload applies it. */
