@@ -144,6 +144,7 @@ public final class Gateway {
                 .compose(db -> Accounts.open(vertx, accountsConfig, prices, id -> table.current().catalogue().aliasesOf(id), db)
                         .recover(e -> Future.failedFuture(accountsFailure(config, e))))
                 .compose(accounts -> TranscriptionTasks.start(vertx, table, accounts, breakers)
+                        .andThen(tasks -> reload.auditTo(accounts.admin()))
                         .compose(tasks -> SharedServices.open(vertx, accounts.database(), accountsConfig.redisUrl(),
                                 accountsConfig.redisKeyPrefix(), tasks)).compose(services -> {
                     HealthEndpoints health = new HealthEndpoints(vertx, bound, accounts, breakers, table, telemetry);

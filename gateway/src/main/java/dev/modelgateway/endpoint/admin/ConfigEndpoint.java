@@ -44,9 +44,12 @@ public final class ConfigEndpoint {
     public record Applied(int models, int deployments, List<String> restartNeeded) {
     }
 
-    /** Reads the configuration file again and applies it, or fails with the reason (the running configuration stays). */
+    /**
+     * Reads the configuration file again and applies it, or fails with the reason (the running configuration stays); an
+     * applied reload is an audit entry by {@code actor}.
+     */
     public interface Reload {
-        Future<Applied> reload();
+        Future<Applied> reload(String actor);
     }
 
     private final Reload reload;
@@ -58,7 +61,7 @@ public final class ConfigEndpoint {
     }
 
     public void reload(RoutingContext ctx) {
-        reload.reload().onComplete(ar -> {
+        reload.reload(AdminReplies.actor(ctx)).onComplete(ar -> {
             if (ar.failed()) {
                 Exchange.fail(ctx, GatewayException.of(ErrorKind.INVALID_REQUEST, "The configuration was not applied, the running"
                         + " one stays: " + ar.cause().getMessage()).withCode("invalid_configuration"));

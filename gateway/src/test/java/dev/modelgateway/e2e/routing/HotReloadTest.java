@@ -216,4 +216,35 @@ class HotReloadTest {
                 + "\"user\",\"content\":\"hi\"}]}").statusCode()).isEqualTo(503);
         chat(a, "vendorA-sonnet-5");
     }
+
+    /** The audit log's configuration reloads, newest first: each as "actor: its change". */
+    static List<JsonNode> reloads(GatewayHarness h) {
+        JsonNode log = Json.parseOrNull(h.getAuthed("/api/v1/admin/audit").body());
+        List<JsonNode> out = new java.util.ArrayList<>();
+        log.path("data").forEach(e -> {
+            if (e.path("action").asText().equals("config.reload")) out.add(e);
+        });
+        return out;
+    }
+
+    @Test
+    void everyAppliedReloadIsAnAuditEntryWithItsActorAndWhatChanged() throws Exception {
+        Files.writeString(file, GatewayHarness.simVendors(sim) + added("1", "2"));
+        assertThat(a.postAuthed("/api/v1/admin/reload", "").statusCode()).isEqualTo(200);
+        // the reload by the API, and the watched file's own (whichever came first found the change)
+        Eventually.until("both reloads audited", () -> reloads(a).stream().map(e -> e.path("actor").asText()).toList()
+                .containsAll(List.of("master", "config-file")));
+        List<JsonNode> entries = reloads(a);
+        assertThat(entries).anySatisfy(e -> {
+            assertThat(e.at("/after/models/added").toString()).contains("team/late");
+            assertThat(e.at("/after/deployments/added").toString()).contains("team/late → openai/late-upstream");
+            assertThat(e.path("target_type").asText()).isEqualTo("config");
+        });
+
+        // a price changed in the file alone: the watched file's reload, by config-file
+        Files.writeString(file, GatewayHarness.simVendors(sim) + added("3", "4"));
+        Eventually.until("the repricing reload audited", () -> reloads(a).stream().anyMatch(e ->
+                e.path("actor").asText().equals("config-file") && e.at("/after/prices_changed").toString().contains("team/late")));
+        assertThat(reloads(b)).anySatisfy(e -> assertThat(e.path("actor").asText()).isEqualTo("config-file"));
+    }
 }
