@@ -7,7 +7,6 @@ import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.console.ConsoleTimings;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Settings;
-import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.server.Gateway;
 import dev.modelgateway.server.StartupFailure;
 import io.vertx.core.Vertx;
@@ -71,7 +70,7 @@ public final class Main {
         Vertx vertx = Vertx.vertx(vertxOptions());
         Gateway gateway;
         try {
-            gateway = Gateway.start(vertx, config, eventLoops(), CircuitBreaker.Thresholds.DEFAULT).await();
+            gateway = Gateway.start(vertx, config, eventLoops()).await();
         } catch (Throwable e) {
             // Vert.x's threads would keep the JVM alive, serving nothing: exit so that a supervisor restarts us
             System.err.println("error: the gateway could not start: " + startupMessage(e));

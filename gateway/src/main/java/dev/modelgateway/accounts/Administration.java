@@ -245,4 +245,12 @@ public final class Administration {
             return after;
         });
     }
+
+    /** An applied configuration reload (docs/configuration.md, "Hot reload"): {@code change} summarizes what it changed. */
+    public Future<Void> recordConfigReload(String actor, ObjectNode change) {
+        return blocking.run(() -> {
+            audit.record(actor, "config.reload", "config", null, null, change);
+            return null;
+        });
+    }
 }

@@ -170,12 +170,13 @@ public final class CallRunner {
 
         /**
          * The deployment for this attempt, by the routes in force. When every one is cooling down and there is
-         * nothing to fall back to, the first to recover is waited for within the deadline, rather than fail at once
-         * (LiteLLM failed such calls, #3646).
+         * nothing to fall back to, the first to recover is waited for within the deadline and
+         * {@code routing.max_cooldown_wait_seconds}, rather than fail at once (LiteLLM failed such calls, #3646).
          */
         private Future<Deployment> choose(ModelEntry model) {
             Routes.Choice choice = services.routes().choose(model, tried);
-            if (!choice.ready() && plan.lastModel() && choice.waitMs() < deadline.remainingMs()) {
+            long mayWait = Math.min(deadline.remainingMs() - 1, services.routes().maxCooldownWaitMs());
+            if (!choice.ready() && plan.lastModel() && choice.waitMs() <= mayWait) {
                 return waited(Math.max(1, choice.waitMs())).compose(v -> choose(model));
             }
             deployment = choice.deployment();

@@ -164,6 +164,7 @@ public final class ConfigLoader {
         while (m.find()) {
             String value = env.apply(m.group(1));
             if (value != null) substitutions.record(m.group(1), value);
+            else if (m.group(2) == null) substitutions.unset(m.group(1));
             if (value == null) value = m.group(2) != null ? m.group(2) : "";
             m.appendReplacement(out, Matcher.quoteReplacement(value));
         }

@@ -118,6 +118,11 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
         return tls != null ? "https" : "http";
     }
 
+    public GatewayConfig withRouting(RoutingConfig next) {
+        return new GatewayConfig(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
+                tls, defaultMaxConcurrent, dropRefusedHostedTools, next, timeouts, settings);
+    }
+
     public GatewayConfig withPort(int newPort) {
         return new GatewayConfig(host, newPort, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits,
                 tls, defaultMaxConcurrent, dropRefusedHostedTools, routing, timeouts, settings);

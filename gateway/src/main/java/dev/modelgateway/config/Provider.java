@@ -11,9 +11,10 @@ import java.util.Map;
  *
  * @param keys       the credentials, each with its share of the provider's traffic; empty when none is set
  * @param apiVersion Azure OpenAI's {@code api-version}; null for the other types
+ * @param enabled    false: switched off on purpose ({@code enabled: false}), its deployments are not served
  */
 public record Provider(String name, ProviderType type, String baseUrl, List<Key> keys, Map<String, String> headers,
-                       String apiVersion, int connectTimeoutMs, VendorPool pool) {
+                       String apiVersion, int connectTimeoutMs, VendorPool pool, boolean enabled) {
 
     /** One credential and its weight among the provider's keys. */
     public record Key(String value, int weight) {
@@ -37,7 +38,7 @@ public record Provider(String name, ProviderType type, String baseUrl, List<Key>
     /** A built-in vendor's endpoint seen as a provider with one key (or none). */
     public static Provider of(VendorEndpoint e) {
         return new Provider(e.provider(), e.type(), e.baseUrl(), e.apiKey() == null ? List.of() : List.of(new Key(e.apiKey(), 1)),
-                e.headers(), null, e.connectTimeoutMs(), e.pool());
+                e.headers(), null, e.connectTimeoutMs(), e.pool(), true);
     }
 
     /**
@@ -59,6 +60,6 @@ public record Provider(String name, ProviderType type, String baseUrl, List<Key>
 
     @Override
     public String toString() {
-        return "Provider[" + name + ", " + type.id() + ", " + baseUrl + ", keys=" + keys + "]";
+        return "Provider[" + name + ", " + type.id() + ", " + baseUrl + ", keys=" + keys + (enabled ? "" : ", disabled") + "]";
     }
 }

@@ -31,6 +31,10 @@ public record RoutingConfig(Map<String, Provider> providers, Map<String, List<De
         if (cooldown == null) cooldown = Cooldown.DEFAULT;
     }
 
+    public RoutingConfig withCooldown(Cooldown c) {
+        return new RoutingConfig(providers, deployments, catalogue, c, file);
+    }
+
     public RoutingConfig withFile(Path f) {
         return new RoutingConfig(providers, deployments, catalogue, cooldown, f);
     }

@@ -17,7 +17,7 @@ import java.util.Set;
  * catalogue fields), {@code aliases} and {@code routing} (docs/configuration.md). Every refusal names the field.
  */
 final class RoutingSection {
-    private static final Set<String> PROVIDER_FIELDS = Set.of("type", "base_url", "api_key", "keys", "headers", "api_version",
+    private static final Set<String> PROVIDER_FIELDS = Set.of("type", "base_url", "api_key", "keys", "headers", "api_version", "enabled",
             "connect_timeout_seconds", "connect_timeout_ms", "max_connections", "max_queued", "http_version", "ca_file");
     private static final Set<String> DEPLOYMENT_FIELDS = Set.of("provider", "model", "weight", "region", "tags");
     /** catalogue.yaml's own fields, which a configuration entry may set; plus its deployments and aliases. */
@@ -67,7 +67,7 @@ final class RoutingSection {
             catalogue.set("aliases", aliases.deepCopy());
         }
         JsonNode routing = root.path("routing");
-        if (!routing.isMissingNode() && !routing.isNull()) unknownFields("routing", routing, Set.of("cooldown"));
+        if (!routing.isMissingNode() && !routing.isNull()) unknownFields("routing", routing, Set.of("cooldown", "max_cooldown_wait_seconds"));
         return new RoutingConfig(providers, deployments, catalogue, cooldown(routing.path("cooldown")), null);
     }
 
@@ -114,7 +114,11 @@ final class RoutingSection {
         }
         int connect = (int) Math.max(1, Math.round(connectSeconds * 1000));
         VendorPool pool = ConfigLoader.pool(at + ".", node, base != null ? base.pool() : VendorPool.DEFAULT);
-        return new Provider(name, type, baseUrl, keys, headers, apiVersion, connect, pool);
+        JsonNode enabled = node.path("enabled");
+        if (!enabled.isMissingNode() && !enabled.isNull() && !enabled.isBoolean()) {
+            throw new IllegalArgumentException(at + ".enabled must be true or false, got '" + enabled.asText() + "'");
+        }
+        return new Provider(name, type, baseUrl, keys, headers, apiVersion, connect, pool, enabled.asBoolean(true));
     }
 
     /** {@code connect_timeout_seconds}, or the deprecated {@code connect_timeout_ms} (in ms) with a warning. */

@@ -133,6 +133,12 @@ public final class Settings {
     public static final Setting TIMEOUTS_TRANSCRIPTIONS_SECONDS = timeout("transcriptions_seconds",
             OperationTimeouts.DEFAULT.transcriptionsSeconds(), "one transcription, direct or as a task");
 
+    public static final Setting ROUTING_MAX_COOLDOWN_WAIT_SECONDS = Setting.of("routing.max_cooldown_wait_seconds", Kind.INTEGER)
+            .range(0, 600).byDefault(5).appliedByReload()
+            .doc("when every deployment of a call's last model is cooling down, the longest the call waits for the first to"
+                    + " recover (within its deadline); a longer cooldown answers 503 `circuit_open` with `retry-after` at once."
+                    + " `0`: never wait; see [Cooldowns](#cooldowns)");
+
     public static final Setting OBSERVABILITY_METRICS = Setting.of("observability.metrics", Kind.BOOLEAN).byDefault(true)
             .oldEnv("GATEWAY_METRICS").doc("serve `GET /metrics`; see [observability.md](observability.md)");
     public static final Setting OBSERVABILITY_METRICS_PORT = Setting.of("observability.metrics_port", Kind.INTEGER)
@@ -208,7 +214,8 @@ public final class Settings {
                 MEDIA_ALLOW_PRIVATE, MEDIA_MAX_BYTES, MEDIA_TIMEOUT_SECONDS, MEDIA_MAX_REDIRECTS, MEDIA_MAX_ITEMS,
                 MEDIA_MAX_TOTAL_BYTES, MEDIA_MAX_CONCURRENT, MEDIA_MAX_CONCURRENT_PROCESS, RESPONSES_DROP_REFUSED_HOSTED_TOOLS,
                 TIMEOUTS_EMBEDDINGS_SECONDS, TIMEOUTS_COUNT_TOKENS_SECONDS, TIMEOUTS_SPEECH_SECONDS, TIMEOUTS_IMAGES_SECONDS,
-                TIMEOUTS_STORED_RESPONSES_SECONDS, TIMEOUTS_TRANSCRIPTIONS_SECONDS, OBSERVABILITY_METRICS,
+                TIMEOUTS_STORED_RESPONSES_SECONDS, TIMEOUTS_TRANSCRIPTIONS_SECONDS, ROUTING_MAX_COOLDOWN_WAIT_SECONDS,
+                OBSERVABILITY_METRICS,
                 OBSERVABILITY_METRICS_PORT, OBSERVABILITY_CAPTURE_CONTENT, OBSERVABILITY_ATTRIBUTE_HEADER_PREFIX,
                 OBSERVABILITY_FOLLOW_CALLER_SAMPLING, OBSERVABILITY_OTEL, ACCESS_LOG, ACCESS_LOG_FORMAT));
         ALL = List.copyOf(all);

@@ -9,8 +9,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,8 +29,15 @@ public final class Substitutions {
 
     /** Value → {@code ${VAR}}, the longest value first, so that one containing another is replaced whole. */
     private final Map<String, String> references;
+    /** The variables the file references that the environment does not set (and that give no default). */
+    private final List<String> unset;
 
     private Substitutions(Map<String, String> references) {
+        this(references, List.of());
+    }
+
+    private Substitutions(Map<String, String> references, List<String> unset) {
+        this.unset = List.copyOf(unset);
         Map<String, String> sorted = new LinkedHashMap<>();
         references.entrySet().stream().sorted(Comparator.comparingInt((Map.Entry<String, String> e) -> e.getKey().length()).reversed())
                 .forEach(e -> sorted.put(e.getKey(), e.getValue()));
@@ -38,6 +47,12 @@ public final class Substitutions {
     /** Collects the substitutions of one file as they are made. */
     static final class Recorder {
         private final Map<String, String> references = new LinkedHashMap<>();
+        private final Set<String> unset = new LinkedHashSet<>();
+
+        /** {@code ${variable}} is referenced without a default, and the environment does not set it. */
+        void unset(String variable) {
+            unset.add(variable);
+        }
 
         /** {@code ${variable}} was replaced by {@code value}, read from the environment. */
         void record(String variable, String value) {
@@ -45,8 +60,13 @@ public final class Substitutions {
         }
 
         Substitutions done() {
-            return references.isEmpty() ? NONE : new Substitutions(references);
+            return references.isEmpty() && unset.isEmpty() ? NONE : new Substitutions(references, List.copyOf(unset));
         }
+    }
+
+    /** The {@code ${VAR}} references of the file that the environment does not set, as written ({@code ${VAR}}). */
+    public List<String> unset() {
+        return unset.stream().map(v -> "${" + v + "}").toList();
     }
 
     /**

@@ -1,6 +1,8 @@
 package dev.modelgateway.routing;
 
 import dev.modelgateway.time.Ticker;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 
@@ -9,10 +11,12 @@ import java.time.Duration;
  * Closed: calls go through; {@code consecutiveFailures} failures in a row open it. Open (cooling down): calls are
  * refused at once, for {@code openFor} the first time and twice as long each time it opens again without a success in
  * between, up to {@code maxOpenFor}, and never shorter than the vendor's {@code retry-after}. Then half-open: one
- * probe call goes through while others wait; its success closes the breaker, its failure opens it again. Shared by
- * all event loops, hence synchronized; each method is a few field updates.
+ * probe call goes through while others wait; its success closes the breaker, its failure opens it again. Each
+ * transition is logged once with the deployment (opening a warning). Shared by all event loops, hence synchronized;
+ * each method is a few field updates.
  */
 public final class CircuitBreaker {
+    private static final Logger LOG = LoggerFactory.getLogger(CircuitBreaker.class);
     /** While a probe is out, how long a call waiting for the deployment looks again. */
     static final long PROBE_WAIT_MS = 100;
 
@@ -47,7 +51,9 @@ public final class CircuitBreaker {
 
     private enum State { CLOSED, OPEN, HALF_OPEN }
 
-    private final Thresholds thresholds;
+    /** The deployment's id, which the log lines name. */
+    private final String deployment;
+    private Thresholds thresholds;
     private final Ticker ticker;
     private State state = State.CLOSED;
     private int failures;
@@ -58,8 +64,19 @@ public final class CircuitBreaker {
 
     /** @param ticker what decides when a cooldown is over */
     public CircuitBreaker(Thresholds thresholds, Ticker ticker) {
+        this("(unnamed)", thresholds, ticker);
+    }
+
+    /** @param deployment the deployment's id, named by the transitions' log lines */
+    public CircuitBreaker(String deployment, Thresholds thresholds, Ticker ticker) {
+        this.deployment = deployment;
         this.thresholds = thresholds;
         this.ticker = ticker;
+    }
+
+    /** A reload's cooldowns: they apply from the next failure on; the state (failures counted, open) stays. */
+    synchronized void thresholds(Thresholds next) {
+        this.thresholds = next;
     }
 
     public synchronized Permit acquire() {
@@ -71,6 +88,7 @@ public final class CircuitBreaker {
                 if (ticker.nanos() - openUntilNanos < 0) return Permit.REFUSED;
                 state = State.HALF_OPEN;
                 probing = true;
+                LOG.info("circuit breaker of deployment {} half-open: its cooldown is over, one probe call goes through", deployment);
                 return Permit.PROBE;
             }
             default -> {
@@ -91,13 +109,18 @@ public final class CircuitBreaker {
         if (permit == Permit.PROBE) probing = false;
         switch (outcome) {
             case HEALTHY -> {
+                if (state != State.CLOSED) LOG.info("circuit breaker of deployment {} closed: a call succeeded", deployment);
                 failures = 0;
                 opens = 0;
                 state = State.CLOSED;
             }
             case FAILED -> {
-                if (permit == Permit.PROBE || (state == State.CLOSED && ++failures >= thresholds.consecutiveFailures())) {
-                    open(retryAfterMs);
+                if (permit == Permit.PROBE) {
+                    LOG.warn("circuit breaker of deployment {} open again: its probe failed; out of rotation for {} ms", deployment,
+                            open(retryAfterMs));
+                } else if (state == State.CLOSED && ++failures >= thresholds.consecutiveFailures()) {
+                    LOG.warn("circuit breaker of deployment {} open after {} failures in a row: out of rotation for {} ms",
+                            deployment, failures, open(retryAfterMs));
                 }
             }
             case UNKNOWN -> { } // a probe without verdict just lets the next call probe
@@ -105,13 +128,24 @@ public final class CircuitBreaker {
     }
 
     /**
-     * Takes the deployment out of rotation at once for at least {@code retryAfterMs} (-1: the next cooldown's length):
-     * a rate limit on a deployment whose model has others to take its traffic.
+     * Takes the deployment out of rotation at once for the vendor's {@code retryAfterMs} (up to the longest cooldown), or
+     * without one (-1) for the next cooldown's length: a rate limit on a deployment whose model has others to take its
+     * traffic. The vendor knows when its limit resets; a longer cooldown would only idle the deployment.
      */
     public synchronized void coolDown(long retryAfterMs) {
         if (state == State.OPEN && retryAfterMs >= 0 && ticker.nanos() + retryAfterMs * 1_000_000 - openUntilNanos <= 0) return;
         probing = false;
-        open(retryAfterMs);
+        boolean was = state == State.OPEN;
+        long ms;
+        if (retryAfterMs < 0) {
+            ms = open(-1);
+        } else {
+            ms = Math.min(thresholds.maxOpenFor().toMillis(), retryAfterMs);
+            state = State.OPEN;
+            failures = 0;
+            openUntilNanos = ticker.nanos() + ms * 1_000_000;
+        }
+        if (!was) LOG.warn("circuit breaker of deployment {} open: rate-limited, out of rotation for {} ms", deployment, ms);
     }
 
     /**
@@ -121,12 +155,15 @@ public final class CircuitBreaker {
     public synchronized void coolUntil(long untilNanos) {
         if (state == State.OPEN && untilNanos - openUntilNanos <= 0) return;
         if (state == State.CLOSED) opens++;
+        if (state != State.OPEN) {
+            LOG.warn("circuit breaker of deployment {} open: another instance cooled it for {} ms", deployment,
+                    Math.max(0, (untilNanos - ticker.nanos()) / 1_000_000));
+        }
         state = State.OPEN;
         failures = 0;
         openUntilNanos = untilNanos;
     }
 
-    /** Milliseconds until the breaker lets a probe through; 0 when it is not open. */
     /** 0 closed, 1 half-open (probing), 2 open: the breaker-state metric's value. */
     public synchronized int stateCode() {
         return switch (state) {
@@ -161,7 +198,8 @@ public final class CircuitBreaker {
         return state == State.OPEN;
     }
 
-    private void open(long retryAfterMs) {
+    /** @return the cooldown's length in milliseconds */
+    private long open(long retryAfterMs) {
         long first = thresholds.openFor().toMillis();
         long max = thresholds.maxOpenFor().toMillis();
         long ms = Math.min(max, first << Math.min(opens, 20));
@@ -170,5 +208,6 @@ public final class CircuitBreaker {
         failures = 0;
         opens++;
         openUntilNanos = ticker.nanos() + ms * 1_000_000;
+        return ms;
     }
 }

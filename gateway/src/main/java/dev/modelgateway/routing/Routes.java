@@ -5,6 +5,7 @@ import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.config.DeploymentSpec;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Provider;
+import dev.modelgateway.config.Settings;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.error.GatewayException;
@@ -73,6 +74,7 @@ public final class Routes {
                     throw new IllegalArgumentException(at + ".provider: '" + p.name() + "' (" + p.type().id() + ") speaks "
                             + p.type().wire().id() + "'s format, but " + m.id() + " is a " + m.vendor().id() + " model");
                 }
+                if (!p.enabled()) continue; // switched off on purpose: its deployments are not served
                 int keys = Math.max(1, p.keys().size());
                 int keyWeights = p.keys().stream().mapToInt(Provider.Key::weight).sum();
                 for (int k = 0; k < keys; k++) {
@@ -84,9 +86,16 @@ public final class Routes {
             }
             byModel.put(m.id(), List.copyOf(ds));
         }
-        // prepared now, so that each is made with the thresholds its number of siblings calls for
-        byModel.values().forEach(ds -> ds.forEach(d -> breakers.of(d.id(), ds.size() > 1)));
         return new Routes(config, catalogue, breakers, Map.copyOf(byModel));
+    }
+
+    /**
+     * Puts this configuration's cooldowns into the breakers, each with the thresholds its model's number of deployments
+     * calls for: when the routes come into force ({@link RoutingTable}), not when a reload that may yet be refused
+     * builds them.
+     */
+    void configureBreakers() {
+        breakers.configure(config.routing().cooldown(), byModel);
     }
 
     public Catalogue catalogue() {
@@ -178,6 +187,14 @@ public final class Routes {
         boolean was = b.open();
         b.coolDown(retryAfterMs);
         if (!was) breakers.opened(d.id(), b);
+    }
+
+    /**
+     * The longest a call waits for a cooling deployment of its last model ({@code routing.max_cooldown_wait_seconds});
+     * past it the call is refused at once with the cooldown's retry-after, rather than hold the caller for minutes.
+     */
+    public long maxCooldownWaitMs() {
+        return config.settings().integer(Settings.ROUTING_MAX_COOLDOWN_WAIT_SECONDS) * 1000L;
     }
 
     public CircuitBreakers breakers() {

@@ -10,6 +10,7 @@ public final class RoutingTable {
     private final AtomicReference<Routes> current;
 
     public RoutingTable(Routes initial) {
+        initial.configureBreakers();
         this.current = new AtomicReference<>(initial);
     }
 
@@ -18,6 +19,7 @@ public final class RoutingTable {
     }
 
     public void replace(Routes next) {
+        next.configureBreakers();
         current.set(next);
     }
 }

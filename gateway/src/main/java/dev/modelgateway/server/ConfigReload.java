@@ -1,11 +1,14 @@
 package dev.modelgateway.server;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.accounts.Administration;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.endpoint.admin.ConfigEndpoint.Applied;
 import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.routing.Routes;
+import dev.modelgateway.routing.RoutesChange;
 import dev.modelgateway.routing.RoutingTable;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -16,6 +19,9 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * Applies a changed configuration file without a restart (docs/configuration.md, "Hot reload"): the file is read,
@@ -33,6 +39,7 @@ final class ConfigReload {
     private final RoutingTable table;
     private final CircuitBreakers breakers;
     private final Path file;
+    private volatile Administration audit;
     private long watchTimer = -1;
     private String seen;
 
@@ -44,8 +51,23 @@ final class ConfigReload {
         this.file = table.current().config().routing().file();
     }
 
-    /** Reads the file again and applies it, or fails with the reason (the running configuration stays). */
-    synchronized Future<Applied> reload() {
+    /** Who reloads when the watched file changes: the audit entry's actor. */
+    static final String FILE_ACTOR = "config-file";
+
+    /** An applied reload, and what it changed for its audit entry. */
+    private record Done(Applied applied, ObjectNode change) {
+    }
+
+    /** Where each applied reload is recorded (the accounts' audit log); set once the accounts are open. */
+    void auditTo(Administration admin) {
+        this.audit = admin;
+    }
+
+    /**
+     * Reads the file again and applies it, or fails with the reason (the running configuration stays). Each applied
+     * reload is an audit entry by {@code actor} (an admin key's id, or {@value #FILE_ACTOR}) with what changed.
+     */
+    synchronized Future<Applied> reload(String actor) {
         if (file == null) {
             return Future.failedFuture(new IllegalArgumentException("The gateway was started without a configuration file"
                     + " (--config): there is nothing to reload."));
@@ -65,15 +87,56 @@ final class ConfigReload {
                 throw loaded.settings().substitutions().hide(e);
             }
             Routes routes = Routes.build(next, catalogue, breakers);
+            Routes before = table.current();
+            refuseUnserved(before, routes, loaded.settings().substitutions().unset());
             table.replace(routes);
             int deployments = routes.all().values().stream().mapToInt(List::size).sum();
             LOG.info("configuration reloaded from {}: {} models, {} deployments", file, catalogue.models().size(), deployments);
-            return new Applied(catalogue.models().size(), deployments, restartNeeded);
+            ObjectNode change = RoutesChange.between(before, routes).put("file", file.toString());
+            restartNeeded.forEach(change.putArray("restart_needed")::add);
+            return new Done(new Applied(catalogue.models().size(), deployments, restartNeeded),
+                    loaded.settings().substitutions().hideIn(change));
         }, false).recover(e -> {
             String why = e instanceof IllegalArgumentException || e instanceof IOException ? e.getMessage() : e.toString();
             LOG.warn("configuration file {} refused, the running configuration stays: {}", file, why);
             return Future.failedFuture(new IllegalArgumentException(why, e));
+        }).compose(done -> audited(actor, done.change()).map(done.applied()));
+    }
+
+    /** The audit entry of an applied reload; one that cannot be written is logged, the reload stays applied. */
+    private Future<Void> audited(String actor, ObjectNode change) {
+        Administration admin = audit;
+        if (admin == null) return Future.succeededFuture();
+        return admin.recordConfigReload(actor, change).recover(e -> {
+            LOG.warn("configuration reload by {} applied but not written to the audit log: {}", actor, e.toString());
+            return Future.succeededFuture();
         });
+    }
+
+    /**
+     * Refuses routes that take the last usable deployment (one with a key where its provider needs one) from a model that
+     * had one: a mistyped key variable must not take a vendor down. A provider switched off on purpose
+     * ({@code enabled: false}) has no deployments, so its models pass.
+     *
+     * @param unset the file's {@code ${VAR}} references the environment does not set: the likely cause, named
+     */
+    static void refuseUnserved(Routes running, Routes next, List<String> unset) {
+        Set<String> models = new TreeSet<>();
+        Set<String> providers = new TreeSet<>();
+        next.all().forEach((model, deployments) -> {
+            if (deployments.isEmpty() || deployments.stream().anyMatch(d -> d.endpoint().configured())) return;
+            if (running.all().getOrDefault(model, List.of()).stream().noneMatch(d -> d.endpoint().configured())) return;
+            models.add(model);
+            deployments.forEach(d -> providers.add(d.endpoint().provider()));
+        });
+        if (models.isEmpty()) return;
+        List<String> shown = models.stream().limit(5).toList();
+        throw new IllegalArgumentException("no usable deployment would be left for " + String.join(", ", shown)
+                + (models.size() > shown.size() ? " and " + (models.size() - shown.size()) + " more models" : "")
+                + ": provider " + providers.stream().map(p -> "'" + p + "'").collect(Collectors.joining(", ")) + " would have no key"
+                + (unset.isEmpty() ? "" : " (the file references " + String.join(", ", unset) + ", which "
+                        + (unset.size() == 1 ? "is" : "are") + " not set)")
+                + ". Set the key, or switch the provider off on purpose with providers.<name>.enabled: false.");
     }
 
     /** Starts watching the file; a change is applied once it stops changing between two looks. */
@@ -84,7 +147,7 @@ final class ConfigReload {
             String now = stamp(p);
             if (seen != null && !now.equals(seen)) {
                 seen = now;
-                reload();
+                reload(FILE_ACTOR);
             } else {
                 seen = now;
             }

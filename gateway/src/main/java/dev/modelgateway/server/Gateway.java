@@ -6,7 +6,6 @@ import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.ConfigValues;
-import dev.modelgateway.config.Cooldown;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Settings;
 import dev.modelgateway.config.ShownUrl;
@@ -17,7 +16,6 @@ import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.observability.ObservabilityConfig;
 import dev.modelgateway.observability.Redaction;
 import dev.modelgateway.observability.Telemetry;
-import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.services.SharedServices;
 import dev.modelgateway.services.TranscriptionTasks;
@@ -77,20 +75,7 @@ public final class Gateway {
      *                  instances share it
      */
     public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances) {
-        return start(vertx, config, instances, null);
-    }
-
-    /**
-     * Starts what does not depend on each other at once: the accounts database (opened and migrated on a
-     * worker thread), the catalogue (read on the calling thread meanwhile), the TLS files' check and the Redis
-     * probe. Then the accounts' Redis connections, the transcription tasks, and last the verticles, so that the
-     * gateway listens only once everything a request may need is ready.
-     *
-     * @param breaker when the circuit breaker of a deployment opens, and for how long; null for the configuration's
-     *                {@code routing.cooldown}
-     */
-    public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, CircuitBreaker.Thresholds breaker) {
-        return start(vertx, config, instances, breaker, observability(config.settings()));
+        return start(vertx, config, instances, observability(config.settings()), Ticker.SYSTEM);
     }
 
     /** The {@code observability} section and the access log's format, as read with the rest of the configuration. */
@@ -101,15 +86,18 @@ public final class Gateway {
                 v.map(Settings.OBSERVABILITY_OTEL));
     }
 
-    /** As above, with the metrics, tracing and access-log settings (docs/observability.md). */
-    public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, CircuitBreaker.Thresholds breaker,
-                                        ObservabilityConfig observability) {
-        return start(vertx, config, instances, breaker, observability, Ticker.SYSTEM);
-    }
-
-    /** As above, with the clock the circuit breakers and shared cooldowns read (tests pass one they advance). */
-    public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, CircuitBreaker.Thresholds breaker,
-                                        ObservabilityConfig observability, Ticker ticker) {
+    /**
+     * Starts what does not depend on each other at once: the accounts database (opened and migrated on a
+     * worker thread), the catalogue (read on the calling thread meanwhile), the TLS files' check and the Redis
+     * probe. Then the accounts' Redis connections, the transcription tasks, and last the verticles, so that the
+     * gateway listens only once everything a request may need is ready. The circuit breakers take the configuration's
+     * {@code routing.cooldown} (and a reload's).
+     *
+     * @param observability the metrics, tracing and access-log settings (docs/observability.md)
+     * @param ticker        the clock the circuit breakers and shared cooldowns read (tests pass one they advance)
+     */
+    public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, ObservabilityConfig observability,
+                                        Ticker ticker) {
         // the secrets the gateway holds never reach a log line or an error body, whatever quotes them
         Redaction.register(config.masterKey());
         config.vendors().values().forEach(v -> Redaction.register(v.apiKey()));
@@ -124,7 +112,7 @@ public final class Gateway {
         Future<Void> redis = redisReachable(vertx, config.redisUrl());
         int port = config.port() == 0 ? FreePort.pick() : config.port();
         GatewayConfig bound = config.withPort(port);
-        CircuitBreakers breakers = breakers(config.routing().cooldown(), breaker, ticker);
+        CircuitBreakers breakers = new CircuitBreakers(ticker);
         Catalogue catalogue;
         RoutingTable table;
         try {
@@ -156,6 +144,7 @@ public final class Gateway {
                 .compose(db -> Accounts.open(vertx, accountsConfig, prices, id -> table.current().catalogue().aliasesOf(id), db)
                         .recover(e -> Future.failedFuture(accountsFailure(config, e))))
                 .compose(accounts -> TranscriptionTasks.start(vertx, table, accounts, breakers)
+                        .andThen(tasks -> reload.auditTo(accounts.admin()))
                         .compose(tasks -> SharedServices.open(vertx, accounts.database(), accountsConfig.redisUrl(),
                                 accountsConfig.redisKeyPrefix(), tasks)).compose(services -> {
                     HealthEndpoints health = new HealthEndpoints(vertx, bound, accounts, breakers, table, telemetry);
@@ -181,17 +170,6 @@ public final class Gateway {
                 e instanceof TimeoutException ? new StartupFailure("The gateway did not start within " + STARTUP_TIMEOUT_SECONDS
                         + " s (database " + StartupFailure.redact(config.databaseUrl()) + ", Redis "
                         + StartupFailure.redact(config.redisUrl()) + ").", e) : e));
-    }
-
-    /**
-     * The breakers' thresholds: the configuration's cooldowns, or the given thresholds (tests), a deployment that shares
-     * its model with others opening after {@code shared_failures}.
-     */
-    private static CircuitBreakers breakers(Cooldown cooldown, CircuitBreaker.Thresholds given, Ticker ticker) {
-        CircuitBreaker.Thresholds alone = given != null ? given
-                : new CircuitBreaker.Thresholds(cooldown.failures(), cooldown.first(), cooldown.max());
-        int shared = given != null ? Math.min(given.consecutiveFailures(), Cooldown.DEFAULT.sharedFailures()) : cooldown.sharedFailures();
-        return new CircuitBreakers(alone, new CircuitBreaker.Thresholds(shared, alone.openFor(), alone.maxOpenFor()), ticker);
     }
 
     private static Throwable accountsFailure(GatewayConfig config, Throwable e) {

@@ -84,7 +84,7 @@ public final class GatewayRouter {
         Router router = Router.router(vertx);
         Set<String> routes = new CopyOnWriteArraySet<>();
         router.route().handler(ctx -> begin(ctx, telemetry, routes));
-        router.get("/health").handler(HealthEndpoints::live);
+        router.get("/health").handler(health != null ? health::health : HealthEndpoints::live);
         if (health != null) health(router, health);
         // The key is checked before a byte of the body is read: the request stays paused through the (async)
         // authentication, so a caller without a key cannot make the gateway buffer anything. An upgrade has no
@@ -157,7 +157,7 @@ public final class GatewayRouter {
     /** The router of {@code observability.metrics_port}: {@code /health}, {@code /ready} and {@code /metrics} alone. */
     static Router metricsPort(Vertx vertx, HealthEndpoints health) {
         Router router = Router.router(vertx);
-        router.get("/health").handler(HealthEndpoints::live);
+        router.get("/health").handler(health::health);
         health(router, health);
         return router;
     }

@@ -27,11 +27,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code /health} (liveness: the event loop answers), {@code /ready} (readiness: the accounts database answers, Redis
- * too when configured, and every vendor with a configured deployment in the routes in force has one whose circuit
- * breaker is not open) and
- * {@code /metrics} (Prometheus text format), on the main port or on {@code observability.metrics_port}
- * (docs/observability.md).
+ * {@code /health} (liveness: the event loop answers; with each vendor's health as details), {@code /ready}
+ * (readiness: this instance can serve, its accounts database answers, Redis too when configured; a vendor's outage is
+ * not the instance's, so it never takes the instance out of a load balancer) and {@code /metrics} (Prometheus text
+ * format), on the main port or on {@code observability.metrics_port} (docs/observability.md).
  */
 public final class HealthEndpoints {
     static final long PROBE_SECONDS = 2;
@@ -70,6 +69,25 @@ public final class HealthEndpoints {
         ctx.response().putHeader("content-type", "application/json").end("{\"status\":\"ok\"}");
     }
 
+    /** Liveness, with each vendor's health: whether a configured deployment of it in the routes in force is usable. */
+    void health(RoutingContext ctx) {
+        Map<Vendor, Boolean> usable = new EnumMap<>(Vendor.class);
+        for (List<Deployment> deployments : routes.current().all().values()) {
+            for (Deployment d : deployments) {
+                if (!d.endpoint().configured()) continue;
+                boolean open = breakers.of(d.endpoint()).stateCode() == 2;
+                usable.merge(d.endpoint().vendor(), !open, Boolean::logicalOr);
+            }
+        }
+        ObjectNode out = Json.MAPPER.createObjectNode().put("status", "ok");
+        ObjectNode vendors = out.putObject("vendors");
+        for (Vendor v : Vendor.values()) {
+            Boolean ok = usable.get(v);
+            vendors.put(v.id(), ok == null ? "not_configured" : ok ? "ok" : "circuit_open");
+        }
+        ctx.response().putHeader("content-type", "application/json").end(Json.toBuffer(out));
+    }
+
     void served(VendorClients loopClients) {
         clients.add(loopClients);
     }
@@ -83,26 +101,8 @@ public final class HealthEndpoints {
         List<Future<?>> all = new ArrayList<>();
         all.add(check(checks, "database", accounts.databaseReachable()));
         if (config.redisUrl() != null) all.add(check(checks, "redis", redisReachable()));
-        // per vendor (wire family): is any configured deployment of the routes in force usable?
-        Map<Vendor, Boolean> usable = new EnumMap<>(Vendor.class);
-        for (List<Deployment> deployments : routes.current().all().values()) {
-            for (Deployment d : deployments) {
-                if (!d.endpoint().configured()) continue;
-                boolean open = breakers.of(d.endpoint()).stateCode() == 2;
-                usable.merge(d.endpoint().vendor(), !open, Boolean::logicalOr);
-            }
-        }
-        ObjectNode vendors = Json.MAPPER.createObjectNode();
-        boolean vendorsOk = true;
-        for (Vendor v : Vendor.values()) {
-            Boolean ok = usable.get(v);
-            vendors.put(v.id(), ok == null ? "not_configured" : ok ? "ok" : "circuit_open");
-            vendorsOk &= ok == null || ok;
-        }
-        checks.set("vendors", vendors);
-        boolean vendorsReady = vendorsOk;
         Future.join(all).onComplete(done -> {
-            boolean ready = vendorsReady && all.stream().allMatch(Future::succeeded);
+            boolean ready = all.stream().allMatch(Future::succeeded);
             if (ctx.response().closed()) return;
             ctx.response().setStatusCode(ready ? 200 : 503).putHeader("content-type", "application/json")
                     .end(Json.toBuffer(Json.MAPPER.createObjectNode().put("status", ready ? "ready" : "not_ready").set("checks", checks)));

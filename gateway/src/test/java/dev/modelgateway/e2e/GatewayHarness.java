@@ -5,6 +5,7 @@ import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import dev.modelgateway.config.ConfigLoader;
+import dev.modelgateway.config.Cooldown;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.OperationTimeouts;
 import dev.modelgateway.config.MediaPolicy;
@@ -78,7 +79,8 @@ public final class GatewayHarness implements AutoCloseable {
         private final Map<Vendor, String> baseUrls = new EnumMap<>(Vendor.class);
         private final Map<Vendor, VendorPool> pools = new EnumMap<>(Vendor.class);
         private int eventLoops = 2;
-        private CircuitBreaker.Thresholds breaker = CircuitBreaker.Thresholds.DEFAULT;
+        /** Null: the configuration's {@code routing.cooldown}. */
+        private CircuitBreaker.Thresholds breaker;
         private MediaPolicy media = LOOPBACK_MEDIA;
         private String databaseUrl;
         private String redisUrl;
@@ -141,13 +143,16 @@ public final class GatewayHarness implements AutoCloseable {
             return this;
         }
 
-        /** Circuit-breaker thresholds (tests of the breaker use small ones). */
         /** The vendor-call deadlines of the endpoints without platform_options (section {@code timeouts}). */
         public Builder timeouts(OperationTimeouts t) {
             this.timeouts = t;
             return this;
         }
 
+        /**
+         * Circuit-breaker thresholds (tests of the breaker use small ones), as the configuration's {@code routing.cooldown}
+         * ({@code shared_failures} at most the default's); a reload of the file applies the file's.
+         */
         public Builder breaker(CircuitBreaker.Thresholds thresholds) {
             this.breaker = thresholds;
             return this;
@@ -227,7 +232,12 @@ public final class GatewayHarness implements AutoCloseable {
                     throw new UncheckedIOException(e);
                 }
             }
-            Gateway gateway = Gateway.start(vertx, config, eventLoops, breaker, observability, ticker).await();
+            if (breaker != null) {
+                int failures = breaker.consecutiveFailures();
+                config = config.withRouting(config.routing().withCooldown(new Cooldown(failures,
+                        Math.min(failures, Cooldown.DEFAULT.sharedFailures()), breaker.openFor(), breaker.maxOpenFor())));
+            }
+            Gateway gateway = Gateway.start(vertx, config, eventLoops, observability, ticker).await();
             return new GatewayHarness(vertx, s, gateway, db);
         }
     }

@@ -1,8 +1,12 @@
 package dev.modelgateway.endpoint.admin;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.catalogue.ModelPrice;
 import dev.modelgateway.config.ConfigValues;
 import dev.modelgateway.config.Cooldown;
 import dev.modelgateway.config.GatewayConfig;
@@ -40,9 +44,12 @@ public final class ConfigEndpoint {
     public record Applied(int models, int deployments, List<String> restartNeeded) {
     }
 
-    /** Reads the configuration file again and applies it, or fails with the reason (the running configuration stays). */
+    /**
+     * Reads the configuration file again and applies it, or fails with the reason (the running configuration stays); an
+     * applied reload is an audit entry by {@code actor}.
+     */
     public interface Reload {
-        Future<Applied> reload();
+        Future<Applied> reload(String actor);
     }
 
     private final Reload reload;
@@ -54,7 +61,7 @@ public final class ConfigEndpoint {
     }
 
     public void reload(RoutingContext ctx) {
-        reload.reload().onComplete(ar -> {
+        reload.reload(AdminReplies.actor(ctx)).onComplete(ar -> {
             if (ar.failed()) {
                 Exchange.fail(ctx, GatewayException.of(ErrorKind.INVALID_REQUEST, "The configuration was not applied, the running"
                         + " one stays: " + ar.cause().getMessage()).withCode("invalid_configuration"));
@@ -79,9 +86,7 @@ public final class ConfigEndpoint {
             ObjectNode n = models.putObject(m.id());
             n.put("vendor", m.vendor().id()).put("kind", m.kind().name().toLowerCase()).put("status", m.status().name().toLowerCase());
             n.put("context_window", m.contextWindow()).put("max_output_tokens", m.maxOutputTokens());
-            ObjectNode price = n.putObject("price");
-            price.put("input", m.price().input()).put("output", m.price().output()).put("cache_read", m.price().cacheRead())
-                    .put("cache_write_5m", m.price().cacheWrite5m()).put("cache_write_1h", m.price().cacheWrite1h());
+            n.set("price", price(m.price()));
             ArrayNode ds = n.putArray("deployments");
             for (Deployment d : routes.deployments(m)) {
                 CircuitBreaker b = routes.breakers().of(d.endpoint());
@@ -104,6 +109,17 @@ public final class ConfigEndpoint {
         ctx.response().putHeader("content-type", "application/json").end(Json.toBuffer(config.settings().substitutions().hideIn(out)));
     }
 
+    /**
+     * A model's prices: null for a model without one (refused at admission), {@code "unknown"} for
+     * {@code price: unknown}, else each token class (null when the class has none).
+     */
+    private static JsonNode price(ModelPrice p) {
+        if (p == null) return NullNode.getInstance();
+        if (p.unknown()) return TextNode.valueOf("unknown");
+        return Json.MAPPER.createObjectNode().put("input", p.input()).put("output", p.output()).put("cache_read", p.cacheRead())
+                .put("cache_write_5m", p.cacheWrite5m()).put("cache_write_1h", p.cacheWrite1h());
+    }
+
     /** Every declared setting's value in force (secrets masked), its variable, and whether a reload applies it. */
     private static ObjectNode settings(ConfigValues values) {
         ObjectNode out = Json.MAPPER.createObjectNode();
@@ -117,7 +133,7 @@ public final class ConfigEndpoint {
 
     private static ObjectNode provider(Provider p) {
         ObjectNode n = Json.MAPPER.createObjectNode();
-        n.put("type", p.type().id()).put("base_url", ShownUrl.of(p.baseUrl()));
+        n.put("type", p.type().id()).put("base_url", ShownUrl.of(p.baseUrl())).put("enabled", p.enabled());
         ArrayNode keys = n.putArray("keys");
         for (Provider.Key k : p.keys()) keys.addObject().put("key", VendorEndpoint.mask(k.value())).put("weight", k.weight());
         ObjectNode headers = n.putObject("headers");

@@ -74,6 +74,11 @@ class DeploymentsTest {
                     deployments:
                       - {provider: azure-eu, model: gpt-4o-eu, weight: 3, region: eu}
                       - {provider: vllm, model: llama-3.3-70b, weight: 1}
+                  team/unpriced:
+                    kind: chat
+                    context_window: 8000
+                    max_output_tokens: 1000
+                    deployments: [{provider: vllm, model: llama-3.3-70b}]
                   team/proxied:
                     kind: chat
                     context_window: 128000
@@ -223,6 +228,17 @@ class DeploymentsTest {
         assertThat(c.at("/settings/server.port/env").asText()).isEqualTo("GATEWAY_SERVER_PORT");
         assertThat(c.at("/settings/server.port/applied_by_reload").asBoolean()).isFalse();
         assertThat(c.at("/settings/timeouts.images_seconds/value").asLong()).isEqualTo(300);
+    }
+
+    @Test
+    void theAdminConfigShowsAModelWithoutAPriceAsPriceNull() {
+        var r = h.getAuthed("/api/v1/admin/config");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode unpriced = Json.parseOrNull(r.body()).at("/models/team~1unpriced");
+        assertThat(unpriced.has("price")).isTrue();
+        assertThat(unpriced.path("price").isNull()).isTrue();
+        assertThat(unpriced.at("/deployments/0/id").asText()).isEqualTo("vllm/llama-3.3-70b");
+        assertThat(Json.parseOrNull(r.body()).at("/models/team~1chat/price/input").asDouble()).isEqualTo(1.0);
     }
 
     @Test

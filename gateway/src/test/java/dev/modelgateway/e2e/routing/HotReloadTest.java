@@ -6,6 +6,7 @@ import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
 import dev.modelgateway.testing.E2e;
 import dev.modelgateway.testing.Eventually;
@@ -183,5 +184,67 @@ class HotReloadTest {
         JsonNode deployment = Json.parseOrNull(config).at("/models/team~1late/deployments/0");
         assertThat(deployment.path("region").asText()).isEqualTo("${PATH}");
         assertThat(deployment.path("tags").get(0).asText()).isEqualTo("t-${PATH}");
+    }
+
+    /**
+     * A mistyped key variable must not take a vendor down: a reload that leaves a model with no usable deployment is
+     * refused naming the unset variable, through the API and the watched file; a provider switched off on purpose
+     * ({@code enabled: false}) is applied.
+     */
+    @Test
+    void aReloadThatLeavesAModelWithoutAKeyIsRefusedNamingTheVariableUnlessTheProviderIsSwitchedOff() throws Exception {
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        Logger reloads = (Logger) LoggerFactory.getLogger("dev.modelgateway.server.ConfigReload");
+        reloads.addAppender(log);
+        String typo = GatewayHarness.simVendors(sim).replace("api_key: " + SimKeys.defaults().openai(), "api_key: ${OPENAI_KEY_TYPO}");
+        assertThat(typo).contains("${OPENAI_KEY_TYPO}");
+        Files.writeString(file, typo);
+        var refused = a.postAuthed("/api/v1/admin/reload", "");
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.body()).contains("invalid_configuration", "platform/vendorB-5.5", "${OPENAI_KEY_TYPO}", "enabled: false");
+        // the watched file is refused too, with a log line naming the variable
+        Eventually.until("the watched change refused", () -> log.list.stream()
+                .anyMatch(e -> e.getFormattedMessage().contains("refused") && e.getFormattedMessage().contains("${OPENAI_KEY_TYPO}")));
+        reloads.detachAppender(log);
+        for (GatewayHarness h : List.of(a, b)) chat(h, "platform/vendorB-5.5");
+
+        Files.writeString(file, typo + "providers:\n  openai: {enabled: false}\n");
+        var applied = a.postAuthed("/api/v1/admin/reload", "");
+        assertThat(applied.statusCode()).as(applied.body()).isEqualTo(200);
+        assertThat(a.postAuthed("/api/v1/chat/completions", "{\"model\":\"platform/vendorB-5.5\",\"messages\":[{\"role\":"
+                + "\"user\",\"content\":\"hi\"}]}").statusCode()).isEqualTo(503);
+        chat(a, "vendorA-sonnet-5");
+    }
+
+    /** The audit log's configuration reloads, newest first: each as "actor: its change". */
+    static List<JsonNode> reloads(GatewayHarness h) {
+        JsonNode log = Json.parseOrNull(h.getAuthed("/api/v1/admin/audit").body());
+        List<JsonNode> out = new java.util.ArrayList<>();
+        log.path("data").forEach(e -> {
+            if (e.path("action").asText().equals("config.reload")) out.add(e);
+        });
+        return out;
+    }
+
+    @Test
+    void everyAppliedReloadIsAnAuditEntryWithItsActorAndWhatChanged() throws Exception {
+        Files.writeString(file, GatewayHarness.simVendors(sim) + added("1", "2"));
+        assertThat(a.postAuthed("/api/v1/admin/reload", "").statusCode()).isEqualTo(200);
+        // the reload by the API, and the watched file's own (whichever came first found the change)
+        Eventually.until("both reloads audited", () -> reloads(a).stream().map(e -> e.path("actor").asText()).toList()
+                .containsAll(List.of("master", "config-file")));
+        List<JsonNode> entries = reloads(a);
+        assertThat(entries).anySatisfy(e -> {
+            assertThat(e.at("/after/models/added").toString()).contains("team/late");
+            assertThat(e.at("/after/deployments/added").toString()).contains("team/late → openai/late-upstream");
+            assertThat(e.path("target_type").asText()).isEqualTo("config");
+        });
+
+        // a price changed in the file alone: the watched file's reload, by config-file
+        Files.writeString(file, GatewayHarness.simVendors(sim) + added("3", "4"));
+        Eventually.until("the repricing reload audited", () -> reloads(a).stream().anyMatch(e ->
+                e.path("actor").asText().equals("config-file") && e.at("/after/prices_changed").toString().contains("team/late")));
+        assertThat(reloads(b)).anySatisfy(e -> assertThat(e.path("actor").asText()).isEqualTo("config-file"));
     }
 }
