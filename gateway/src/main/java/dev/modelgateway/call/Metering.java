@@ -124,6 +124,12 @@ public final class Metering {
             return this;
         }
 
+        /** The usage billed instead of the outcome's own: a cut stream's estimate ({@link CutStreamUsage}). */
+        public Record billed(Usage usage) {
+            this.usage = usage;
+            return this;
+        }
+
         /** The status of a call that ended without a relayed answer. */
         public Record status(int status) {
             this.status = status;

@@ -100,20 +100,29 @@ public final class SseEvent {
      * usage mark).
      */
     public boolean dataContains(byte[] part) {
+        return dataIndexOf(part, dataOffset) >= 0;
+    }
+
+    /**
+     * Where {@code part} (non-empty) first occurs in the data at or after {@code from} (an index of
+     * {@link #dataArray()}, from {@link #dataOffset()} on): the index in {@link #dataArray()} of its first byte, or -1.
+     */
+    public int dataIndexOf(byte[] part, int from) {
         int n = part.length;
         byte last = part[n - 1];
         long lanes = ByteLanes.lanes(last);
         int end = dataOffset + dataLength;
-        int i = dataOffset + n - 1; // the first place the part's last byte can be
+        int i = from + n - 1; // the first place the part's last byte can be
         for (; i + Long.BYTES <= end; i += Long.BYTES) {
             for (long marks = ByteLanes.marks(ByteLanes.word(bytes, i), lanes); marks != 0; marks &= marks - 1) {
-                if (endsAt(i + ByteLanes.lane(marks), part)) return true;
+                int at = i + ByteLanes.lane(marks);
+                if (endsAt(at, part)) return at - n + 1;
             }
         }
         for (; i < end; i++) {
-            if (endsAt(i, part)) return true;
+            if (endsAt(i, part)) return i - n + 1;
         }
-        return false;
+        return -1;
     }
 
     private boolean endsAt(int at, byte[] part) {
