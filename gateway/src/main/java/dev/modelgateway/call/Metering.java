@@ -68,9 +68,9 @@ public final class Metering {
         return accounts.allows(ex.caller().key(), model.id());
     }
 
-    /** Why the caller's key may no longer be used by a long-lived call, empty while it may go on. */
-    public Future<Optional<GatewayException>> stillAllowed(Exchange ex) {
-        return accounts.stillAllowed(ex.caller().key());
+    /** Why the caller's key may no longer use {@code model} in a long-lived call, empty while it may go on. */
+    public Future<Optional<GatewayException>> stillAllowed(Exchange ex, ModelEntry model) {
+        return accounts.stillAllowed(ex.caller().key(), model.id());
     }
 
     /**
