@@ -100,7 +100,20 @@ public final class SseEvent {
      * usage mark).
      */
     public boolean dataContains(byte[] part) {
-        return dataIndexOf(part, dataOffset) >= 0;
+        int n = part.length;
+        byte last = part[n - 1];
+        long lanes = ByteLanes.lanes(last);
+        int end = dataOffset + dataLength;
+        int i = dataOffset + n - 1; // the first place the part's last byte can be
+        for (; i + Long.BYTES <= end; i += Long.BYTES) {
+            for (long marks = ByteLanes.marks(ByteLanes.word(bytes, i), lanes); marks != 0; marks &= marks - 1) {
+                if (endsAt(i + ByteLanes.lane(marks), part)) return true;
+            }
+        }
+        for (; i < end; i++) {
+            if (endsAt(i, part)) return true;
+        }
+        return false;
     }
 
     /**

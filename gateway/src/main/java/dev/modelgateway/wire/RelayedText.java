@@ -19,41 +19,88 @@ import java.util.Arrays;
 public final class RelayedText {
     static final int KEPT_BYTES = 1 << 20;
     private static final byte[] KEY_END = {'"', ':'};
-    private final byte[][] keys;
-    private byte[] text = new byte[64];
+    private final Fields fields;
+    /** Where each text field's name last ended (its closing quote, from the data's start); -1: not seen yet. */
+    private final int[] lastQuote;
+    private byte[] text = new byte[256];
     private int kept;
     private long dropped;
 
-    /** @param keys the fields whose string values are generated text ({@code content}, {@code arguments}, …) */
-    public RelayedText(String... keys) {
-        this.keys = new byte[keys.length][];
-        for (int i = 0; i < keys.length; i++) this.keys[i] = ('"' + keys[i]).getBytes(StandardCharsets.US_ASCII);
+    /** The fields of a format whose string values are generated text, made once per format. */
+    public static final class Fields {
+        /** Each name with its opening quote ({@code "content}). */
+        private final byte[][] names;
+        /** The names' last letters: a field whose name ends otherwise is passed over at once. */
+        private final boolean[] lastLetters = new boolean[128];
+
+        /** @param names the fields' names ({@code content}, {@code arguments}, …) */
+        public Fields(String... names) {
+            this.names = new byte[names.length][];
+            for (int i = 0; i < names.length; i++) {
+                this.names[i] = ('"' + names[i]).getBytes(StandardCharsets.US_ASCII);
+                lastLetters[names[i].charAt(names[i].length() - 1)] = true;
+            }
+        }
     }
 
-    /** Copies the text fields' string values of one relayed delta event (wherever they are nested). */
+    public RelayedText(Fields fields) {
+        this.fields = fields;
+        this.lastQuote = new int[fields.names.length];
+        Arrays.fill(lastQuote, -1);
+    }
+
+    /**
+     * Copies the text of one relayed delta event. A stream's deltas of one kind share an envelope, so a text field
+     * usually ends where it ended in the previous delta that had it: those places are tried first, and only when
+     * none has text is every field of the data read (and every text field copied).
+     */
     public void add(SseEvent e) {
         byte[] b = e.dataArray();
-        int end = e.dataOffset() + e.dataLength();
-        int from = e.dataOffset();
+        int start = e.dataOffset();
+        int end = start + e.dataLength();
+        for (int key = 0; key < lastQuote.length; key++) {
+            if (lastQuote[key] >= 0 && copyValue(b, start, end, start + lastQuote[key], key) >= 0) return;
+        }
+        int from = start;
         for (int at; (at = e.dataIndexOf(KEY_END, from)) >= 0; ) {
-            int value = at + KEY_END.length;
-            while (value < end && b[value] == ' ') value++;
-            from = value;
-            if (value == end || b[value] != '"' || !textKey(b, e.dataOffset(), at)) continue;
-            int close = stringEnd(b, value + 1, end);
-            if (close < 0) return;
-            keep(b, value + 1, close - value - 1);
-            from = close + 1;
+            from = at + KEY_END.length;
+            int key = textKey(b, start, at);
+            if (key < 0) continue;
+            int next = copyValue(b, start, end, at, key);
+            if (next < 0) continue;
+            lastQuote[key] = at - start;
+            from = next;
         }
     }
 
-    /** Whether the key whose closing quote is at {@code quote} is one of the text fields. */
-    private boolean textKey(byte[] b, int start, int quote) {
-        for (byte[] key : keys) {
-            int keyStart = quote - key.length;
-            if (keyStart >= start && Arrays.equals(b, keyStart, quote, key, 0, key.length)) return true;
+    /**
+     * Copies the string value of text field {@code key} if its name's closing quote is at {@code quote}: the index
+     * past the value, or -1 when the field is not there or its value is not a whole, non-empty string (an empty one
+     * may stand before the field that carries the text, as {@code "content":""} before {@code reasoning_content}).
+     */
+    private int copyValue(byte[] b, int start, int end, int quote, int key) {
+        if (quote + 1 >= end || b[quote] != '"' || b[quote + 1] != ':') return -1;
+        byte[] name = fields.names[key];
+        int nameStart = quote - name.length;
+        if (nameStart < start || !Arrays.equals(b, nameStart, quote, name, 0, name.length)) return -1;
+        int value = quote + KEY_END.length;
+        while (value < end && b[value] == ' ') value++;
+        if (value == end || b[value] != '"') return -1;
+        int close = stringEnd(b, value + 1, end);
+        if (close <= value + 1) return -1;
+        keep(b, value + 1, close - value - 1);
+        return close + 1;
+    }
+
+    /** Which text field's name ends with the quote at {@code quote}; -1 for none. */
+    private int textKey(byte[] b, int start, int quote) {
+        if (quote <= start || b[quote - 1] < 0 || !fields.lastLetters[b[quote - 1]]) return -1;
+        byte[][] names = fields.names;
+        for (int i = 0; i < names.length; i++) {
+            int nameStart = quote - names[i].length;
+            if (nameStart >= start && Arrays.equals(b, nameStart, quote, names[i], 0, names[i].length)) return i;
         }
-        return false;
+        return -1;
     }
 
     /** The index of the quote that closes a JSON string whose content starts at {@code from}, -1 if it does not end. */

@@ -23,10 +23,11 @@ public final class AnthropicNativeTap extends TapState {
     private static final byte[] MESSAGE_STOP = "message_stop".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] ERROR = "error".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] BLOCK_DELTA = "content_block_delta".getBytes(StandardCharsets.US_ASCII);
+    private static final RelayedText.Fields TEXT_FIELDS = new RelayedText.Fields("text", "thinking", "partial_json");
     private final String traceId;
 
     public AnthropicNativeTap(String traceId) {
-        super(new RelayedText("text", "thinking", "partial_json"));
+        super(new RelayedText(TEXT_FIELDS));
         this.traceId = traceId;
     }
 

@@ -20,10 +20,12 @@ public final class ChatNativeTap extends TapState {
     private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] ERROR_START = "{\"error\"".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] USAGE_MARK = "\"usage\":{".getBytes(StandardCharsets.US_ASCII);
+    private static final RelayedText.Fields TEXT_FIELDS =
+            new RelayedText.Fields("content", "reasoning_content", "refusal", "arguments");
     private final boolean callerWantsUsage;
 
     public ChatNativeTap(boolean callerWantsUsage) {
-        super(new RelayedText("content", "reasoning_content", "refusal", "arguments"));
+        super(new RelayedText(TEXT_FIELDS));
         this.callerWantsUsage = callerWantsUsage;
     }
 

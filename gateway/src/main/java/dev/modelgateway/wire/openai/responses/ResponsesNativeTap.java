@@ -30,13 +30,14 @@ public final class ResponsesNativeTap extends TapState {
             "response.function_call_arguments.delta", "response.reasoning_text.delta",
             "response.reasoning_summary_text.delta", "response.custom_tool_call_input.delta",
             "response.audio.transcript.delta");
+    private static final RelayedText.Fields TEXT_FIELD = new RelayedText.Fields("delta");
     private final String traceId;
     private final Consumer<String> answerIds;
     private long lastSequence = -1;
 
     /** @param answerIds told the vendor's response id and output item ids once the response is over (completed or incomplete) */
     public ResponsesNativeTap(String traceId, Consumer<String> answerIds) {
-        super(new RelayedText("delta"));
+        super(new RelayedText(TEXT_FIELD));
         this.traceId = traceId;
         this.answerIds = answerIds;
     }
