@@ -8,10 +8,10 @@ import dev.modelgateway.wire.RelayedText;
 import io.vertx.core.Future;
 
 /**
- * What a stream that ended before the vendor reported its usage is billed (docs/accounts.md, "Billing"): the
- * vendor's figures where it gave them, the output at least the tokens relayed to the caller, and the input, when
- * the vendor had not said it, estimated locally. A caller who reads every delta and leaves before the usage event
- * is billed as the vendor bills the operator, not nothing.
+ * What a stream that ended before the vendor reported its usage is billed (docs/accounts.md, "A stream cut before
+ * its usage"): the vendor's figures where it gave them, the output at least the tokens relayed to the caller, and the
+ * input, when the vendor had not said it, estimated locally. A caller who reads every delta and leaves before the
+ * usage event is billed as the vendor bills the operator, not nothing.
  */
 final class CutStreamUsage {
     private CutStreamUsage() {

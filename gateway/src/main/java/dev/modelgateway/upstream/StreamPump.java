@@ -181,7 +181,8 @@ final class StreamPump {
         RelayOutcome outcome = tap.failed() ? new RelayOutcome.CutOff(tap.usage(), ttftMs, tap.unbilled())
                 : new RelayOutcome.Answered(200, tap.usage(), ttftMs);
         if (!out.closed()) {
-            // a cut stream's row waits for its estimate (docs/accounts.md, "Billing"): written after the end
+            // a cut stream's row waits for its estimate (docs/accounts.md, "A stream cut before its usage"): it is
+            // written after the end
             if (outcome instanceof RelayOutcome.Answered) ex.answerEnding(outcome.status(), outcome.usage(), ttftMs);
             out.end();
         }

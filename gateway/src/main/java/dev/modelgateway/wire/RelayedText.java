@@ -11,10 +11,10 @@ import java.util.Arrays;
 /**
  * The text a native stream relayed, for the one case that needs it: a stream that ends (the caller leaves, the
  * vendor breaks it) before the vendor reported its usage is billed at least the tokens it relayed
- * (docs/accounts.md, "Billing"). Of each delta event only the string values of the format's text fields are
- * copied, still JSON-escaped as they came, without parsing the event; they are decoded and counted with the
- * o200k counter ({@link LocalTokenizer}) only when {@link #tokens()} is asked, so a stream that ends normally
- * never tokenizes. At most {@link #KEPT_BYTES} are kept; bytes beyond count one token per four.
+ * (docs/accounts.md, "A stream cut before its usage"). Of each delta event only the string values of the
+ * format's text fields are copied, still JSON-escaped as they came, without parsing the event; they are decoded and
+ * counted with the o200k counter ({@link LocalTokenizer}) only when {@link #tokens()} is asked, so a stream that
+ * ends normally never tokenizes. At most {@link #KEPT_BYTES} are kept; bytes beyond count one token per four.
  */
 public final class RelayedText {
     static final int KEPT_BYTES = 1 << 20;
