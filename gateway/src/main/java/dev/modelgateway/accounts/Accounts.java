@@ -322,17 +322,19 @@ public final class Accounts {
     }
 
     /**
-     * Why a key admitted earlier may no longer be used, for long-lived calls (realtime sessions) checked while
-     * they run: deleted, disabled, expired or its budget spent; empty while it may go on. Reads the key store
-     * (blocking, on a worker), not the cache, so a change through the admin API shows at the next check.
+     * Why a key admitted earlier may no longer use {@code publicModel}, for long-lived calls (realtime sessions)
+     * checked while they run: deleted, disabled, expired, the model out of its allow-list or its budget spent; empty
+     * while it may go on. Reads the key store (blocking, on a worker), not the cache, so a change through the admin
+     * API shows at the next check.
      */
-    public Future<Optional<GatewayException>> stillAllowed(ApiKey key) {
+    public Future<Optional<GatewayException>> stillAllowed(ApiKey key, String publicModel) {
         if (key.master()) return Future.succeededFuture(Optional.empty());
         return blocking(() -> keys.find(key.id())).map(found -> {
             if (found.isEmpty()) return Optional.of(Refusals.unauthorized("API key " + key.id() + " was deleted.", "invalid_api_key"));
             ApiKey now = found.get().toApiKey();
             if (now.disabled()) return Optional.of(Refusals.unauthorized("API key " + key.id() + " was disabled.", "api_key_disabled"));
             if (now.expiredAt(clock.instant())) return Optional.of(Refusals.unauthorized("API key " + key.id() + " expired.", "api_key_expired"));
+            if (!allows(now, publicModel)) return Optional.of(Refusals.notAllowed(now, publicModel, names(publicModel)));
             for (Budget b : new Budget[]{Budget.of(now, clock.instant(), spend), Budget.of(now.team(), clock.instant(), spend)}) {
                 if (b != null && b.spent()) return Optional.of(Refusals.budgetSpent(now, b, b.spentE10()));
             }

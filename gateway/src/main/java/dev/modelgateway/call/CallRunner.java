@@ -210,11 +210,16 @@ public final class CallRunner {
             }
         }
 
-        /** The answer was relayed (whole, cut off, or until the caller left): the attempt's span ends, the row is written. */
+        /**
+         * The answer was relayed (whole, cut off, or until the caller left): the attempt's span ends, the row is written;
+         * a cut one's with at least what it relayed ({@link CutStreamUsage}).
+         */
         private void answered(ModelEntry model, RelayOutcome outcome) {
             span.succeeded(outcome.status(), deployment.upstreamModel(), outcome.usage());
             span = AttemptSpan.NONE;
-            if (!answerRecorded) record(model).outcome(outcome).write();
+            if (answerRecorded) return;
+            CutStreamUsage.of(call, outcome).onComplete(billed ->
+                    record(model).outcome(outcome).billed(billed.succeeded() ? billed.result() : outcome.usage()).write());
         }
 
         /**

@@ -68,9 +68,9 @@ public final class Metering {
         return accounts.allows(ex.caller().key(), model.id());
     }
 
-    /** Why the caller's key may no longer be used by a long-lived call, empty while it may go on. */
-    public Future<Optional<GatewayException>> stillAllowed(Exchange ex) {
-        return accounts.stillAllowed(ex.caller().key());
+    /** Why the caller's key may no longer use {@code model} in a long-lived call, empty while it may go on. */
+    public Future<Optional<GatewayException>> stillAllowed(Exchange ex, ModelEntry model) {
+        return accounts.stillAllowed(ex.caller().key(), model.id());
     }
 
     /**
@@ -121,6 +121,12 @@ public final class Metering {
             this.status = o.status();
             this.usage = o.usage() == null ? Usage.ZERO : o.usage();
             this.ttftMs = o.ttftMs();
+            return this;
+        }
+
+        /** The usage billed instead of the outcome's own: a cut stream's estimate ({@link CutStreamUsage}). */
+        public Record billed(Usage usage) {
+            this.usage = usage;
             return this;
         }
 

@@ -1,17 +1,22 @@
 package dev.modelgateway.call;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.accounts.Admission;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.http.ErrorShape;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.routing.Deployment;
 import dev.modelgateway.upstream.RealtimeRelay;
 import dev.modelgateway.upstream.RelayOutcome;
 import dev.modelgateway.upstream.TransportFailures;
 import dev.modelgateway.upstream.VendorSockets;
+import dev.modelgateway.wire.openai.media.RealtimeClientEvents;
 import dev.modelgateway.wire.openai.media.RealtimeConnect;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocket;
@@ -96,26 +101,39 @@ public final class RealtimeSessions {
                                 } else {
                                     admission.settle(total.totalTokens());
                                 }
-                            });
+                            },
+                            clientEvent -> beforeResponse(ex, model, clientEvent));
                     session.start();
-                    watch(ex, session);
+                    watch(ex, model, session);
                 });
             });
         });
     }
 
     /**
+     * Before each client event that may buy a response ({@code response.create}): the key checked afresh (state,
+     * allow-list, budget), so a session cannot outrun its budget between two periodic checks; refused, the client
+     * gets vendor B's realtime {@code error} event and the vendor nothing. Null when it may go on.
+     */
+    private Future<Buffer> beforeResponse(Exchange ex, ModelEntry model, Buffer clientEvent) {
+        return services.metering().stillAllowed(ex, model).map(refusal -> refusal.map(e ->
+                RealtimeClientEvents.refused((ObjectNode) ErrorShape.OPENAI.errorBody(e, ex.traceId()).get("error"),
+                        clientEvent)).orElse(null));
+    }
+
+    /**
      * Checks the session's key every {@link #CHECK_EVERY_MS} ms while it is open: a key deleted, disabled,
      * expired or over its budget since the upgrade ends the session (close code 1008, policy violation), so a
-     * revoked key or a spent budget cannot keep a session going.
+     * revoked key or a spent budget cannot keep a session going (responses the vendor starts by itself, on voice
+     * activity, included).
      */
-    private void watch(Exchange ex, RealtimeRelay session) {
+    private void watch(Exchange ex, ModelEntry model, RealtimeRelay session) {
         ex.vertx().setPeriodic(CHECK_EVERY_MS, timer -> {
             if (session.closed()) {
                 ex.vertx().cancelTimer(timer);
                 return;
             }
-            services.metering().stillAllowed(ex).onSuccess(refusal -> refusal.ifPresent(e -> {
+            services.metering().stillAllowed(ex, model).onSuccess(refusal -> refusal.ifPresent(e -> {
                 ex.vertx().cancelTimer(timer);
                 session.close(POLICY_VIOLATION, e.getMessage().length() > 120 ? e.getMessage().substring(0, 120) : e.getMessage());
             }));

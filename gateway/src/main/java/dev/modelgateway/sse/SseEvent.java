@@ -116,6 +116,28 @@ public final class SseEvent {
         return false;
     }
 
+    /**
+     * Where {@code part} (non-empty) first occurs in the data at or after {@code from} (an index of
+     * {@link #dataArray()}, from {@link #dataOffset()} on): the index in {@link #dataArray()} of its first byte, or -1.
+     */
+    public int dataIndexOf(byte[] part, int from) {
+        int n = part.length;
+        byte last = part[n - 1];
+        long lanes = ByteLanes.lanes(last);
+        int end = dataOffset + dataLength;
+        int i = from + n - 1; // the first place the part's last byte can be
+        for (; i + Long.BYTES <= end; i += Long.BYTES) {
+            for (long marks = ByteLanes.marks(ByteLanes.word(bytes, i), lanes); marks != 0; marks &= marks - 1) {
+                int at = i + ByteLanes.lane(marks);
+                if (endsAt(at, part)) return at - n + 1;
+            }
+        }
+        for (; i < end; i++) {
+            if (endsAt(i, part)) return i - n + 1;
+        }
+        return -1;
+    }
+
     private boolean endsAt(int at, byte[] part) {
         return bytes[at] == part[part.length - 1] && Arrays.equals(bytes, at - part.length + 1, at + 1, part, 0, part.length);
     }

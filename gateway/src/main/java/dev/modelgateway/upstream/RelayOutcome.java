@@ -1,6 +1,7 @@
 package dev.modelgateway.upstream;
 
 import dev.modelgateway.canonical.Usage;
+import dev.modelgateway.wire.RelayedText;
 
 /**
  * How a vendor's answer ended for the caller: what the ledger records, and what it says of the deployment's
@@ -22,13 +23,27 @@ public sealed interface RelayOutcome {
      * @param status 200; 101 for a response of a realtime session
      */
     record Answered(int status, Usage usage, Long ttftMs) implements RelayOutcome {
+        @Override
+        public RelayedText unbilled() {
+            return null;
+        }
     }
+
+    /**
+     * An answer that ended before the vendor reported its usage: the text relayed meanwhile (a native stream's),
+     * which the ledger bills at least; null when the vendor's usage covers the answer, or nothing was kept.
+     */
+    RelayedText unbilled();
 
     /**
      * The vendor broke the answer off, failed within it, or ran past the gateway's limits after its first byte: the
      * caller saw it end with the protocol's error (or a reset), 502. The vendor's failure.
      */
-    record CutOff(Usage usage, Long ttftMs) implements RelayOutcome {
+    record CutOff(Usage usage, Long ttftMs, RelayedText unbilled) implements RelayOutcome {
+        public CutOff(Usage usage, Long ttftMs) {
+            this(usage, ttftMs, null);
+        }
+
         @Override
         public int status() {
             return 502;
@@ -36,7 +51,11 @@ public sealed interface RelayOutcome {
     }
 
     /** The caller went away before the answer was over: 499, and nothing said of the vendor. */
-    record CallerLeft(Usage usage, Long ttftMs) implements RelayOutcome {
+    record CallerLeft(Usage usage, Long ttftMs, RelayedText unbilled) implements RelayOutcome {
+        public CallerLeft(Usage usage, Long ttftMs) {
+            this(usage, ttftMs, null);
+        }
+
         @Override
         public int status() {
             return 499;

@@ -108,7 +108,7 @@ final class StreamPump {
             if (out.ended()) return;
             // Complete first: the reset runs the upstream exception handler at once, which would end the
             // stream as the vendor's failure (502) and tell the breaker the deployment failed.
-            done.tryComplete(new RelayOutcome.CallerLeft(tap.usage(), ttftMs));
+            done.tryComplete(new RelayOutcome.CallerLeft(tap.usage(), ttftMs, tap.unbilled()));
             upstream.request().reset();
         });
         return done.future().andThen(ar -> {
@@ -178,10 +178,12 @@ final class StreamPump {
 
     private void finish() {
         flush();
-        RelayOutcome outcome = tap.failed() ? new RelayOutcome.CutOff(tap.usage(), ttftMs)
+        RelayOutcome outcome = tap.failed() ? new RelayOutcome.CutOff(tap.usage(), ttftMs, tap.unbilled())
                 : new RelayOutcome.Answered(200, tap.usage(), ttftMs);
         if (!out.closed()) {
-            ex.answerEnding(outcome.status(), outcome.usage(), ttftMs);
+            // a cut stream's row waits for its estimate (docs/accounts.md, "A stream cut before its usage"): it is
+            // written after the end
+            if (outcome instanceof RelayOutcome.Answered) ex.answerEnding(outcome.status(), outcome.usage(), ttftMs);
             out.end();
         }
         done.tryComplete(outcome);

@@ -23,7 +23,14 @@ public interface StreamTap {
     /** True when the stream ended with an error event (written by the vendor or by the gateway). */
     boolean failed();
 
+    /** The usage the vendor has reported so far. */
     Usage usage();
+
+    /**
+     * The text relayed to the caller while the vendor has not reported its usage for the whole answer, for the
+     * ledger's estimate of a stream cut before that report; null once it has, or where the tap keeps none.
+     */
+    RelayedText unbilled();
 
     /** Appends the protocol's own mid-stream error event and marks the stream complete and failed. */
     void appendError(GatewayException error, Buffer out);

@@ -15,6 +15,7 @@ public final class TranslatingTap extends TapState {
     private Buffer out;
 
     public TranslatingTap(StreamDecoder decoder, StreamEncoder encoder) {
+        super(null); // the translated stream's usage comes from the decoder's events
         this.decoder = decoder;
         this.encoder = encoder;
     }

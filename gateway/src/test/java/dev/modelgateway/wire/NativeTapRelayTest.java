@@ -7,6 +7,8 @@ import dev.modelgateway.wire.openai.chat.ChatNativeTap;
 import dev.modelgateway.wire.openai.responses.ResponsesNativeTap;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -80,6 +82,43 @@ class NativeTapRelayTest {
         parser.end();
         // one web_search_call among the completed response's output items; 9463 input of which 8320 cached
         assertThat(tap.usage()).isEqualTo(new Usage(1143, 8320, 0, 0, 582, 512, 1));
+    }
+
+    /**
+     * Recorded vendor streams: the text the tap kept before the vendor's usage, counted, is what a stream cut just
+     * before that report is billed; never more than the vendor reported, and most of it where the answer is text
+     * (a tool call's structure and a short answer's framing tokens are not in the deltas' text).
+     */
+    @ParameterizedTest
+    @CsvSource({
+            "openai-chat/stream-json-object-long.sse, chat, 95",
+            "openai-chat/stream-tool-call-single-fragmented.sse, chat, 50",
+            "openai-chat/stream-refusal.sse, chat, 80",
+            "qwen/stream-text.sse, chat, 95",
+            "qwen/stream-reasoning-content.sse, chat, 95",
+            "qwen/stream-tool-call.sse, chat, 25",
+            "anthropic/stream-text-plain.sse, messages, 20",
+            "anthropic/stream-thinking-signature.sse, messages, 85",
+            "anthropic/stream-tool-use-single-fragmented.sse, messages, 20",
+            "openai-responses/stream-text-plain.sse, responses, 50",
+            "openai-responses/stream-function-call.sse, responses, 30",
+    })
+    void theTextRelayedBeforeTheUsageCountsAboutWhatTheVendorReported(String fixture, String format, int leastPercent) {
+        StreamTap tap = switch (format) {
+            case "chat" -> new ChatNativeTap(true);
+            case "messages" -> new AnthropicNativeTap("trace", id -> { });
+            default -> new ResponsesNativeTap("trace", id -> { });
+        };
+        RelayedText[] kept = new RelayedText[1];
+        SseParser parser = new SseParser(e -> {
+            if (tap.unbilled() != null) kept[0] = tap.unbilled();
+            tap.onEvent(e, CallerFrames.into(Buffer.buffer()));
+        });
+        parser.feed(Buffer.buffer(Fixtures.text(fixture)));
+        parser.end();
+        assertThat(tap.unbilled()).as("the vendor's own figure, once reported").isNull();
+        long reported = tap.usage().outputTokens();
+        assertThat(kept[0].tokens()).isBetween(reported * leastPercent / 100, reported);
     }
 
     private static void assertRelayed(String upstream, String expected, Supplier<StreamTap> taps, Usage usage) {
