@@ -58,7 +58,7 @@ public class NativeTapBench {
     }
 
     private StreamTap newTap() {
-        return anthropic ? new AnthropicNativeTap("trace-bench") : new ChatNativeTap(false);
+        return anthropic ? new AnthropicNativeTap("trace-bench", id -> { }) : new ChatNativeTap(false);
     }
 
     @Benchmark
