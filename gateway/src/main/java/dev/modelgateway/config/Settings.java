@@ -158,8 +158,9 @@ public final class Settings {
             .doc("`OFF` silences the access log (one line per request: trace id, method, path, status, µs, model, key id)."
                     + " The environment only: the logging is set up before the file is read");
     public static final Setting ACCESS_LOG_FORMAT = Setting.envOnly("GATEWAY_ACCESS_LOG_FORMAT", Kind.TEXT).byDefault("text")
-            .doc("`json`: the access log as JSON lines with trace and span ids, key id, models, status, latency, TTFT, tokens"
-                    + " by class and cost ([observability.md](observability.md#access-log)). The environment only");
+            .doc("`json`: every log line as a JSON object, the access log's with trace and span ids, key id, models, status,"
+                    + " latency, TTFT, tokens by class and cost, a refusal's with the client address and error code"
+                    + " ([observability.md](observability.md#access-log)). The environment only");
 
     /**
      * Vendor A's betas a caller may switch on with {@code anthropic-beta}: those whose use the price book prices (tokens)
