@@ -131,6 +131,12 @@ public final class AlertSender {
         });
         http.request(options).compose(req -> {
             sent[0] = req;
+            if (status.future().isComplete()) { // timed out while connecting
+                req.reset();
+                return Future.failedFuture("abandoned");
+            }
+            // its own reset (a bounded answer, the deadline) is reported here too: the status is settled by then
+            req.exceptionHandler(status::tryFail);
             return req.send(body);
         }).onComplete(ar -> {
             if (ar.failed()) status.tryFail(ar.cause());
