@@ -92,12 +92,12 @@ public final class GatewayHarness implements AutoCloseable {
         private Path configFile;
         private OperationTimeouts timeouts = OperationTimeouts.DEFAULT;
         private Ticker ticker = Ticker.SYSTEM;
-        private boolean alertsAllowPrivate = true;
+        private boolean alertsAllowPrivate;
 
         private Builder() {
         }
 
-        /** {@code accounts.alerts_allow_private}: on unless set, so that a test's webhook receiver on loopback is reached. */
+        /** {@code accounts.alerts_allow_private} (off by default, as in production): on, a webhook receiver on loopback is reached. */
         public Builder alertsAllowPrivate(boolean allow) {
             this.alertsAllowPrivate = allow;
             return this;

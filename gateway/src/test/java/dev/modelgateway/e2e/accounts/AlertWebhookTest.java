@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The alert webhook as a receiver and an administrator see it (docs/accounts.md, "Alerts"; docs/security.md): each
  * delivery is signed with the secret the settings' answer showed once; a receiver's huge answer is not read past a
  * few KiB; a failure's {@code last_error} names its kind, never an address; a loopback receiver is refused unless
- * {@code accounts.alerts_allow_private} (which the harness turns on by default).
+ * {@code accounts.alerts_allow_private}.
  */
 @E2e
 class AlertWebhookTest {
@@ -84,7 +84,7 @@ class AlertWebhookTest {
 
     @Test
     void deliveriesAreSignedAndAHugeAnswerIsNotReadWhole() throws Exception {
-        g = GatewayHarness.start();
+        g = GatewayHarness.builder().alertsAllowPrivate(true).start();
         AdminApi admin = new AdminApi(g);
         HttpResponse<String> set = admin.call("PATCH", "/api/v1/admin/alerts/settings",
                 "{\"webhook_url\":\"http://127.0.0.1:" + receiver.actualPort() + "/hook\"}");
@@ -115,7 +115,7 @@ class AlertWebhookTest {
 
     @Test
     void aFailedDeliveryNamesNoAddress() throws Exception {
-        g = GatewayHarness.start();
+        g = GatewayHarness.builder().alertsAllowPrivate(true).start();
         int closed;
         try (ServerSocket s = new ServerSocket(0)) {
             closed = s.getLocalPort();
@@ -127,7 +127,7 @@ class AlertWebhookTest {
 
     @Test
     void aLoopbackReceiverIsRefusedWithoutTheOperatorsOptIn() throws Exception {
-        g = GatewayHarness.builder().alertsAllowPrivate(false).start();
+        g = GatewayHarness.start(); // accounts.alerts_allow_private at its default, off
         JsonNode alert = failedAlert("http://127.0.0.1:" + receiver.actualPort() + "/hook");
         assertThat(alert.path("last_error").asText()).isEqualTo("address not allowed");
         assertThat(received).as("nothing reached the receiver").isEmpty();
