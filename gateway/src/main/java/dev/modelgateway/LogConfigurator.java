@@ -6,8 +6,10 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import dev.modelgateway.config.Settings;
+import dev.modelgateway.observability.JsonLineEncoder;
 import dev.modelgateway.observability.RedactingEncoder;
 import dev.modelgateway.server.AccessLogAppender;
 
@@ -35,7 +37,9 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
     }
 
     static void configure(LoggerContext context, UnaryOperator<String> env) {
-        ConsoleAppender<ILoggingEvent> console = console(context, "STDOUT", PATTERN);
+        boolean json = "json".equalsIgnoreCase(env.apply(Settings.ACCESS_LOG_FORMAT.env()));
+        // in JSON mode every line of the stream is JSON, not the access log's alone (docs/observability.md, "Logs")
+        ConsoleAppender<ILoggingEvent> console = json ? console(context, "STDOUT", jsonLines(context)) : console(context, "STDOUT", PATTERN);
         // The access log must never make a request wait on the console, nor wake a thread per line.
         AccessLogAppender access = new AccessLogAppender();
         access.setContext(context);
@@ -43,8 +47,7 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         access.setQueueSize(ACCESS_QUEUE);
         access.setBatchMillis(ACCESS_BATCH_MILLIS);
         // JSON lines are the message alone (its own timestamp inside): one parseable object per line
-        access.addAppender("json".equalsIgnoreCase(env.apply(Settings.ACCESS_LOG_FORMAT.env()))
-                ? console(context, "ACCESS_JSON", "%msg%n") : console);
+        access.addAppender(json ? console(context, "ACCESS_JSON", "%msg%n") : console);
         access.start();
 
         Logger accessLog = context.getLogger("access");
@@ -65,6 +68,17 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         encoder.setContext(context);
         encoder.setPattern(pattern);
         encoder.start();
+        return console(context, name, encoder);
+    }
+
+    private static JsonLineEncoder jsonLines(LoggerContext context) {
+        JsonLineEncoder encoder = new JsonLineEncoder();
+        encoder.setContext(context);
+        encoder.start();
+        return encoder;
+    }
+
+    private static ConsoleAppender<ILoggingEvent> console(LoggerContext context, String name, Encoder<ILoggingEvent> encoder) {
         ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
         console.setContext(context);
         console.setName(name);

@@ -121,7 +121,7 @@ public final class Accounts {
         this.holds = holds;
         this.registeredPrices = prices.version(); // stored by open
         writer.start();
-        this.alertSender = new AlertSender(vertx, db, alerts, clock);
+        this.alertSender = new AlertSender(vertx, db, alerts, clock, config.alertsAllowPrivate());
         this.admin = new Administration(config, db, blocking, prices, keys, ledger, spend, alerts, limiter, keysBySecret::invalidateAll, clock);
     }
 

@@ -15,9 +15,11 @@ import java.util.List;
  * @param defaultMaxConcurrent calls in flight at once for a key that sets no {@code max_concurrent}; 0: no bound
  * @param ledgerJournalDir where usage rows are journaled before they reach the database (docs/accounts.md,
  *                       {@code accounts.ledger_journal_dir}); null: {@code ./data/journal}
+ * @param alertsAllowPrivate the alert webhook may reach loopback, private and link-local addresses
+ *                       ({@code accounts.alerts_allow_private}; off by default, docs/security.md)
  */
 public record AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix,
-                             int defaultMaxConcurrent, Path ledgerJournalDir) {
+                             int defaultMaxConcurrent, Path ledgerJournalDir, boolean alertsAllowPrivate) {
 
     public static final String DEFAULT_DATABASE_URL = "jdbc:sqlite:./data/gateway.db";
     static final String DEFAULT_JOURNAL_DIR = "./data/journal";
@@ -46,6 +48,12 @@ public record AccountsConfig(String databaseUrl, String redisUrl, String masterK
         if (redisKeyPrefix == null || redisKeyPrefix.isEmpty()) redisKeyPrefix = DEFAULT_REDIS_KEY_PREFIX;
         if (defaultMaxConcurrent < 0) throw new IllegalArgumentException("the default max_concurrent must not be negative");
         if (ledgerJournalDir == null) ledgerJournalDir = Path.of(DEFAULT_JOURNAL_DIR);
+    }
+
+    /** The alert webhook on public addresses only. */
+    public AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix,
+                          int defaultMaxConcurrent, Path ledgerJournalDir) {
+        this(databaseUrl, redisUrl, masterKey, redisKeyPrefix, defaultMaxConcurrent, ledgerJournalDir, false);
     }
 
     public AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix,

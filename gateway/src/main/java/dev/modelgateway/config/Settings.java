@@ -92,6 +92,10 @@ public final class Settings {
             .byDefault("./data/journal").oldEnv("GATEWAY_LEDGER_JOURNAL_DIR")
             .doc("where usage rows are journaled before they reach the database, replayed at start after a crash; instances"
                     + " may share it; see [accounts.md](accounts.md#a-ledger-that-loses-nothing)");
+    public static final Setting ACCOUNTS_ALERTS_ALLOW_PRIVATE = Setting.of("accounts.alerts_allow_private", Kind.BOOLEAN)
+            .byDefault(false).doc("let the alert webhook reach loopback, private and link-local addresses (an internal"
+                    + " receiver); off, such a target is refused at each delivery with `last_error: address not allowed`;"
+                    + " see [accounts.md](accounts.md#alerts)");
 
     public static final Setting MEDIA_ALLOW_PRIVATE = Setting.of("media.allow_private", Kind.BOOLEAN).byDefault(false)
             .doc("let the gateway fetch media URLs on private and loopback addresses (an SSRF guard; the demo and tests turn"
@@ -160,8 +164,9 @@ public final class Settings {
             .doc("`OFF` silences the access log (one line per request: trace id, method, path, status, µs, model, key id)."
                     + " The environment only: the logging is set up before the file is read");
     public static final Setting ACCESS_LOG_FORMAT = Setting.envOnly("GATEWAY_ACCESS_LOG_FORMAT", Kind.TEXT).byDefault("text")
-            .doc("`json`: the access log as JSON lines with trace and span ids, key id, models, status, latency, TTFT, tokens"
-                    + " by class and cost ([observability.md](observability.md#access-log)). The environment only");
+            .doc("`json`: every log line as a JSON object, the access log's with trace and span ids, key id, models, status,"
+                    + " latency, TTFT, tokens by class and cost, a refusal's with the client address and error code"
+                    + " ([observability.md](observability.md#access-log)). The environment only");
 
     /**
      * Vendor A's betas a caller may switch on with {@code anthropic-beta}: those whose use the price book prices (tokens)
@@ -211,6 +216,7 @@ public final class Settings {
             all.addAll(own.values());
         }
         all.addAll(List.of(ACCOUNTS_DATABASE_URL, ACCOUNTS_REDIS_URL, ACCOUNTS_DEFAULT_MAX_CONCURRENT, ACCOUNTS_LEDGER_JOURNAL_DIR,
+                ACCOUNTS_ALERTS_ALLOW_PRIVATE,
                 MEDIA_ALLOW_PRIVATE, MEDIA_MAX_BYTES, MEDIA_TIMEOUT_SECONDS, MEDIA_MAX_REDIRECTS, MEDIA_MAX_ITEMS,
                 MEDIA_MAX_TOTAL_BYTES, MEDIA_MAX_CONCURRENT, MEDIA_MAX_CONCURRENT_PROCESS, RESPONSES_DROP_REFUSED_HOSTED_TOOLS,
                 TIMEOUTS_EMBEDDINGS_SECONDS, TIMEOUTS_COUNT_TOKENS_SECONDS, TIMEOUTS_SPEECH_SECONDS, TIMEOUTS_IMAGES_SECONDS,

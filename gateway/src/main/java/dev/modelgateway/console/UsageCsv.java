@@ -32,10 +32,13 @@ final class UsageCsv {
         return v < 0 ? "" : Long.toString(v);
     }
 
-    /** Quoted when needed; a leading =, +, - or @ is prefixed with ' so a spreadsheet never runs it as a formula. */
+    /**
+     * Quoted when needed; a leading =, +, - or @, and a leading TAB or CR (spreadsheets skip them before looking for
+     * a formula), is prefixed with ' so a spreadsheet never runs it as a formula (OWASP, CSV injection).
+     */
     private static String quote(String s) {
         if (s == null) return "";
-        String v = !s.isEmpty() && "=+-@".indexOf(s.charAt(0)) >= 0 ? "'" + s : s;
+        String v = !s.isEmpty() && "=+-@\t\r".indexOf(s.charAt(0)) >= 0 ? "'" + s : s;
         return v.contains(",") || v.contains("\"") || v.contains("\n") || v.contains("\r") ? "\"" + v.replace("\"", "\"\"") + "\"" : v;
     }
 }

@@ -13,6 +13,7 @@ import dev.modelgateway.canonical.Usage;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One caller request's facts, for everything below the router: trace id, error shape, start time, the
@@ -34,6 +35,7 @@ public final class Exchange {
     private String model;
     private final List<String> callWarnings = new ArrayList<>();
     private AnswerEnd answerEnd;
+    private String errorCode;
 
     /** What runs just before a relayed answer's last bytes are sent. */
     @FunctionalInterface
@@ -86,6 +88,8 @@ public final class Exchange {
     public RequestTrace trace() { return trace; }
     public void caller(Caller caller) { this.caller = caller; }
     public String model() { return model; }
+    /** The code of the error the gateway answered ({@link #fail}: its code, else its kind), for the access log; else null. */
+    public String errorCode() { return errorCode; }
     public void model(String model) { this.model = model; }
 
     /** Milliseconds since the request arrived. */
@@ -126,6 +130,7 @@ public final class Exchange {
     /** Sends an error in the caller's protocol shape, unless the response has already begun. */
     public void fail(GatewayException e) {
         if (response.headWritten() || response.closed()) return;
+        errorCode = e.code() != null ? e.code() : e.kind().name().toLowerCase(Locale.ROOT);
         e.headers().forEach(response::putHeader);
         response.setStatusCode(e.status())
                 .putHeader("content-type", "application/json")

@@ -26,7 +26,8 @@ import java.util.function.ToDoubleFunction;
  * The gateway's Prometheus metrics (docs/observability.md, "Metrics"), in a Micrometer registry that renders the
  * Prometheus text format. Names are the OpenTelemetry conventions' where they exist ({@code gen_ai.server.request.duration}
  * becomes {@code gen_ai_server_request_duration_seconds}), {@code gateway_*} otherwise. Labels are bounded: routes,
- * protocols, public model ids of the catalogue, vendors, status classes and reasons from fixed sets; never a key id
+ * protocols, public model ids of the catalogue, vendors, status classes, the HTTP server's status codes (which the gateway
+ * chooses; {@code _OTHER} outside 100–599) and reasons from fixed sets; never a key id
  * or a trace id.
  */
 public final class GatewayMetrics implements AutoCloseable {
@@ -72,7 +73,8 @@ public final class GatewayMetrics implements AutoCloseable {
     void request(String method, String route, int status, long nanos) {
         Timer.builder("http.server.request.duration")
                 .description("Duration of HTTP server requests (OpenTelemetry HTTP conventions)")
-                .tags("http.request.method", method, GenAi.HTTP_ROUTE, route, "status_class", GenAi.statusClass(status))
+                .tags("http.request.method", method, GenAi.HTTP_ROUTE, route, "status_class", GenAi.statusClass(status),
+                        "http.response.status_code", GenAi.statusCode(status))
                 .serviceLevelObjectives(DURATION_BUCKETS)
                 .register(registry).record(nanos, TimeUnit.NANOSECONDS);
     }

@@ -49,7 +49,15 @@ final class GenAi {
     }
 
     /** "2xx" … "5xx" ("499" kept apart: the caller left). */
-    static String statusClass(int status) {
+    /**
+     * The exact status as a label (OTel {@code http.response.status_code}): bounded, since the gateway chooses its
+     * statuses, and a code outside 100–599 is {@code _OTHER} (the OTel convention for a value outside the known set).
+     */
+    static String statusCode(int status) {
+        return status < 100 || status > 599 ? "_OTHER" : Integer.toString(status);
+    }
+
+        static String statusClass(int status) {
         if (status == 499) return "499";
         if (status < 100 || status > 599) return "other";
         return (status / 100) + "xx";

@@ -29,8 +29,15 @@ final class AccessLog {
             LOG.info(json(ctx, ex, micros));
             return;
         }
-        LOG.info("{} {} {} {} {}us model={} key={}", ex.traceId(), clean(ctx.request().method().name()), clean(ctx.request().path()),
-                ctx.response().getStatusCode(), micros, clean(ex.model()), ex.caller() == null ? "-" : clean(ex.caller().keyId()));
+        int status = ctx.response().getStatusCode();
+        String refusal = status < 400 ? "" : " client=" + clientAddress(ctx) + " error=" + (ex.errorCode() == null ? "-" : ex.errorCode());
+        LOG.info("{} {} {} {} {}us model={} key={}{}", ex.traceId(), clean(ctx.request().method().name()), clean(ctx.request().path()),
+                status, micros, clean(ex.model()), ex.caller() == null ? "-" : clean(ex.caller().keyId()), refusal);
+    }
+
+    /** Who was refused: the peer's address (a proxy's, behind one), for an operator tracing abuse. */
+    private static String clientAddress(RoutingContext ctx) {
+        return ctx.request().remoteAddress() == null ? null : ctx.request().remoteAddress().hostAddress();
     }
 
     /** The JSON line: strings are escaped by the encoder, so no caller's byte can forge a line. */
@@ -47,6 +54,9 @@ final class AccessLog {
                 .put("latency_ms", micros / 1000.0)
                 .put("key_id", ex.caller() == null ? null : ex.caller().keyId())
                 .put("model", ex.model());
+        if (ctx.response().getStatusCode() >= 400) {
+            line.put("client_address", clientAddress(ctx)).put("error_code", ex.errorCode());
+        }
         CallFacts f = trace.facts();
         if (f != null) {
             Usage u = f.usage() == null ? Usage.ZERO : f.usage();

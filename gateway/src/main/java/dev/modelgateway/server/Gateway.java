@@ -106,7 +106,7 @@ public final class Gateway {
         config.providers().values().forEach(p -> ShownUrl.secrets(p.baseUrl()).forEach(Redaction::register));
         Telemetry telemetry = Telemetry.start(observability, System::getenv);
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey(), null,
-                config.defaultMaxConcurrent(), config.ledgerJournalDir());
+                config.defaultMaxConcurrent(), config.ledgerJournalDir(), config.settings().flag(Settings.ACCOUNTS_ALERTS_ALLOW_PRIVATE));
         Future<Database> database = Accounts.openDatabase(vertx, accountsConfig);
         Future<Void> tls = tlsUsable(vertx, config);
         Future<Void> redis = redisReachable(vertx, config.redisUrl());

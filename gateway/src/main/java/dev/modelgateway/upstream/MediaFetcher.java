@@ -3,6 +3,7 @@ package dev.modelgateway.upstream;
 import dev.modelgateway.config.MediaPolicy;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.net.AddressClass;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;

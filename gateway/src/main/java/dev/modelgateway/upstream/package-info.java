@@ -3,7 +3,7 @@
  * pump (taking the Exchange and the deadline, not the RoutingContext), the SSRF-guarded media fetcher,
  * multipart forms.
  *
- * <p>May import wire, routing, http, canonical, config, error, json, sse; never endpoint, call or services. Runs
+ * <p>May import wire, routing, http, net, canonical, config, error, json, sse; never endpoint, call or services. Runs
  * on the event loop; never blocks.
  */
 package dev.modelgateway.upstream;

@@ -5,6 +5,7 @@ import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import dev.modelgateway.config.ConfigLoader;
+import dev.modelgateway.config.ConfigValues;
 import dev.modelgateway.config.Cooldown;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.OperationTimeouts;
@@ -93,8 +94,15 @@ public final class GatewayHarness implements AutoCloseable {
         private Path configFile;
         private OperationTimeouts timeouts = OperationTimeouts.DEFAULT;
         private Ticker ticker = Ticker.SYSTEM;
+        private boolean alertsAllowPrivate;
 
         private Builder() {
+        }
+
+        /** {@code accounts.alerts_allow_private} (off by default, as in production): on, a webhook receiver on loopback is reached. */
+        public Builder alertsAllowPrivate(boolean allow) {
+            this.alertsAllowPrivate = allow;
+            return this;
         }
 
         /** Metrics, tracing and access-log settings (the defaults: metrics on the main port, no tracing). */
@@ -209,6 +217,16 @@ public final class GatewayHarness implements AutoCloseable {
             return this;
         }
 
+        /** The declared settings the harness sets through their environment variables; the rest at their defaults. */
+        private ConfigValues settings() {
+            Map<String, String> env = Map.of("GATEWAY_ACCOUNTS_ALERTS_ALLOW_PRIVATE", String.valueOf(alertsAllowPrivate));
+            try {
+                return new ConfigLoader(env::get).load(null).settings();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
         public GatewayHarness start() {
             Vertx vertx = Vertx.vertx();
             VendorSimulator s = sim != null ? sim : VendorSimulator.start(vertx, 0).await();
@@ -224,7 +242,7 @@ public final class GatewayHarness implements AutoCloseable {
             for (Vendor v : missingKeys) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
             pools.forEach((v, pool) -> vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), vendors.get(v).apiKey(), pool)));
             GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media, limits,
-                    tls, defaultMaxConcurrent, dropRefusedHostedTools, null, timeouts);
+                    tls, defaultMaxConcurrent, dropRefusedHostedTools, null, timeouts, settings());
             if (configFile != null) {
                 try {
                     config = config.withReloadable(ConfigLoader.fromSystemEnv().load(configFile));

@@ -27,7 +27,8 @@ public final class AlertSettingsStore {
                     JsonNode j = Json.parseOrNull(rs.getString(1));
                     List<Integer> levels = new ArrayList<>();
                     j.path("thresholds").forEach(n -> levels.add(n.intValue()));
-                    return new AlertSettings(j.path("webhook_url").textValue(), levels.isEmpty() ? AlertSettings.DEFAULT.thresholds() : levels);
+                    return new AlertSettings(j.path("webhook_url").textValue(), levels.isEmpty() ? AlertSettings.DEFAULT.thresholds() : levels,
+                            j.path("signing_secret").textValue(), false);
                 }
             }
         });
@@ -41,7 +42,7 @@ public final class AlertSettingsStore {
                 del.setString(1, NAME);
                 del.executeUpdate();
                 ins.setString(1, NAME);
-                ins.setString(2, settings.json().toString());
+                ins.setString(2, settings.stored().toString());
                 return ins.executeUpdate();
             }
         });

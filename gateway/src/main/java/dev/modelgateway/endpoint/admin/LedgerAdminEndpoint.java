@@ -46,7 +46,7 @@ public final class LedgerAdminEndpoint {
     }
 
     public void alertSettings(RoutingContext ctx) {
-        respond(ctx, accounts.updateAlertSettings(actor(ctx), body(ctx)).map(AlertSettings::json));
+        respond(ctx, accounts.updateAlertSettings(actor(ctx), body(ctx)).map(AlertSettings::reply));
     }
 
     public void audit(RoutingContext ctx) {

@@ -40,7 +40,7 @@ class BudgetAlertsTest {
 
     @BeforeEach
     void start() throws Exception {
-        g = GatewayHarness.start();
+        g = GatewayHarness.builder().alertsAllowPrivate(true).start(); // the webhook is on loopback
         webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         webhook.createContext("/hook", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();

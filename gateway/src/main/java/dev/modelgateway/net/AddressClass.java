@@ -1,4 +1,4 @@
-package dev.modelgateway.upstream;
+package dev.modelgateway.net;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -6,16 +6,17 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /**
- * Which addresses the media fetcher may connect to. Anything that can reach the gateway's own host or
+ * Which addresses the gateway may connect to when a URL comes from outside its configuration: the media fetcher's
+ * (a caller's URL) and the alert webhook (an administrator's). Anything that can reach the gateway's own host or
  * network (loopback, private ranges, link-local with cloud metadata at 169.254.169.254, CGNAT, ULA,
  * multicast, reserved) is not public; IPv6 forms that embed an IPv4 address are judged by that address.
  */
-final class AddressClass {
+public final class AddressClass {
     private AddressClass() {
     }
 
     /** @return null when {@code a} is a public unicast address, else what it is (for the error message) */
-    static String nonPublicReason(InetAddress a) {
+    public static String nonPublicReason(InetAddress a) {
         if (a instanceof Inet6Address v6) {
             Inet4Address embedded = embeddedIpv4(v6.getAddress());
             if (embedded != null) return nonPublicReason(embedded);

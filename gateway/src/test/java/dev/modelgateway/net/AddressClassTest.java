@@ -1,4 +1,4 @@
-package dev.modelgateway.upstream;
+package dev.modelgateway.net;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
