@@ -2,6 +2,7 @@ package dev.modelgateway.e2e.observability;
 
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -79,21 +80,11 @@ class MetricsCardinalityTest {
      * caller has it): the scrapes themselves left out. Returns the count.
      */
     private static long awaitRequestsCounted(long before, int sent) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        long counted = -1;
-        while (System.nanoTime() < deadline) {
-            HttpResponse<String> r = h.get("/metrics");
-            counted = r.body().lines().filter(l -> l.startsWith(HTTP_COUNT + "{") && !l.contains("http_route=\"/metrics\""))
-                    .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
-            if (counted >= before + sent) return counted;
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        throw new AssertionError("counted " + counted + " requests, expected " + (before + sent));
+        return Eventually.value((before + sent) + " requests counted", Duration.ofSeconds(20),
+                () -> h.get("/metrics").body().lines()
+                        .filter(l -> l.startsWith(HTTP_COUNT + "{") && !l.contains("http_route=\"/metrics\""))
+                        .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum(),
+                counted -> counted >= before + sent);
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.modelgateway.sim.ReceivedRequest;
 import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
 import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ClientWebSocket;
 import io.vertx.core.http.WebSocketClient;
@@ -24,6 +25,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -115,7 +117,7 @@ class OperationDeploymentsTest {
     }
 
     @Test
-    void transcriptionTasks() throws InterruptedException {
+    void transcriptionTasks() {
         byte[] form = form(Map.of("model", "platform/vendorB-transcribe"), "file", "a.wav", new byte[3200]);
         for (int i = 0; i < 4; i++) {
             HttpResponse<String> r = h.postMultipartAuthed("/api/v1/audio/transcriptions/tasks", BOUNDARY, form);
@@ -179,15 +181,11 @@ class OperationDeploymentsTest {
         assertThat(byKey).containsExactlyInAnyOrderEntriesOf(Map.of(one, 2L, two, 2L));
     }
 
-    private static void awaitSucceeded(String id) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        String status;
-        do {
-            status = Json.parseOrNull(h.getAuthed("/api/v1/audio/transcriptions/tasks/" + id).body()).path("status").asText();
-            if (status.equals("succeeded")) return;
-            Thread.sleep(50); // polling a background task, not a timing proof
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("task " + id + " ended " + status);
+    private static void awaitSucceeded(String id) {
+        String status = Eventually.value("task " + id + " ended", Duration.ofSeconds(15),
+                () -> Json.parseOrNull(h.getAuthed("/api/v1/audio/transcriptions/tasks/" + id).body()).path("status").asText(),
+                s -> !s.equals("queued") && !s.equals("running"));
+        assertThat(status).as("task " + id).isEqualTo("succeeded");
     }
 
     private static byte[] form(Map<String, String> fields, String fileField, String fileName, byte[] file) {
