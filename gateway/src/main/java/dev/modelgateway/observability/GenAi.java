@@ -48,18 +48,27 @@ final class GenAi {
         return "other";
     }
 
-    /** "2xx" … "5xx" ("499" kept apart: the caller left). */
+    /** The labels of the statuses 100–599, made once: a request's metrics allocate no string for them. */
+    private static final String[] STATUS_CODES = new String[600];
+    private static final String[] STATUS_CLASSES = new String[600];
+
+    static {
+        for (int s = 100; s < 600; s++) {
+            STATUS_CODES[s] = Integer.toString(s);
+            STATUS_CLASSES[s] = s == 499 ? "499" : (s / 100) + "xx";
+        }
+    }
+
     /**
      * The exact status as a label (OTel {@code http.response.status_code}): bounded, since the gateway chooses its
      * statuses, and a code outside 100–599 is {@code _OTHER} (the OTel convention for a value outside the known set).
      */
     static String statusCode(int status) {
-        return status < 100 || status > 599 ? "_OTHER" : Integer.toString(status);
+        return status < 100 || status > 599 ? "_OTHER" : STATUS_CODES[status];
     }
 
-        static String statusClass(int status) {
-        if (status == 499) return "499";
-        if (status < 100 || status > 599) return "other";
-        return (status / 100) + "xx";
+    /** "2xx" … "5xx" ("499" kept apart: the caller left), "other" outside 100–599. */
+    static String statusClass(int status) {
+        return status < 100 || status > 599 ? "other" : STATUS_CLASSES[status];
     }
 }
