@@ -39,44 +39,14 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
         if (settings == null) settings = ConfigValues.DEFAULTS;
     }
 
-    /** With the settings' values at their defaults. */
-    public GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
-                         Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl, MediaPolicy media,
-                         ServerLimits limits, ServerTls tls, int defaultMaxConcurrent, boolean dropRefusedHostedTools,
-                         RoutingConfig routing, OperationTimeouts timeouts) {
-        this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, tls, defaultMaxConcurrent,
-                dropRefusedHostedTools, routing, timeouts, null);
-    }
-
-    /** With the default operation timeouts. */
-    public GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
-                         Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl, MediaPolicy media,
-                         ServerLimits limits, ServerTls tls, int defaultMaxConcurrent, boolean dropRefusedHostedTools,
-                         RoutingConfig routing) {
-        this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, tls, defaultMaxConcurrent,
-                dropRefusedHostedTools, routing, OperationTimeouts.DEFAULT);
-    }
-
-    /** Without providers, deployments or catalogue entries of the operator's own. */
-    public GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
-                         Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl, MediaPolicy media,
-                         ServerLimits limits, ServerTls tls, int defaultMaxConcurrent, boolean dropRefusedHostedTools) {
-        this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, tls, defaultMaxConcurrent,
-                dropRefusedHostedTools, RoutingConfig.NONE);
-    }
-
-    /** Cleartext, the default concurrency bound per key, refusing hosted tools a model does not take. */
-    public GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
-                         Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl, MediaPolicy media,
-                         ServerLimits limits) {
-        this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, limits, null,
-                DEFAULT_MAX_CONCURRENT, false);
-    }
-
-    /** As above, with the default server limits. */
+    /**
+     * Cleartext, the default limits and concurrency bound per key, refusing hosted tools a model does not take, without
+     * providers of the operator's own, every other setting at its default.
+     */
     public GatewayConfig(String host, int port, String masterKey, Map<Vendor, VendorEndpoint> vendors,
                          Map<String, String> upstreamOverrides, String databaseUrl, String redisUrl, MediaPolicy media) {
-        this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, ServerLimits.DEFAULT);
+        this(host, port, masterKey, vendors, upstreamOverrides, databaseUrl, redisUrl, media, ServerLimits.DEFAULT, null,
+                DEFAULT_MAX_CONCURRENT, false, RoutingConfig.NONE, OperationTimeouts.DEFAULT, null);
     }
 
     /** {@code accounts.ledger_journal_dir}. */
