@@ -45,12 +45,7 @@ public final class KeyRequests {
      * without the budget its creator meant.
      */
     public static KeySettings patch(KeySettings current, ObjectNode body, boolean nameRequired) {
-        for (String field : names(body)) {
-            if (!FIELDS.contains(field)) {
-                throw GatewayException.invalid(field, "Unknown field '" + field + "'; a key takes " + String.join(", ",
-                        FIELDS.stream().sorted().toList()) + ".");
-            }
-        }
+        onlyFields(body, FIELDS, "a key");
         String name = body.has("name") ? name(value(body, "name")) : current.name();
         if (nameRequired && name == null) throw GatewayException.invalid("name", "'name' is required.");
         return new KeySettings(name,
@@ -65,14 +60,19 @@ public final class KeyRequests {
                 body.has("budget_period") ? period(value(body, "budget_period")) : current.budgetPeriod());
     }
 
-    /** A team's settings with the body's fields applied, as {@link #patch} does for a key. */
-    public static Team team(Team current, ObjectNode body, boolean nameRequired) {
+    /** Refuses a field {@code allowed} does not name: 400 naming it and listing what {@code what} takes. */
+    private static void onlyFields(ObjectNode body, Set<String> allowed, String what) {
         for (String field : names(body)) {
-            if (!TEAM_FIELDS.contains(field)) {
-                throw GatewayException.invalid(field, "Unknown field '" + field + "'; a team takes " + String.join(", ",
-                        TEAM_FIELDS.stream().sorted().toList()) + ".");
+            if (!allowed.contains(field)) {
+                throw GatewayException.invalid(field, "Unknown field '" + field + "'; " + what + " takes " + String.join(", ",
+                        allowed.stream().sorted().toList()) + ".");
             }
         }
+    }
+
+    /** A team's settings with the body's fields applied, as {@link #patch} does for a key. */
+    public static Team team(Team current, ObjectNode body, boolean nameRequired) {
+        onlyFields(body, TEAM_FIELDS, "a team");
         String name = body.has("name") ? name(value(body, "name")) : current.name();
         if (nameRequired && name == null) throw GatewayException.invalid("name", "'name' is required.");
         return new Team(current.id(), name,
