@@ -3,19 +3,19 @@ package dev.modelgateway.e2e.accounts;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
+import dev.modelgateway.e2e.MultipartForms;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.testing.E2e;
 import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,18 +31,13 @@ class SharedTranscriptionTasksTest extends TwoInstances {
 
     private static HttpResponse<String> submit(GatewayHarness g, String key, String prompt) {
         String boundary = "b0undary";
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\nplatform/vendorB-transcribe\r\n"
-                + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"prompt\"\r\n\r\n" + prompt + "\r\n"
-                + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.wav\"\r\n"
-                + "Content-Type: audio/wav\r\n\r\n").getBytes(StandardCharsets.UTF_8));
-        body.writeBytes(new byte[640]);
-        body.writeBytes(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+        byte[] body = MultipartForms.of(boundary, Map.of("model", "platform/vendorB-transcribe", "prompt", prompt), "file", "a.wav",
+                "audio/wav", new byte[640]);
         try {
             return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + g.gateway.port() + TASKS))
                     .timeout(Duration.ofSeconds(20)).header("authorization", "Bearer " + key)
                     .header("content-type", "multipart/form-data; boundary=" + boundary)
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build(), HttpResponse.BodyHandlers.ofString());
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

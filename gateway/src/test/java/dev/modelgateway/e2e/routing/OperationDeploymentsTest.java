@@ -2,6 +2,7 @@ package dev.modelgateway.e2e.routing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.GatewayHarness;
+import dev.modelgateway.e2e.MultipartForms;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
 import dev.modelgateway.sim.SimKeys;
@@ -22,7 +23,6 @@ import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -189,14 +189,7 @@ class OperationDeploymentsTest {
     }
 
     private static byte[] form(Map<String, String> fields, String fileField, String fileName, byte[] file) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        fields.forEach((name, value) -> out.writeBytes(("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"" + name
-                + "\"\r\n\r\n" + value + "\r\n").getBytes(StandardCharsets.UTF_8)));
-        out.writeBytes(("--" + BOUNDARY + "\r\nContent-Disposition: form-data; name=\"" + fileField + "\"; filename=\"" + fileName
-                + "\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8));
-        out.writeBytes(file);
-        out.writeBytes(("\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.UTF_8));
-        return out.toByteArray();
+        return MultipartForms.of(BOUNDARY, fields, fileField, fileName, "application/octet-stream", file);
     }
 
     private static byte[] png() throws IOException {

@@ -3,15 +3,15 @@ package dev.modelgateway.e2e.routing;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.config.OperationTimeouts;
 import dev.modelgateway.e2e.GatewayHarness;
+import dev.modelgateway.e2e.MultipartForms;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.testing.E2e;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -60,14 +60,9 @@ class OperationTimeoutsTest {
     @Test
     void transcriptionsKeepTheirOwnLongerSetting() {
         String boundary = "timeouts-test";
-        ByteArrayOutputStream form = new ByteArrayOutputStream();
-        form.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\nplatform/vendorB-transcribe\r\n"
-                + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"prompt\"\r\n\r\n" + SLOW + "\r\n"
-                + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.wav\"\r\n"
-                + "Content-Type: audio/wav\r\n\r\n").getBytes(StandardCharsets.UTF_8));
-        form.writeBytes(new byte[3200]);
-        form.writeBytes(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-        HttpResponse<String> r = h.postMultipartAuthed("/api/v1/audio/transcriptions", boundary, form.toByteArray());
+        byte[] form = MultipartForms.of(boundary, Map.of("model", "platform/vendorB-transcribe", "prompt", SLOW), "file", "a.wav",
+                "audio/wav", new byte[3200]);
+        HttpResponse<String> r = h.postMultipartAuthed("/api/v1/audio/transcriptions", boundary, form);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     }
 
