@@ -92,7 +92,6 @@ public final class Exchange {
     public String errorCode() { return errorCode; }
     public void model(String model) { this.model = model; }
 
-    /** Milliseconds since the request arrived. */
     /**
      * Sets what runs just before a successful relayed answer ends: the call's ledger row, journaled first, so that a
      * caller never holds a whole answer whose usage a killed process could lose (docs/accounts.md).
@@ -108,6 +107,7 @@ public final class Exchange {
         if (hook != null) hook.ending(status, usage, ttftMs);
     }
 
+    /** Milliseconds since the request arrived. */
     public long elapsedMs() {
         return (System.nanoTime() - startNanos) / 1_000_000;
     }

@@ -18,6 +18,12 @@ public sealed interface RelayOutcome {
     Long ttftMs();
 
     /**
+     * An answer that ended before the vendor reported its usage: the text relayed meanwhile (a native stream's),
+     * which the ledger bills at least; null when the vendor's usage covers the answer, or nothing was kept.
+     */
+    RelayedText unbilled();
+
+    /**
      * The caller got the whole answer.
      *
      * @param status 200; 101 for a response of a realtime session
@@ -28,12 +34,6 @@ public sealed interface RelayOutcome {
             return null;
         }
     }
-
-    /**
-     * An answer that ended before the vendor reported its usage: the text relayed meanwhile (a native stream's),
-     * which the ledger bills at least; null when the vendor's usage covers the answer, or nothing was kept.
-     */
-    RelayedText unbilled();
 
     /**
      * The vendor broke the answer off, failed within it, or ran past the gateway's limits after its first byte: the
