@@ -11,9 +11,19 @@ import java.util.List;
  * @param weight   its share of the model's traffic among the healthy deployments
  * @param region   informational: shown by the admin API and the ledger's deployment id
  * @param tags     informational labels
+ * @param api      which of the provider's APIs it calls ({@code api: invoke | converse} on Bedrock)
+ * @param capabilities what its model can do, as declared (docs/clouds.md, "Capabilities")
  */
-public record DeploymentSpec(String provider, String model, int weight, String region, List<String> tags) {
+public record DeploymentSpec(String provider, String model, int weight, String region, List<String> tags,
+                             DeploymentApi api, Capabilities capabilities) {
     public DeploymentSpec {
         tags = tags == null ? List.of() : List.copyOf(tags);
+        if (api == null) api = DeploymentApi.NATIVE;
+        if (capabilities == null) capabilities = Capabilities.NATIVE;
+    }
+
+    /** A deployment on a vendor's own API. */
+    public DeploymentSpec(String provider, String model, int weight, String region, List<String> tags) {
+        this(provider, model, weight, region, tags, null, null);
     }
 }
