@@ -20,6 +20,8 @@ public record CloudAccount(String region, String project, String location, JsonN
             case BEDROCK -> "https://bedrock-runtime." + region + ".amazonaws.com";
             // docs.aws.amazon.com/bedrock, "OpenAI-compatible endpoints" (Chat Completions and Responses under /openai/v1)
             case BEDROCK_OPENAI -> "https://bedrock-runtime." + region + ".amazonaws.com/openai/v1";
+            // docs.aws.amazon.com/claude-platform/latest/userguide/making-requests.html
+            case ANTHROPIC_AWS -> "https://aws-external-anthropic." + region + ".api.aws";
             // cloud.google.com/vertex-ai/docs/reference/rest: regional hosts, and the global endpoint without a prefix
             case VERTEX -> "global".equals(location) ? "https://aiplatform.googleapis.com"
                     : "https://" + location + "-aiplatform.googleapis.com";

@@ -50,7 +50,7 @@ public record Provider(String name, ProviderType type, String baseUrl, List<Key>
         String key = keys.isEmpty() ? null : keys.get(index).value();
         String prefix = type == ProviderType.AZURE_OPENAI && apiVersion != null ? "/openai/deployments/" + upstreamModel : "";
         String query = type == ProviderType.AZURE_OPENAI && apiVersion != null ? "api-version=" + apiVersion : "";
-        CloudTarget target = cloud == null ? null : new CloudTarget(cloud, spec.api(), spec.capabilities());
+        CloudTarget target = cloud == null ? null : new CloudTarget(cloud, spec.apiFor(type, vendor), spec.capabilities());
         return new VendorEndpoint(vendor, baseUrl, key, pool, id, name, type, headers, prefix, query, connectTimeoutMs, target);
     }
 

@@ -71,7 +71,7 @@ public final class Routes {
                 Provider p = providers.get(s.provider());
                 String at = "models." + m.id() + ".deployments[" + i + "]";
                 if (p == null) throw new IllegalArgumentException(at + ".provider: no provider named '" + s.provider() + "'");
-                if (!p.type().serves(m.vendor(), s.api())) {
+                if (!p.type().serves(m.vendor(), s.apiFor(p.type(), m.vendor()))) {
                     throw new IllegalArgumentException(at + ".provider: '" + p.name() + "' (" + p.type().id() + ") cannot serve "
                             + m.id() + ", a " + m.vendor().id() + " model" + (p.type() == ProviderType.BEDROCK
                             ? ", through InvokeModel: set api: converse" : ""));

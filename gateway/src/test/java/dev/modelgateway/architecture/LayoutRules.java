@@ -30,6 +30,8 @@ final class LayoutRules {
             new String[]{"openai.responses", "openai.chat"},
             // Bedrock's embedding models answer in vendor B's embeddings shape (openai/media/EmbeddingVectors)
             new String[]{"bedrock", "openai.media"},
+            // Bedrock's InvokeModel takes vendor A's own body (BedrockInvokeCodec)
+            new String[]{"bedrock", "anthropic"},
             // Vertex AI serves vendor A's and vendor C's own formats; its embeddings answer vendor B's list
             new String[]{"vertex", "anthropic"},
             new String[]{"vertex", "gemini"},

@@ -112,7 +112,9 @@ class RoutingSectionTest {
         assertThat(c.providers().get("gcp").baseUrl()).isEqualTo("https://aiplatform.googleapis.com");
         assertThat(c.providers().get("gcp-east").baseUrl()).isEqualTo("https://us-east5-aiplatform.googleapis.com");
         var ds = c.routing().deployments().get("platform/vendorA-sonnet-5");
-        assertThat(ds.get(0).api()).isEqualTo(DeploymentApi.NATIVE);
+        assertThat(ds.get(0).api()).isNull();
+        assertThat(ds.get(0).apiFor(ProviderType.BEDROCK, Vendor.ANTHROPIC)).isEqualTo(DeploymentApi.NATIVE);
+        assertThat(ds.get(0).apiFor(ProviderType.BEDROCK, Vendor.DASHSCOPE)).isEqualTo(DeploymentApi.CONVERSE);
         assertThat(ds.get(0).capabilities()).isEqualTo(new Capabilities(true, java.util.Set.of("adaptive"), true, 64000, null,
                 "anthropic.claude-sonnet-5-v1:0"));
         assertThat(ds.get(1).api()).isEqualTo(DeploymentApi.CONVERSE);
