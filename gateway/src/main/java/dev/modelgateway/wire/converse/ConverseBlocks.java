@@ -103,23 +103,24 @@ final class ConverseBlocks {
     private ObjectNode media(ContentBlock.Media m, String p) {
         if (m.fileId() != null) throw GatewayException.invalid(p, "file references are not supported by this model");
         if (m.kind() == MediaKind.AUDIO) throw GatewayException.invalid(p, "audio input is not supported by this model");
-        String type = m.mediaType() == null ? null : m.mediaType().toLowerCase();
-        boolean document = m.kind() == MediaKind.DOCUMENT || (type != null && !type.startsWith("image/"));
+        String type = m.mediaType() == null ? "" : m.mediaType().toLowerCase();
+        boolean document = m.kind() == MediaKind.DOCUMENT || (!type.isEmpty() && !type.startsWith("image/"));
         ObjectNode block = F.objectNode();
         ObjectNode inner;
         if (document) {
-            String format = DOCUMENT_FORMATS.get(type);
+            String format = format(DOCUMENT_FORMATS, type, m.url());
             if (format == null) {
                 throw GatewayException.invalid(p, "document type '" + m.mediaType()
                         + "' is not supported (use pdf, csv, doc, docx, xls, xlsx, html, txt or md)");
             }
             inner = block.putObject("document").put("format", format).put("name", documentName(m.filename()));
         } else {
-            String format = IMAGE_FORMATS.get(type);
-            if (format == null && !m.isUrl()) {
-                throw GatewayException.invalid(p, "image type '" + m.mediaType() + "' is not supported (use png, jpeg, gif or webp)");
+            String format = format(IMAGE_FORMATS, type, m.url());
+            if (format == null) {
+                throw GatewayException.invalid(p, "image type '" + (m.isUrl() ? m.url() : m.mediaType())
+                        + "' is not supported (use png, jpeg, gif or webp)");
             }
-            inner = block.putObject("image").put("format", format != null ? format : formatOfUrl(m.url(), p));
+            inner = block.putObject("image").put("format", format);
         }
         ObjectNode source = inner.putObject("source");
         // Converse takes bytes or an S3 location only (API reference, "ImageSource"); other URLs were fetched first.
@@ -128,12 +129,12 @@ final class ConverseBlocks {
         return block;
     }
 
-    private static String formatOfUrl(String url, String p) {
+    /** The Converse format of a media type, or of an S3 object's extension when its type is not given. */
+    private static String format(Map<String, String> formats, String type, String url) {
+        if (!type.isEmpty() || url == null) return formats.get(type);
         String lower = url.toLowerCase();
-        for (var e : Map.of(".png", "png", ".jpg", "jpeg", ".jpeg", "jpeg", ".gif", "gif", ".webp", "webp").entrySet()) {
-            if (lower.endsWith(e.getKey())) return e.getValue();
-        }
-        throw GatewayException.invalid(p, "the image format of '" + url + "' is unknown (name a png, jpeg, gif or webp object)");
+        String ext = lower.substring(lower.lastIndexOf('.') + 1);
+        return formats.values().contains(ext) ? ext : "jpg".equals(ext) ? "jpeg" : null;
     }
 
     private String documentName(String filename) {
