@@ -28,7 +28,8 @@ final class LayoutRules {
             new String[]{"qwen", "openai.chat"},
             // vendor B's Responses API reports errors in its chat completions shape
             new String[]{"openai.responses", "openai.chat"});
-    private static final String[] WIRE_FORMATS = {"anthropic", "gemini", "openai.chat", "openai.responses", "openai.media", "qwen"};
+    private static final String[] WIRE_FORMATS = {"anthropic", "gemini", "openai.chat", "openai.responses", "openai.media", "qwen",
+            "converse"};
     /** The accounts' own face, used by its parts and the rest of the gateway alike: who calls, what it reports, its settings. */
     private static final Set<String> ACCOUNTS_API = Set.of("ApiKey", "UsageRecord", "AccountsConfig", "Admission");
     /** What reads or writes storage, or talks to Redis or a webhook. */
