@@ -1,7 +1,9 @@
 package dev.modelgateway.wire;
 
+import dev.modelgateway.config.Capabilities;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.wire.anthropic.AnthropicCodec;
+import dev.modelgateway.wire.converse.ConverseCodec;
 import dev.modelgateway.wire.gemini.GeminiCodec;
 import dev.modelgateway.wire.openai.chat.OpenAiChatCodec;
 import dev.modelgateway.wire.qwen.QwenCodec;
@@ -23,5 +25,13 @@ public final class Codecs {
             case GEMINI -> GEMINI;
             case DASHSCOPE -> QWEN;
         };
+    }
+
+    /**
+     * Bedrock's Converse for a deployment ({@code api: converse}): unlike a vendor's codec it depends on what the
+     * deployment declares its model takes, so there is one per deployment's capabilities.
+     */
+    public static VendorCodec converse(Capabilities capabilities) {
+        return new ConverseCodec(capabilities);
     }
 }

@@ -37,7 +37,7 @@ final class LayoutRules {
             new String[]{"vertex", "gemini"},
             new String[]{"vertex", "openai.media"});
     private static final String[] WIRE_FORMATS = {"anthropic", "gemini", "openai.chat", "openai.responses", "openai.media", "qwen",
-            "bedrock", "vertex"};
+            "bedrock", "vertex", "converse"};
     /** The accounts' own face, used by its parts and the rest of the gateway alike: who calls, what it reports, its settings. */
     private static final Set<String> ACCOUNTS_API = Set.of("ApiKey", "UsageRecord", "AccountsConfig", "Admission");
     /** What reads or writes storage, or talks to Redis or a webhook. */

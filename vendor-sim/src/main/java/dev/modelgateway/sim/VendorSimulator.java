@@ -46,6 +46,7 @@ public final class VendorSimulator {
     private final EmbeddingsApi dashscopeEmbeddings = new EmbeddingsApi(this);
     private final OpenAiExtrasApi openaiExtras = new OpenAiExtrasApi(this);
     private final RealtimeApi realtime = new RealtimeApi(this);
+    private final BedrockConverseApi converse = new BedrockConverseApi(this);
     private HttpServer server;
 
     private VendorSimulator(Vertx vertx, SimKeys keys) {
@@ -108,6 +109,11 @@ public final class VendorSimulator {
         else vertx.setTimer(10, id -> poll(condition, deadline, p));
     }
 
+    /** Bedrock refuses cache points sent to this model id from now on, as to a model without prompt caching. */
+    public void bedrockWithoutCaching(String modelId) {
+        converse.withoutCaching(modelId);
+    }
+
     /** Queues a fault (same grammar as directives) for the next requests of a vendor. */
     public void queueFault(String vendor, String fault) {
         faults.queue(vendor, Directive.parse(fault));
@@ -145,6 +151,10 @@ public final class VendorSimulator {
             case "gemini" -> gemini.handle(ex, path, body);
             case "azure" -> doubles.azure(ex, path, body);
             case "compat" -> doubles.compatible(ex, path, body);
+            case "bedrock" -> {
+                if (path.endsWith("/converse") || path.endsWith("/converse-stream")) converse.handle(ex, path, body);
+                else ex.fail(404, null, null);
+            }
             case "dashscope" -> {
                 if (path.equals("/dashscope/compatible-mode/v1/chat/completions")) dashscopeChat.handle(ex, body);
                 else if (path.equals("/dashscope/compatible-mode/v1/embeddings")) dashscopeEmbeddings.handle(ex, body);
@@ -164,6 +174,7 @@ public final class VendorSimulator {
         if (path.startsWith("/dashscope/")) return "dashscope";
         if (path.startsWith("/azure/")) return "azure";
         if (path.startsWith("/compat/")) return "compat";
+        if (path.startsWith("/model/")) return "bedrock";
         return null;
     }
 
@@ -172,6 +183,7 @@ public final class VendorSimulator {
             case "anthropic" -> VendorErrors::anthropic;
             case "gemini" -> VendorErrors::gemini;
             case "dashscope" -> VendorErrors::dashscope;
+            case "bedrock" -> BedrockConverseApi::error;
             default -> VendorErrors::openai;
         };
     }
@@ -191,8 +203,8 @@ public final class VendorSimulator {
                 ex.fail(401, "Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid"
                         + " key for an active subscription and use a correct regional API endpoint for your resource.", "401");
             }
-            // vLLM started without --api-key, Ollama: any key or none
-            case "compat" -> {
+            // vLLM started without --api-key, Ollama: any key or none; Bedrock: the shared SigV4 check (issue 31)
+            case "compat", "bedrock" -> {
                 return true;
             }
             case "gemini" -> {
@@ -299,6 +311,7 @@ public final class VendorSimulator {
             System.out.println("  dashscope: " + base + "/dashscope/compatible-mode/v1");
             System.out.println("  azure:     " + base + "/azure (api_version 2024-10-21)");
             System.out.println("  compat:    " + base + "/compat/v1");
+            System.out.println("  bedrock:   " + base + " (Converse: /model/{id}/converse, /model/{id}/converse-stream)");
         }).onFailure(t -> {
             System.err.println("vendor-sim failed to start: " + t);
             vertx.close();
