@@ -36,7 +36,8 @@ public final class CloudWire {
         CloudTarget cloud = e.cloud();
         if (cloud == null) return Codecs.of(e.vendor());
         return switch (e.type()) {
-            case BEDROCK -> new BedrockInvokeCodec(cloud.capabilities(), cloud.account().region());
+            case BEDROCK -> e.converse() ? Codecs.converse(cloud.capabilities())
+                    : new BedrockInvokeCodec(cloud.capabilities(), cloud.account().region());
             case VERTEX -> e.vendor() == Vendor.ANTHROPIC ? new VertexAnthropicCodec(location(cloud))
                     : new VertexGeminiCodec(location(cloud));
             default -> Codecs.of(e.vendor());
