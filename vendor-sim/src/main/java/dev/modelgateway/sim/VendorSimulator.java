@@ -47,6 +47,8 @@ public final class VendorSimulator {
     private final OpenAiExtrasApi openaiExtras = new OpenAiExtrasApi(this);
     private final RealtimeApi realtime = new RealtimeApi(this);
     private final BedrockConverseApi converse = new BedrockConverseApi(this);
+    final AwsIdentities awsIdentities = new AwsIdentities();
+    private final AwsCredentialEndpoints awsCredentials = new AwsCredentialEndpoints(awsIdentities);
     private HttpServer server;
 
     private VendorSimulator(Vertx vertx, SimKeys keys) {
@@ -114,6 +116,16 @@ public final class VendorSimulator {
         converse.withoutCaching(modelId);
     }
 
+    /** The AWS credentials the simulator's AWS doubles accept: register static keys here; its STS issues more. */
+    public AwsIdentities awsIdentities() {
+        return awsIdentities;
+    }
+
+    /** STS, container credentials and IMDSv2 (their call counts, external ids, lifetimes). */
+    public AwsCredentialEndpoints awsCredentials() {
+        return awsCredentials;
+    }
+
     /** Queues a fault (same grammar as directives) for the next requests of a vendor. */
     public void queueFault(String vendor, String fault) {
         faults.queue(vendor, Directive.parse(fault));
@@ -131,6 +143,7 @@ public final class VendorSimulator {
             control(req, path);
             return;
         }
+        if (awsCredentials.handle(req)) return;
         String vendor = vendorOf(path);
         if (vendor == null) {
             req.response().setStatusCode(404).putHeader("content-type", "text/plain").end("No simulated vendor at " + path);
