@@ -47,6 +47,9 @@ public final class VendorSimulator {
     private final OpenAiExtrasApi openaiExtras = new OpenAiExtrasApi(this);
     private final RealtimeApi realtime = new RealtimeApi(this);
     private final BedrockConverseApi converse = new BedrockConverseApi(this);
+    private final GoogleTokens googleTokens = new GoogleTokens();
+    private final GoogleOAuthEndpoints googleOAuth = new GoogleOAuthEndpoints(googleTokens);
+    private final GoogleMetadataServer googleMetadata = new GoogleMetadataServer(googleTokens);
     private HttpServer server;
 
     private VendorSimulator(Vertx vertx, SimKeys keys) {
@@ -119,6 +122,16 @@ public final class VendorSimulator {
         faults.queue(vendor, Directive.parse(fault));
     }
 
+    /** The access tokens issued by the Google token endpoint and metadata server: what the Vertex double accepts. */
+    public GoogleTokens googleTokens() {
+        return googleTokens;
+    }
+
+    /** Google's token endpoint ({@code /oauth2/token}): which service accounts and identity pools it trusts. */
+    public GoogleOAuthEndpoints googleOAuth() {
+        return googleOAuth;
+    }
+
     public Future<Void> close() {
         return server == null ? Future.succeededFuture() : server.close();
     }
@@ -129,6 +142,14 @@ public final class VendorSimulator {
         String path = req.path();
         if (path.startsWith("/_sim/")) {
             control(req, path);
+            return;
+        }
+        if (path.equals(GoogleOAuthEndpoints.PATH)) {
+            googleOAuth.handle(req);
+            return;
+        }
+        if (path.startsWith(GoogleMetadataServer.PREFIX)) {
+            googleMetadata.handle(req);
             return;
         }
         String vendor = vendorOf(path);
