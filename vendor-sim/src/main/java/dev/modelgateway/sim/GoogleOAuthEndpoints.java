@@ -27,7 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>the JWT-bearer grant of a service account (RFC 7523; developers.google.com/identity/protocols/oauth2/service-account,
  *       "Preparing to make an authorized API call"): the {@code assertion} is an RS256 JWT whose signature is checked
  *       against the public key of a service account trusted here ({@link #trustServiceAccount}), whose {@code iss} is
- *       its client_email, {@code aud} this endpoint's URL, {@code scope} present, and {@code iat}/{@code exp} at most an
+ *       its client_email, {@code aud} Google's token URL (whatever URL the assertion is posted to: "the value is always
+ *       https://oauth2.googleapis.com/token", and the client libraries sign it so), {@code scope} present, and {@code iat}/{@code exp} at most an
  *       hour apart around now;</li>
  *   <li>STS's token exchange (RFC 8693; cloud.google.com/iam/docs/reference/sts/rest/v1/TopLevel/token) for workload
  *       identity federation: the {@code subject_token} is a JWT of a trusted pool's issuer
@@ -38,6 +39,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class GoogleOAuthEndpoints {
     static final String PATH = "/oauth2/token";
+    static final String AUDIENCE = "https://oauth2.googleapis.com/token";
     static final String JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
     static final String TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
     static final String ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
@@ -75,19 +77,18 @@ public final class GoogleOAuthEndpoints {
             error(req, 405, "invalid_request", "The token endpoint takes POST.");
             return;
         }
-        String url = req.absoluteURI().split("\\?", 2)[0];
         req.body().onSuccess(buf -> {
             Map<String, String> form = form(buf.toString(StandardCharsets.UTF_8));
             String grant = form.getOrDefault("grant_type", "");
             switch (grant) {
-                case JWT_BEARER -> jwtBearer(req, url, form);
+                case JWT_BEARER -> jwtBearer(req, form);
                 case TOKEN_EXCHANGE -> tokenExchange(req, form);
                 default -> error(req, 400, "unsupported_grant_type", "Invalid grant_type: " + grant);
             }
         });
     }
 
-    private void jwtBearer(HttpServerRequest req, String url, Map<String, String> form) {
+    private void jwtBearer(HttpServerRequest req, Map<String, String> form) {
         SignedJWT jwt = parse(form.get("assertion"));
         if (jwt == null || !JWSAlgorithm.RS256.equals(jwt.getHeader().getAlgorithm())) {
             error(req, 400, "invalid_grant", "Invalid JWT: the assertion is not an RS256 JWT.");
@@ -99,8 +100,8 @@ public final class GoogleOAuthEndpoints {
             error(req, 400, "invalid_grant", "Invalid grant: account not found");
         } else if (!verifies(jwt, key)) {
             error(req, 400, "invalid_grant", "Invalid JWT Signature.");
-        } else if (claims.getAudience() == null || !claims.getAudience().contains(url)) {
-            error(req, 400, "invalid_grant", "Invalid JWT: Failed audience check. The expected value was " + url);
+        } else if (claims.getAudience() == null || !claims.getAudience().contains(AUDIENCE)) {
+            error(req, 400, "invalid_grant", "Invalid JWT: Failed audience check. The expected value was " + AUDIENCE);
         } else if (!shortLived(claims.getIssueTime(), claims.getExpirationTime())) {
             error(req, 400, "invalid_grant", "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable"
                     + " timeframe. Check your iat and exp values in the JWT claim.");

@@ -49,7 +49,7 @@ public final class GoogleTokenSources {
                 try (InputStream in = Files.newInputStream(settings.credentialsFile())) {
                     b = ServiceAccountCredentials.fromStream(in, transport).toBuilder();
                 }
-                // The library's own knob: the JWT's audience follows the token URL, as Google checks it.
+                // The library's own knob; the assertion's audience stays Google's token URL, as Google expects.
                 if (settings.tokenUrl() != null) b.setTokenServerUri(settings.tokenUrl());
                 yield b.setScopes(settings.scopes()).setHttpTransportFactory(transport).build();
             }
