@@ -49,6 +49,9 @@ public final class VendorSimulator {
     private final BedrockConverseApi converse = new BedrockConverseApi(this);
     final AwsIdentities awsIdentities = new AwsIdentities();
     private final AwsCredentialEndpoints awsCredentials = new AwsCredentialEndpoints(awsIdentities);
+    private final GoogleTokens googleTokens = new GoogleTokens();
+    private final GoogleOAuthEndpoints googleOAuth = new GoogleOAuthEndpoints(googleTokens);
+    private final GoogleMetadataServer googleMetadata = new GoogleMetadataServer(googleTokens);
     private HttpServer server;
 
     private VendorSimulator(Vertx vertx, SimKeys keys) {
@@ -131,6 +134,16 @@ public final class VendorSimulator {
         faults.queue(vendor, Directive.parse(fault));
     }
 
+    /** The access tokens issued by the Google token endpoint and metadata server: what the Vertex double accepts. */
+    public GoogleTokens googleTokens() {
+        return googleTokens;
+    }
+
+    /** Google's token endpoint ({@code /oauth2/token}): which service accounts and identity pools it trusts. */
+    public GoogleOAuthEndpoints googleOAuth() {
+        return googleOAuth;
+    }
+
     public Future<Void> close() {
         return server == null ? Future.succeededFuture() : server.close();
     }
@@ -144,6 +157,14 @@ public final class VendorSimulator {
             return;
         }
         if (awsCredentials.handle(req)) return;
+        if (path.equals(GoogleOAuthEndpoints.PATH)) {
+            googleOAuth.handle(req);
+            return;
+        }
+        if (path.startsWith(GoogleMetadataServer.PREFIX)) {
+            googleMetadata.handle(req);
+            return;
+        }
         String vendor = vendorOf(path);
         if (vendor == null) {
             req.response().setStatusCode(404).putHeader("content-type", "text/plain").end("No simulated vendor at " + path);
