@@ -1,18 +1,16 @@
 package dev.modelgateway.config;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 /**
  * Where a cloud provider's calls go and whose credentials sign them (docs/clouds.md): a {@code bedrock},
  * {@code bedrock-openai} or {@code anthropic-aws} provider's AWS region and credentials, a {@code vertex} provider's
  * project, location and Google credentials.
  *
- * @param aws         the provider's {@code aws} block as written (null: a Bedrock API key, or the default chain)
- * @param google      the provider's {@code google} block as written (null: application default credentials)
+ * @param aws         the provider's {@code aws} block (null: a Bedrock API key, or AWS's default chain)
+ * @param google      the provider's {@code google} block (application default credentials when it has none)
  * @param workspaceId Claude Platform on AWS's workspace, sent with each call; null elsewhere
  */
-public record CloudAccount(String region, String project, String location, JsonNode aws, JsonNode google,
-                           String workspaceId) {
+public record CloudAccount(String region, String project, String location, AwsCredentialsSettings aws,
+                           GoogleCredentialsSettings google, String workspaceId) {
     /** The service's own host when the operator names none. */
     public String defaultBaseUrl(ProviderType type) {
         return switch (type) {

@@ -180,7 +180,15 @@ final class RoutingSection {
         if (aws != null && (node.has("api_key") || node.has("keys"))) {
             throw new IllegalArgumentException(at + ": set aws (SigV4 credentials) or api_key (a Bedrock API key), not both");
         }
-        return new CloudAccount(region, project, location, aws, googleBlock, workspace);
+        AwsCredentialsSettings awsSettings = aws == null ? null : AwsCredentialsSettings.parse(at + ".aws", asMap(aws));
+        GoogleCredentialsSettings googleSettings = google
+                ? GoogleCredentialsSettings.parse(at + ".google", googleBlock == null ? Map.of() : asMap(googleBlock)) : null;
+        return new CloudAccount(region, project, location, awsSettings, googleSettings, workspace);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> asMap(JsonNode node) {
+        return dev.modelgateway.json.Json.MAPPER.convertValue(node, Map.class);
     }
 
     private static String text(JsonNode node, String field) {

@@ -1,5 +1,7 @@
 package dev.modelgateway.credentials.aws;
 
+import dev.modelgateway.config.AwsCredentialsSettings;
+
 /**
  * How a provider on AWS authenticates: an API key sent as a bearer token, or SigV4 with credentials from its
  * {@code aws} block. Bedrock API keys ("Use an Amazon Bedrock API key", Bedrock user guide) and Claude Platform on

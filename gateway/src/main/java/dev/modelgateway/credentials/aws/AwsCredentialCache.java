@@ -1,5 +1,6 @@
 package dev.modelgateway.credentials.aws;
 
+import dev.modelgateway.config.AwsCredentialsSettings;
 import dev.modelgateway.credentials.RefreshingCredential;
 import io.vertx.core.Vertx;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;

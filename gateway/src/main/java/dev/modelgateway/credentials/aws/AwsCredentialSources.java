@@ -1,5 +1,6 @@
 package dev.modelgateway.credentials.aws;
 
+import dev.modelgateway.config.AwsCredentialsSettings;
 import dev.modelgateway.credentials.CredentialSource;
 import dev.modelgateway.credentials.Expiring;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;

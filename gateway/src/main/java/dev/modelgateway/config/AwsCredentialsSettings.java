@@ -1,6 +1,5 @@
-package dev.modelgateway.credentials.aws;
+package dev.modelgateway.config;
 
-import dev.modelgateway.config.UnknownSetting;
 
 import java.net.URI;
 import java.util.ArrayList;
@@ -51,7 +50,7 @@ public record AwsCredentialsSettings(Source source, String accessKeyId, String s
     public record AssumeRole(String roleArn, String externalId, String sessionName, Integer durationSeconds) {
     }
 
-    static final String DEFAULT_SESSION_NAME = "model-gateway";
+    public static final String DEFAULT_SESSION_NAME = "model-gateway";
     private static final Set<String> KEYS = Set.of("source", "access_key_id", "secret_access_key", "session_token",
             "web_identity_token_file", "role_arn", "assume_role", "sts_endpoint", "container_endpoint", "imds_endpoint", "region");
     private static final Set<String> ROLE_KEYS = Set.of("role_arn", "external_id", "session_name", "duration_seconds");
@@ -121,7 +120,7 @@ public record AwsCredentialsSettings(Source source, String accessKeyId, String s
     }
 
     /** Whether fetching these credentials calls STS. */
-    boolean callsSts() {
+    public boolean callsSts() {
         return source == Source.WEB_IDENTITY || !assumeRole.isEmpty();
     }
 
