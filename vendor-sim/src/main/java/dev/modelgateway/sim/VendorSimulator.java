@@ -46,6 +46,8 @@ public final class VendorSimulator {
     private final EmbeddingsApi dashscopeEmbeddings = new EmbeddingsApi(this);
     private final OpenAiExtrasApi openaiExtras = new OpenAiExtrasApi(this);
     private final RealtimeApi realtime = new RealtimeApi(this);
+    private volatile VertexApi vertex = new VertexApi(this, VertexApi.PROJECT, VertexApi.LOCATIONS,
+            this::staticVertexToken);
     private HttpServer server;
 
     private VendorSimulator(Vertx vertx, SimKeys keys) {
@@ -108,6 +110,18 @@ public final class VendorSimulator {
         else vertx.setTimer(10, id -> poll(condition, deadline, p));
     }
 
+    /**
+     * The access tokens the Vertex double accepts from now on (by default {@link VertexApi#STATIC_TOKEN}, or any with
+     * {@link SimKeys#anyKey()}): those the simulator's Google OAuth endpoint issued and that have not expired.
+     */
+    public void acceptVertexTokens(Predicate<String> valid) {
+        vertex = new VertexApi(this, VertexApi.PROJECT, VertexApi.LOCATIONS, valid);
+    }
+
+    private boolean staticVertexToken(String token) {
+        return VertexApi.STATIC_TOKEN.equals(token) || keys.gemini() == null;
+    }
+
     /** Queues a fault (same grammar as directives) for the next requests of a vendor. */
     public void queueFault(String vendor, String fault) {
         faults.queue(vendor, Directive.parse(fault));
@@ -143,6 +157,7 @@ public final class VendorSimulator {
         switch (vendor) {
             case "anthropic" -> anthropic.handle(ex, path, body);
             case "gemini" -> gemini.handle(ex, path, body);
+            case "vertex" -> vertex.handle(ex, path, body);
             case "azure" -> doubles.azure(ex, path, body);
             case "compat" -> doubles.compatible(ex, path, body);
             case "dashscope" -> {
@@ -164,13 +179,14 @@ public final class VendorSimulator {
         if (path.startsWith("/dashscope/")) return "dashscope";
         if (path.startsWith("/azure/")) return "azure";
         if (path.startsWith("/compat/")) return "compat";
+        if (path.startsWith("/v1/projects/") || path.startsWith("/v1beta1/projects/")) return "vertex";
         return null;
     }
 
     static Exchange.ErrorRenderer errorsOf(String vendor) {
         return switch (vendor) {
             case "anthropic" -> VendorErrors::anthropic;
-            case "gemini" -> VendorErrors::gemini;
+            case "gemini", "vertex" -> VendorErrors::gemini;
             case "dashscope" -> VendorErrors::dashscope;
             default -> VendorErrors::openai;
         };
@@ -190,6 +206,9 @@ public final class VendorSimulator {
                 if (keys.accepts("azure", key)) return true;
                 ex.fail(401, "Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid"
                         + " key for an active subscription and use a correct regional API endpoint for your resource.", "401");
+            }
+            case "vertex" -> {
+                return vertex.authorized(req, ex);
             }
             // vLLM started without --api-key, Ollama: any key or none
             case "compat" -> {
