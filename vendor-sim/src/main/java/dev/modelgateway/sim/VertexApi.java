@@ -101,8 +101,9 @@ public final class VertexApi {
         boolean count = model.equals("count-tokens");
         JsonNode root = Prelude.begin(sim, ex, body, count ? null : model, m -> "Publisher Model `" + resource + "` not found.");
         if (root == null) return;
+        // Google's count-tokens example sends no version; a message must carry one
         JsonNode version = root.get("anthropic_version");
-        if (version == null || !(VERTEX_VERSION.equals(version.asText()) || DATED_VERSION.matcher(version.asText()).matches())) {
+        if (version == null ? !count : !(VERTEX_VERSION.equals(version.asText()) || DATED_VERSION.matcher(version.asText()).matches())) {
             ex.fail(400, "anthropic_version: Input should be '" + VERTEX_VERSION + "'", null);
             return;
         }
