@@ -52,6 +52,8 @@ public final class VendorSimulator {
     private final GoogleTokens googleTokens = new GoogleTokens();
     private final GoogleOAuthEndpoints googleOAuth = new GoogleOAuthEndpoints(googleTokens);
     private final GoogleMetadataServer googleMetadata = new GoogleMetadataServer(googleTokens);
+    private volatile VertexApi vertex = new VertexApi(this, VertexApi.PROJECT, VertexApi.LOCATIONS,
+            this::staticVertexToken);
     private HttpServer server;
 
     private VendorSimulator(Vertx vertx, SimKeys keys) {
@@ -129,6 +131,18 @@ public final class VendorSimulator {
         return awsCredentials;
     }
 
+    /**
+     * The access tokens the Vertex double accepts from now on (by default {@link VertexApi#STATIC_TOKEN}, or any with
+     * {@link SimKeys#anyKey()}): those the simulator's Google OAuth endpoint issued and that have not expired.
+     */
+    public void acceptVertexTokens(Predicate<String> valid) {
+        vertex = new VertexApi(this, VertexApi.PROJECT, VertexApi.LOCATIONS, valid);
+    }
+
+    private boolean staticVertexToken(String token) {
+        return VertexApi.STATIC_TOKEN.equals(token) || keys.gemini() == null;
+    }
+
     /** Queues a fault (same grammar as directives) for the next requests of a vendor. */
     public void queueFault(String vendor, String fault) {
         faults.queue(vendor, Directive.parse(fault));
@@ -183,6 +197,7 @@ public final class VendorSimulator {
         switch (vendor) {
             case "anthropic" -> anthropic.handle(ex, path, body);
             case "gemini" -> gemini.handle(ex, path, body);
+            case "vertex" -> vertex.handle(ex, path, body);
             case "azure" -> doubles.azure(ex, path, body);
             case "compat" -> doubles.compatible(ex, path, body);
             case "bedrock" -> {
@@ -209,13 +224,14 @@ public final class VendorSimulator {
         if (path.startsWith("/azure/")) return "azure";
         if (path.startsWith("/compat/")) return "compat";
         if (path.startsWith("/model/")) return "bedrock";
+        if (path.startsWith("/v1/projects/") || path.startsWith("/v1beta1/projects/")) return "vertex";
         return null;
     }
 
     static Exchange.ErrorRenderer errorsOf(String vendor) {
         return switch (vendor) {
             case "anthropic" -> VendorErrors::anthropic;
-            case "gemini" -> VendorErrors::gemini;
+            case "gemini", "vertex" -> VendorErrors::gemini;
             case "dashscope" -> VendorErrors::dashscope;
             case "bedrock" -> BedrockConverseApi::error;
             default -> VendorErrors::openai;
@@ -236,6 +252,9 @@ public final class VendorSimulator {
                 if (keys.accepts("azure", key)) return true;
                 ex.fail(401, "Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid"
                         + " key for an active subscription and use a correct regional API endpoint for your resource.", "401");
+            }
+            case "vertex" -> {
+                return vertex.authorized(req, ex);
             }
             // vLLM started without --api-key, Ollama: any key or none; Bedrock: the shared SigV4 check (issue 31)
             case "compat", "bedrock" -> {
@@ -346,6 +365,7 @@ public final class VendorSimulator {
             System.out.println("  azure:     " + base + "/azure (api_version 2024-10-21)");
             System.out.println("  compat:    " + base + "/compat/v1");
             System.out.println("  bedrock:   " + base + " (Converse: /model/{id}/converse, /model/{id}/converse-stream)");
+            System.out.println("  vertex:    " + base + " (project " + VertexApi.PROJECT + ", token " + VertexApi.STATIC_TOKEN + ")");
         }).onFailure(t -> {
             System.err.println("vendor-sim failed to start: " + t);
             vertx.close();

@@ -10,6 +10,9 @@ import dev.modelgateway.wire.StreamDecoder;
 import dev.modelgateway.wire.VendorCodec;
 import dev.modelgateway.wire.anthropic.AnthropicCodec;
 
+import java.util.HashMap;
+import java.util.Map;
+
 /**
  * Vendor A's models on Vertex for the translated path: vendor A's own encoding, moved onto {@code rawPredict} by
  * {@link VertexAnthropic}; answers and streams are vendor A's, decoded by its codec; errors by {@link VertexErrors}.
@@ -31,7 +34,10 @@ public final class VertexAnthropicCodec implements VendorCodec {
     public EncodedRequest encodeRequest(CanonicalRequest request, String upstreamModel, boolean stream) {
         EncodedRequest direct = anthropic.encodeRequest(request, upstreamModel, stream);
         String path = VertexAnthropic.prepare(direct.body(), at, upstreamModel);
-        return new EncodedRequest(path, direct.body(), direct.headers(), direct.warnings());
+        // the version travels in the body on Vertex; Anthropic's Vertex client drops the header too
+        Map<String, String> headers = new HashMap<>(direct.headers());
+        headers.remove("anthropic-version");
+        return new EncodedRequest(path, direct.body(), headers, direct.warnings());
     }
 
     @Override
