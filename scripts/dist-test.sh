@@ -4,7 +4,8 @@
 # empty environment whose PATH holds bash and coreutils' readlink alone (no java, no mvn), checks --version, that the
 # start-up cache is usable by that runtime (-XX:AOTMode=on refuses to start otherwise), then starts the demo and calls
 # /health and one chat completion. The state must land in $XDG_DATA_HOME, not in the install tree. Prints the cold
-# start: launch to the first /health answered, with and without the cache. About 30 s.
+# start: launch to the first /health answered, with and without the cache. Then, over TLS with a certificate made
+# here: /health and the JVM's metrics; and the runtime's CA certificates. About 30 s.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 archives=("$ROOT"/dist/model-gateway-*-linux-x64.tar.gz)
@@ -41,8 +42,8 @@ start() {
   PID=$!
   for _ in $(seq 1 3000); do
     # the demo prints its address once it listens
-    [ -n "$URL" ] || URL=$(sed -n 's#.*the gateway on \(http://127.0.0.1:[0-9]*\)/api/v1.*#\1#p' "$TMP/gateway.log" | head -n1)
-    if [ -n "$URL" ] && curl -sf "$URL/health" -o "$TMP/health.json" 2>/dev/null; then STARTED_MS=$(( $(ms) - t0 )); return; fi
+    [ -n "$URL" ] || URL=$(sed -n 's#.*the gateway on \(https\{0,1\}://127.0.0.1:[0-9]*\)/api/v1.*#\1#p' "$TMP/gateway.log" | head -n1)
+    if [ -n "$URL" ] && curl -sf ${CACERT:+--cacert "$CACERT"} "$URL/health" -o "$TMP/health.json" 2>/dev/null; then STARTED_MS=$(( $(ms) - t0 )); return; fi
     kill -0 "$PID" 2>/dev/null || fail "the gateway exited"
     sleep 0.01
   done
@@ -65,5 +66,18 @@ stop
 start GW_AOT=off
 without=$STARTED_MS
 stop
+
+# What the cut-down runtime must still do: serve TLS (SunJSSE and SunEC in java.base) with a certificate made here,
+# expose the JVM's metrics (java.management, jdk.management), and hold the CA certificates for the vendors' TLS.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=127.0.0.1 \
+  -addext subjectAltName=IP:127.0.0.1 -keyout "$TMP/key.pem" -out "$TMP/cert.pem" 2>/dev/null
+CACERT="$TMP/cert.pem" start GATEWAY_SERVER_TLS_CERT_FILE="$TMP/cert.pem" GATEWAY_SERVER_TLS_KEY_FILE="$TMP/key.pem"
+[[ "$URL" == https://* ]] || fail "the demo did not serve TLS: $URL"
+grep -q "\"version\":\"$VERSION\"" "$TMP/health.json" || fail "/health over TLS: $(cat "$TMP/health.json")"
+curl -sf --cacert "$TMP/cert.pem" "$URL/metrics" -o "$TMP/metrics.txt" || fail "/metrics over TLS"
+grep -q '^jvm_memory_used_bytes{' "$TMP/metrics.txt" || fail "/metrics has no JVM memory series: $(grep -c . "$TMP/metrics.txt") lines"
+stop
+roots=$("$APP/runtime/bin/keytool" -list -cacerts -storepass changeit 2>/dev/null | grep -c trustedCertEntry || true)
+[ "$roots" -gt 50 ] || fail "the runtime holds $roots CA certificates"
 echo "dist-test: passed: $(basename "$ARCHIVE") ($(( $(stat -c %s "$ARCHIVE") / 1048576 )) MiB); cold start to /health:" \
   "${cold} ms with the start-up cache (first start, database created), ${without} ms without it"
