@@ -46,6 +46,7 @@ public final class VendorSimulator {
     private final EmbeddingsApi dashscopeEmbeddings = new EmbeddingsApi(this);
     private final OpenAiExtrasApi openaiExtras = new OpenAiExtrasApi(this);
     private final RealtimeApi realtime = new RealtimeApi(this);
+    private final BedrockRuntimeApi bedrock = new BedrockRuntimeApi(this, anthropic);
     private HttpServer server;
 
     private VendorSimulator(Vertx vertx, SimKeys keys) {
@@ -113,6 +114,21 @@ public final class VendorSimulator {
         faults.queue(vendor, Directive.parse(fault));
     }
 
+    /** The Bedrock double accepts SigV4 signatures made with this key pair too (besides {@code AKIDSIMBEDROCK}). */
+    public void bedrockCredentials(String accessKeyId, String secretAccessKey) {
+        bedrock.signatures.accept(accessKeyId, secretAccessKey);
+    }
+
+    /** The Bedrock API key ({@code Authorization: Bearer}) the double accepts instead of {@code sim-bedrock-api-key}. */
+    public void bedrockApiKey(String key) {
+        bedrock.signatures.apiKey(key);
+    }
+
+    /** These plain model ids are served by Bedrock only through an inference profile (the on-demand refusal). */
+    public void bedrockProfileOnly(String... modelIds) {
+        bedrock.profileOnly.addAll(List.of(modelIds));
+    }
+
     public Future<Void> close() {
         return server == null ? Future.succeededFuture() : server.close();
     }
@@ -145,6 +161,7 @@ public final class VendorSimulator {
             case "gemini" -> gemini.handle(ex, path, body);
             case "azure" -> doubles.azure(ex, path, body);
             case "compat" -> doubles.compatible(ex, path, body);
+            case "bedrock" -> bedrock.handle(ex, path, body, raw);
             case "dashscope" -> {
                 if (path.equals("/dashscope/compatible-mode/v1/chat/completions")) dashscopeChat.handle(ex, body);
                 else if (path.equals("/dashscope/compatible-mode/v1/embeddings")) dashscopeEmbeddings.handle(ex, body);
@@ -164,6 +181,7 @@ public final class VendorSimulator {
         if (path.startsWith("/dashscope/")) return "dashscope";
         if (path.startsWith("/azure/")) return "azure";
         if (path.startsWith("/compat/")) return "compat";
+        if (path.startsWith("/model/")) return "bedrock";
         return null;
     }
 
@@ -191,8 +209,9 @@ public final class VendorSimulator {
                 ex.fail(401, "Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid"
                         + " key for an active subscription and use a correct regional API endpoint for your resource.", "401");
             }
+            // SigV4 signs the body too: BedrockRuntimeApi checks it with the body
             // vLLM started without --api-key, Ollama: any key or none
-            case "compat" -> {
+            case "bedrock", "compat" -> {
                 return true;
             }
             case "gemini" -> {
@@ -299,6 +318,7 @@ public final class VendorSimulator {
             System.out.println("  dashscope: " + base + "/dashscope/compatible-mode/v1");
             System.out.println("  azure:     " + base + "/azure (api_version 2024-10-21)");
             System.out.println("  compat:    " + base + "/compat/v1");
+            System.out.println("  bedrock:   " + base + " (SigV4 " + BedrockSignatures.ACCESS_KEY_ID + ")");
         }).onFailure(t -> {
             System.err.println("vendor-sim failed to start: " + t);
             vertx.close();
