@@ -34,18 +34,39 @@ final class AnthropicApi {
 
     /** Answers a messages (or count) body whose prelude has run: the body names its model. Vertex's rawPredict too. */
     void answer(Exchange ex, JsonNode root, boolean count) {
-        Parsed p = parse(ex, root, count);
-        if (p == null) return;
         if (count) {
-            ex.ok("{\"input_tokens\":" + p.meter.tokens() + "}");
+            int tokens = countTokens(ex, root);
+            if (tokens >= 0) ex.ok("{\"input_tokens\":" + tokens + "}");
             return;
         }
+        Reply r = reply(ex, root);
+        if (r == null) return;
+        if (r.stream()) ex.stream(Exchange.SSE, r.events(), event("error", VendorErrors.anthropicStreamError()),
+                "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":\n\n");
+        else ex.ok(r.json());
+    }
+
+    /**
+     * The answer to a messages body (its {@code model} set), built whole: the message's JSON, or the stream's SSE
+     * events ({@code event: …\ndata: …\n\n} each); null when the request was refused (answered through {@code ex}).
+     * The Bedrock double serves vendor A's models with it.
+     */
+    record Reply(boolean stream, String json, List<String> events) {
+    }
+
+    Reply reply(Exchange ex, JsonNode root) {
+        Parsed p = parse(ex, root, false);
+        if (p == null) return null;
         CacheLedger.Usage usage = sim.cache.explicitUsage(p.meter);
         Answer a = AnswerPlanner.plan(p.conversation, ex.directive, "toolu_sim_", sim.toolIds::incrementAndGet);
         String id = "msg_sim_" + sim.messageIds.incrementAndGet();
-        if (p.stream) ex.stream(Exchange.SSE, events(id, p, a, usage), event("error", VendorErrors.anthropicStreamError()),
-                "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":\n\n");
-        else ex.ok(Json.write(message(id, p, a, usage)));
+        return p.stream ? new Reply(true, null, events(id, p, a, usage)) : new Reply(false, Json.write(message(id, p, a, usage)), null);
+    }
+
+    /** The input tokens of a count_tokens body; -1 when refused (answered through {@code ex}). */
+    int countTokens(Exchange ex, JsonNode root) {
+        Parsed p = parse(ex, root, true);
+        return p == null ? -1 : p.meter.tokens();
     }
 
     // ------------------------------------------------------------------ request

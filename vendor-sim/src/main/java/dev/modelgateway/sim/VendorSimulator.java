@@ -54,6 +54,7 @@ public final class VendorSimulator {
     private final GoogleMetadataServer googleMetadata = new GoogleMetadataServer(googleTokens);
     private volatile VertexApi vertex = new VertexApi(this, VertexApi.PROJECT, VertexApi.LOCATIONS,
             this::staticVertexToken);
+    private final BedrockRuntimeApi bedrock = new BedrockRuntimeApi(this, anthropic);
     private HttpServer server;
 
     private VendorSimulator(Vertx vertx, SimKeys keys) {
@@ -158,6 +159,21 @@ public final class VendorSimulator {
         return googleOAuth;
     }
 
+    /** The Bedrock double accepts SigV4 signatures made with this key pair too (besides {@code AKIDSIMBEDROCK}). */
+    public void bedrockCredentials(String accessKeyId, String secretAccessKey) {
+        bedrock.signatures.accept(accessKeyId, secretAccessKey);
+    }
+
+    /** The Bedrock API key ({@code Authorization: Bearer}) the double accepts instead of {@code sim-bedrock-api-key}. */
+    public void bedrockApiKey(String key) {
+        bedrock.signatures.apiKey(key);
+    }
+
+    /** These plain model ids are served by Bedrock only through an inference profile (the on-demand refusal). */
+    public void bedrockProfileOnly(String... modelIds) {
+        bedrock.profileOnly.addAll(List.of(modelIds));
+    }
+
     public Future<Void> close() {
         return server == null ? Future.succeededFuture() : server.close();
     }
@@ -201,8 +217,11 @@ public final class VendorSimulator {
             case "azure" -> doubles.azure(ex, path, body);
             case "compat" -> doubles.compatible(ex, path, body);
             case "bedrock" -> {
-                if (path.endsWith("/converse") || path.endsWith("/converse-stream")) converse.handle(ex, path, body);
-                else ex.fail(404, null, null);
+                if (path.endsWith("/converse") || path.endsWith("/converse-stream")) {
+                    if (bedrock.signed(ex, raw)) converse.handle(ex, path, body);
+                } else {
+                    bedrock.handle(ex, path, body, raw);
+                }
             }
             case "dashscope" -> {
                 if (path.equals("/dashscope/compatible-mode/v1/chat/completions")) dashscopeChat.handle(ex, body);
@@ -256,8 +275,9 @@ public final class VendorSimulator {
             case "vertex" -> {
                 return vertex.authorized(req, ex);
             }
-            // vLLM started without --api-key, Ollama: any key or none; Bedrock: the shared SigV4 check (issue 31)
-            case "compat", "bedrock" -> {
+            // SigV4 signs the body too: BedrockRuntimeApi checks it with the body
+            // vLLM started without --api-key, Ollama: any key or none
+            case "bedrock", "compat" -> {
                 return true;
             }
             case "gemini" -> {
@@ -364,7 +384,7 @@ public final class VendorSimulator {
             System.out.println("  dashscope: " + base + "/dashscope/compatible-mode/v1");
             System.out.println("  azure:     " + base + "/azure (api_version 2024-10-21)");
             System.out.println("  compat:    " + base + "/compat/v1");
-            System.out.println("  bedrock:   " + base + " (Converse: /model/{id}/converse, /model/{id}/converse-stream)");
+            System.out.println("  bedrock:   " + base + " (SigV4 " + BedrockSignatures.ACCESS_KEY_ID + ")");
             System.out.println("  vertex:    " + base + " (project " + VertexApi.PROJECT + ", token " + VertexApi.STATIC_TOKEN + ")");
         }).onFailure(t -> {
             System.err.println("vendor-sim failed to start: " + t);

@@ -133,13 +133,15 @@ class BedrockConverseTest extends SimTestBase {
     }
 
     private static HttpResponse<String> converse(String encodedModel, String body) {
-        return post("/model/" + encodedModel + "/converse", body);
+        // a Bedrock API key: the double checks every call's credential (SigV4 is BedrockRuntimeTest's)
+        return post("/model/" + encodedModel + "/converse", body, "authorization", "Bearer " + BedrockSignatures.API_KEY);
     }
 
     private static HttpResponse<byte[]> stream(String encodedModel, String body) {
         try {
             HttpRequest req = HttpRequest.newBuilder(URI.create(sim.baseUrl() + "/model/" + encodedModel + "/converse-stream"))
                     .timeout(Duration.ofSeconds(20)).header("content-type", "application/json")
+                    .header("authorization", "Bearer " + BedrockSignatures.API_KEY)
                     .POST(HttpRequest.BodyPublishers.ofString(body)).build();
             return http.send(req, HttpResponse.BodyHandlers.ofByteArray());
         } catch (Exception e) {

@@ -145,6 +145,8 @@ class ConverseAgainstSimulatorTest {
 
     private static HttpRequest post(EncodedRequest enc) {
         return HttpRequest.newBuilder(URI.create(sim.baseUrl() + enc.path())).header("content-type", "application/json")
+                // the simulator's Bedrock API key: the double checks every call's credential
+                .header("authorization", "Bearer sim-bedrock-api-key")
                 .POST(HttpRequest.BodyPublishers.ofString(enc.body().toString())).build();
     }
 }

@@ -1,0 +1,98 @@
+package dev.modelgateway.sim;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import software.amazon.awssdk.http.ContentStreamProvider;
+import software.amazon.awssdk.http.SdkHttpMethod;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What AWS checks of a Bedrock Runtime request's {@code Authorization}: a SigV4 signature recomputed with AWS's own
+ * signer ({@code AwsV4HttpSigner}) over the request as it arrived (method, path as sent, query, the headers it names
+ * as signed, the body) for the secret of the access key it names, at the time of its {@code x-amz-date}; or a Bedrock
+ * API key ({@code Authorization: Bearer}). The refusals are AWS's (403 {@code MissingAuthenticationTokenException},
+ * {@code UnrecognizedClientException}, {@code InvalidSignatureException}).
+ */
+final class BedrockSignatures {
+    /** The access key, secret and API key the double accepts unless told others. */
+    static final String ACCESS_KEY_ID = "AKIDSIMBEDROCK";
+    static final String SECRET_ACCESS_KEY = "sim-bedrock-secret";
+    static final String API_KEY = "sim-bedrock-api-key";
+
+    private static final Pattern AUTHORIZATION = Pattern.compile(
+            "AWS4-HMAC-SHA256 Credential=([^/,\\s]+)/(\\d{8})/([^/]+)/([^/]+)/aws4_request,\\s*SignedHeaders=([^,\\s]+),\\s*Signature=([0-9a-f]+)");
+    private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+    private final Map<String, String> secrets = new ConcurrentHashMap<>(Map.of(ACCESS_KEY_ID, SECRET_ACCESS_KEY));
+    private volatile String apiKey = API_KEY;
+
+    /** Accepts signatures made with this key pair too (the STS double's temporary credentials, a test's own). */
+    void accept(String accessKeyId, String secretAccessKey) {
+        secrets.put(accessKeyId, secretAccessKey);
+    }
+
+    void apiKey(String key) {
+        apiKey = key;
+    }
+
+    /** A refusal, {type, message}: null when the request is authentic. */
+    record Refusal(String type, String message) {
+    }
+
+    Refusal check(HttpServerRequest req, Buffer body) {
+        String authorization = req.getHeader("authorization");
+        if (authorization == null) return new Refusal("MissingAuthenticationTokenException", "Missing Authentication Token");
+        String bearer = VendorSimulator.bearer(authorization);
+        if (bearer != null) {
+            return bearer.equals(apiKey) ? null : new Refusal("UnrecognizedClientException", "Invalid API Key format: Must start with pre-defined prefix");
+        }
+        Matcher m = AUTHORIZATION.matcher(authorization);
+        if (!m.matches()) {
+            return new Refusal("IncompleteSignatureException", "Authorization header requires 'Credential', 'Signature' and 'SignedHeaders' parameters.");
+        }
+        String secret = secrets.get(m.group(1));
+        if (secret == null) return new Refusal("UnrecognizedClientException", "The security token included in the request is invalid.");
+        String date = req.getHeader("x-amz-date");
+        if (date == null) return new Refusal("IncompleteSignatureException", "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header.");
+        Instant at = Instant.from(AMZ_DATE.parse(date));
+        String expected = recompute(req, body, m.group(1), secret, m.group(3), m.group(4), m.group(5), at);
+        return m.group(6).equals(expected) ? null : new Refusal("InvalidSignatureException",
+                "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key"
+                        + " and signing method. Consult the service documentation for details.");
+    }
+
+    private static String recompute(HttpServerRequest req, Buffer body, String accessKeyId, String secret, String region,
+                                    String service, String signedHeaders, Instant at) {
+        String host = req.getHeader("host");
+        int colon = host.lastIndexOf(':');
+        SdkHttpRequest.Builder request = SdkHttpRequest.builder().method(SdkHttpMethod.fromValue(req.method().name()))
+                .protocol("http").host(colon > 0 ? host.substring(0, colon) : host)
+                .encodedPath(req.path());
+        if (colon > 0) request.port(Integer.parseInt(host.substring(colon + 1)));
+        req.params().forEach(e -> request.appendRawQueryParameter(e.getKey(), e.getValue()));
+        for (String name : signedHeaders.split(";")) {
+            if (!name.equals("host")) request.putHeader(name, req.headers().getAll(name));
+        }
+        byte[] bytes = body == null ? new byte[0] : body.getBytes();
+        String signed = AwsV4HttpSigner.create().sign(r -> r.identity(AwsCredentialsIdentity.create(accessKeyId, secret))
+                .request(request.build())
+                .payload(ContentStreamProvider.fromByteArray(bytes))
+                .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, service)
+                .putProperty(AwsV4HttpSigner.REGION_NAME, region)
+                .putProperty(AwsV4HttpSigner.SIGNING_CLOCK, Clock.fixed(at, ZoneOffset.UTC)))
+                .request().firstMatchingHeader("Authorization").orElse("");
+        int sig = signed.indexOf("Signature=");
+        return sig < 0 ? "" : signed.substring(sig + "Signature=".length());
+    }
+}
