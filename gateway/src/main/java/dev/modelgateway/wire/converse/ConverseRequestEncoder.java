@@ -94,6 +94,11 @@ final class ConverseRequestEncoder {
     private Integer thinking(CanonicalRequest r, ObjectNode additional, ObjectNode output) {
         ReasoningConfig rc = r.reasoning();
         if (rc == null) return null;
+        if (rc.isOn() && ToolLoopThinking.opensWithoutThinking(r.messages())) {
+            warnings.add("reasoning", "thinking not sent for this request: another model answered the tool calls of the turn "
+                    + "it continues, and vendor A accepts thinking in a tool loop only when its own thinking began the turn");
+            return null;
+        }
         var modes = capabilities.thinking();
         switch (rc.mode()) {
             case DISABLED -> {

@@ -98,6 +98,25 @@ class ConverseCodecTest {
                 .isEqualTo(1999);
     }
 
+    /** A tool loop another model began (vendor switched mid-session) cannot take vendor A's thinking: it is not sent. */
+    @Test
+    void noThinkingOnAToolLoopAnotherModelBegan() {
+        Message call = new Message(Role.ASSISTANT, List.of(new ContentBlock.Thinking("other's", null, SignatureOrigin.NONE),
+                new ContentBlock.ToolUse("call_1", "weather", "{}")));
+        Message result = new Message(Role.USER, List.of(new ContentBlock.ToolResult("call_1", List.of(new ContentBlock.Text("sun")), false, null)));
+        CanonicalRequest foreign = base().messages(List.of(user("q"), call, result))
+                .reasoning(new ReasoningConfig(ReasoningConfig.Mode.ENABLED, 2048, null)).build();
+        EncodedRequest enc = encode(ALL, foreign);
+        assertThat(enc.body().has("additionalModelRequestFields")).isFalse();
+        assertThat(enc.warnings()).anyMatch(w -> w.startsWith("reasoning: thinking not sent for this request"));
+
+        Message own = new Message(Role.ASSISTANT, List.of(new ContentBlock.Thinking("mine", "c2ln", SignatureOrigin.ANTHROPIC),
+                new ContentBlock.ToolUse("call_1", "weather", "{}")));
+        CanonicalRequest begun = foreign.toBuilder().messages(List.of(user("q"), own, result)).build();
+        assertThat(encode(ALL, begun).body().path("additionalModelRequestFields").path("thinking").path("type").asText())
+                .isEqualTo("enabled");
+    }
+
     @Test
     void topKTravelsInAdditionalModelRequestFields() {
         CanonicalRequest r = base().messages(List.of(user("q"))).topK(40).build();
