@@ -149,6 +149,10 @@ final class BedrockConverseApi {
             for (int j = 0; j < content.size(); j++) {
                 JsonNode b = content.get(j);
                 if (b.has("text")) {
+                    if (b.get("text").asText().isBlank()) {
+                        return invalid(ex, "The text field in the ContentBlock object at messages." + i + ".content." + j
+                                + " is blank. Add text to the text field, and try again.");
+                    }
                     m.text(b.get("text").asText());
                     if (!text.isEmpty()) text.append(' ');
                     text.append(b.get("text").asText());

@@ -72,6 +72,8 @@ class BedrockConverseTest extends SimTestBase {
                 + "{\"role\":\"assistant\",\"content\":[{\"toolUse\":{\"toolUseId\":\"t1\",\"name\":\"weather\",\"input\":{}}}]},"
                 + "{\"role\":\"user\",\"content\":[{\"toolResult\":{\"toolUseId\":\"t1\",\"content\":[{\"text\":\"sun\"}]}}]}]}");
         assertThat(json(noConfig.body()).path("message").asText()).contains("toolConfig field must be defined");
+        HttpResponse<String> blank = converse("m", "{\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"a\"},{\"text\":\" \"}]}]}");
+        assertThat(json(blank.body()).path("message").asText()).contains("messages.0.content.1 is blank");
     }
 
     /** Thinking, a tool call, and the signed reasoning replayed on the next turn (a changed one is refused). */

@@ -117,6 +117,18 @@ class ConverseCodecTest {
                 .isEqualTo("enabled");
     }
 
+    /** Converse refuses blank text blocks anywhere: a blank or empty tool result gets a placeholder, blank text goes. */
+    @Test
+    void noBlankTextReachesConverse() {
+        CanonicalRequest r = base().messages(List.of(user("q"),
+                new Message(Role.ASSISTANT, List.of(new ContentBlock.Text(" "), new ContentBlock.ToolUse("t1", "run", "{}"))),
+                new Message(Role.USER, List.of(new ContentBlock.ToolResult("t1", List.of(new ContentBlock.Text("")), false, null))))).build();
+        JsonNode messages = encode(ALL, r).body().path("messages");
+        assertThat(messages.get(1).path("content").toString()).isEqualTo("[{\"toolUse\":{\"toolUseId\":\"t1\",\"name\":\"run\",\"input\":{}}}]");
+        assertThat(messages.get(2).path("content").get(0).path("toolResult").path("content").toString())
+                .isEqualTo("[{\"text\":\"(no content)\"}]");
+    }
+
     @Test
     void topKTravelsInAdditionalModelRequestFields() {
         CanonicalRequest r = base().messages(List.of(user("q"))).topK(40).build();
