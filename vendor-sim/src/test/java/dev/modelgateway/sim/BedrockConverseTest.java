@@ -97,6 +97,18 @@ class BedrockConverseTest extends SimTestBase {
         assertThat(json(altered.body()).path("message").asText()).contains("Invalid `signature`");
     }
 
+    /** Vendor A's rule behind Converse: with thinking on, a tool loop's turn must open with its reasoning. */
+    @Test
+    void thinkingOnAToolLoopWithoutReasoningIsRefused() {
+        String loop = "{\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"Paris?\"}]},"
+                + "{\"role\":\"assistant\",\"content\":[{\"toolUse\":{\"toolUseId\":\"t1\",\"name\":\"weather\",\"input\":{}}}]},"
+                + "{\"role\":\"user\",\"content\":[{\"toolResult\":{\"toolUseId\":\"t1\",\"content\":[{\"text\":\"18C\"}]}}]}]," + TOOLS;
+        HttpResponse<String> refused = converse("m", loop + ",\"additionalModelRequestFields\":{\"thinking\":{\"type\":\"adaptive\"}}}");
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(json(refused.body()).path("message").asText()).contains("Expected `thinking` or `redacted_thinking`, but found `tool_use`");
+        assertThat(converse("m", loop + "}").statusCode()).isEqualTo(200);
+    }
+
     @Test
     void theStreamIsAwsEventStreamFrames() {
         HttpResponse<byte[]> r = stream("amazon.nova-pro-v1%3A0", "{\"messages\":" + user("a b") + "," + TOOLS + "}");
