@@ -2,6 +2,7 @@ package dev.modelgateway;
 
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.config.Settings;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.server.Gateway;
@@ -9,6 +10,7 @@ import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
 import io.vertx.core.Vertx;
 
+import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -23,7 +25,7 @@ final class Demo {
      * key never touches the data of {@code ./gw serve} (docs/security.md, "Demo mode").
      */
     static final String HOST = "127.0.0.1";
-    static final String DATABASE_URL = "jdbc:sqlite:./data/demo.db";
+    static final String DATABASE = "demo.db";
 
     private Demo() {
     }
@@ -40,7 +42,7 @@ final class Demo {
 
                 Model Gateway demo: the gateway on %1$s/api/v1, vendors simulated on %2$s
                 Demo API key: %3$s (it is the master key: the demo listens on loopback only,
-                and keeps its data in %4$s, apart from ./gw serve's)
+                and keeps its data in %4$s, apart from serve's)
 
                 Try it:
                   curl -s %1$s/api/v1/chat/completions \\
@@ -77,7 +79,8 @@ final class Demo {
                         Vendor.OPENAI, new VendorEndpoint(Vendor.OPENAI, s + "/openai/v1", keys.openai()),
                         Vendor.GEMINI, new VendorEndpoint(Vendor.GEMINI, s + "/gemini", keys.gemini()),
                         Vendor.DASHSCOPE, new VendorEndpoint(Vendor.DASHSCOPE, s + "/dashscope/compatible-mode/v1", keys.dashscope())),
-                base.upstreamOverrides(), DATABASE_URL, base.redisUrl(),
+                base.upstreamOverrides(), "jdbc:sqlite:" + Path.of(base.settings().text(Settings.SERVER_DATA_DIR)).resolve(DATABASE),
+                base.redisUrl(),
                 // the simulator, which serves the demo's image URLs, is on loopback
                 base.media().withAllowPrivate(true), base.limits(), base.tls(), base.defaultMaxConcurrent(),
                 // the observability settings and the journal's directory too, as the environment gives them

@@ -9,6 +9,7 @@ import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Settings;
 import dev.modelgateway.server.Gateway;
 import dev.modelgateway.server.StartupFailure;
+import dev.modelgateway.server.Version;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 
@@ -18,7 +19,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Command line: {@code serve [--config FILE]}, {@code demo}. The {@code ./gw} launcher calls this. */
+/**
+ * Command line: {@code serve [--config FILE]}, {@code demo}, {@code keys}, {@code --version}. The {@code ./gw} launcher
+ * and the release archive's {@code bin/model-gateway} call this.
+ */
 public final class Main {
     static {
         // Netty 4.2 reports its buffer allocations as JFR events when the JVM has JFR; the first check whether
@@ -45,6 +49,7 @@ public final class Main {
             case "train" -> System.exit(Training.run(rest, System.out));
             // hidden: ./gw console-seed seeds a ledger and times the console's screens (docs/console.md)
             case "console-seed" -> ConsoleTimings.main(rest);
+            case "version", "--version", "-V" -> System.out.println("model-gateway " + Version.current());
             case "help", "--help", "-h" -> usage(0);
             default -> {
                 System.err.println("unknown command '" + command + "'");
@@ -137,10 +142,11 @@ public final class Main {
 
     private static void usage(int status) {
         System.out.println("""
-                usage: ./gw <command>
+                usage: model-gateway <command>   (./gw <command> in a source checkout)
                   serve [--config FILE]   run the gateway (configuration: docs/configuration.md)
                   demo                    run the gateway on the built-in vendor simulator with a demo key
                   keys create|list|disable|delete   manage platform API keys (docs/accounts.md)
+                  --version               print the version
                 """);
         System.exit(status);
     }

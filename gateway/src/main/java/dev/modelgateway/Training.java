@@ -119,7 +119,8 @@ final class Training {
                 Map.entry(Settings.SERVER_HOST.env(), "127.0.0.1"),
                 Map.entry(Settings.SERVER_PORT.env(), "0"),
                 Map.entry(Settings.SERVER_MASTER_KEY.env(), MASTER_KEY),
-                Map.entry(Settings.ACCOUNTS_DATABASE_URL.env(), "jdbc:sqlite:" + dir.resolve("gateway.db")),
+                // the database and the ledger's journal both in the run's own directory, deleted after it
+                Map.entry(Settings.SERVER_DATA_DIR.env(), dir.toString()),
                 Map.entry("ANTHROPIC_BASE_URL", simulator + "/anthropic"),
                 Map.entry("ANTHROPIC_API_KEY", keys.anthropic()),
                 Map.entry("OPENAI_BASE_URL", simulator + "/openai/v1"),

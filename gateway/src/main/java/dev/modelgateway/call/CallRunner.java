@@ -199,7 +199,8 @@ public final class CallRunner {
             span = call.exchange().trace().attempt(endpoint.type().id(), endpoint.id(), upstream.id(), upstream.upstreamId(),
                     sent, plan.fallback(), resend);
             try {
-                return call.protocol().nativeTo(upstream.vendor())
+                // Converse is another wire format than the model vendor's: always translated
+                return call.protocol().nativeTo(upstream.vendor()) && !endpoint.converse()
                         ? NativeAttempt.run(services, call, upstream, endpoint, deadline)
                         : TranslatedAttempt.run(services, call, upstream, endpoint, deadline);
             } catch (GatewayException e) {

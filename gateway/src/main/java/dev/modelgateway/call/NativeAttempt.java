@@ -10,6 +10,8 @@ import dev.modelgateway.upstream.JsonAnswer;
 import dev.modelgateway.upstream.RelayOutcome;
 import dev.modelgateway.upstream.VendorErrorMapper;
 import dev.modelgateway.upstream.VendorRequest;
+import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.wire.CloudWire;
 import dev.modelgateway.wire.NativeFormat;
 import dev.modelgateway.wire.StreamTap;
 import dev.modelgateway.wire.VendorJson;
@@ -33,7 +35,7 @@ final class NativeAttempt {
      * (null when not streaming), made first because it may add to the body (the usage chunk), and the dialect's
      * warnings.
      */
-    private record Upstream(Buffer bytes, StreamTap tap, List<String> warnings) {
+    private record Upstream(Buffer bytes, StreamTap tap, List<String> warnings, CloudWire.Native hosted) {
     }
 
     static Future<RelayOutcome> run(CallServices services, Call call, ModelEntry model, VendorEndpoint endpoint,
@@ -46,7 +48,14 @@ final class NativeAttempt {
             format.applyModelRules(body, model);
             List<String> warnings = format.adaptToDialect(body, model);
             StreamTap tap = call.stream() ? format.streamTap(body, call.exchange().traceId(), call.answerIds()) : null;
-            return new Upstream(Json.toBuffer(body), tap, warnings);
+            // on a cloud, the same body on the cloud's path (docs/clouds.md); a vendor's own API: unchanged
+            CloudWire.Native hosted = CloudWire.nativeRequest(endpoint, format.path(), body, call.forwardedHeaders(),
+                    model.upstreamId(), call.stream());
+            if (!hosted.warnings().isEmpty()) {
+                warnings = new java.util.ArrayList<>(warnings);
+                warnings.addAll(hosted.warnings());
+            }
+            return new Upstream(Json.toBuffer(body), tap, warnings, hosted);
         }).compose(upstream -> send(services, call, model, format, upstream, endpoint, deadline));
     }
 
@@ -54,16 +63,21 @@ final class NativeAttempt {
                                              Upstream upstream, VendorEndpoint endpoint, Deadline deadline) {
         call.exchange().warn(upstream.warnings());
         MultiMap headers = MultiMap.caseInsensitiveMultiMap().set("content-type", "application/json");
-        call.forwardedHeaders().forEach(headers::set);
-        VendorRequest request = new VendorRequest(endpoint, format.path(), headers,
+        upstream.hosted().headers().forEach(headers::set);
+        VendorRequest request = new VendorRequest(endpoint, upstream.hosted().path(), headers,
                 upstream.bytes(), deadline);
-        if (call.stream()) return services.relay().stream(call.exchange(), request, upstream.tap(), VendorErrorMapper.NATIVE);
+        // a cloud's own errors (Bedrock's, Vertex's google.rpc ones) in the caller's shape; the vendor's relayed as sent
+        VendorErrorMapper errors = endpoint.cloud() == null ? VendorErrorMapper.NATIVE : e -> {
+            GatewayException cloud = CloudWire.nativeError(endpoint, e.status(), e.headers()::get, e.body().getBytes());
+            return cloud != null ? cloud : e;
+        };
+        if (call.stream()) return services.relay().stream(call.exchange(), request, upstream.tap(), errors);
         // The vendor's bytes go back untouched; of the body only what usage (and the answer's ids) need is built.
         JsonAnswer unchanged = vendorBody -> {
             JsonNode parsed = VendorJson.fields(vendorBody, format.answerFields(), model.vendor());
             format.answerIds(parsed).forEach(call.answerIds());
             return new JsonAnswer.Answer(vendorBody, format.usage(parsed));
         };
-        return services.relay().json(call.exchange(), request, unchanged, VendorErrorMapper.NATIVE);
+        return services.relay().json(call.exchange(), request, unchanged, errors);
     }
 }

@@ -144,6 +144,7 @@ public final class OperationCall {
         VendorErrorMapper errors = switch (op.errors()) {
             case VendorErrors.AsSent asSent -> VendorErrorMapper.NATIVE;
             case VendorErrors.Decoded d -> e -> d.codec().decodeError(e.status(), e.body().toString());
+            case VendorErrors.Mapped m -> m.map()::apply;
         };
         return switch (op.answer()) {
             case OperationAnswer.Json json -> services.relay().json(ex, request, vendorBody -> {

@@ -13,7 +13,7 @@ import dev.modelgateway.upstream.JsonAnswer;
 import dev.modelgateway.upstream.RelayOutcome;
 import dev.modelgateway.upstream.VendorErrorMapper;
 import dev.modelgateway.upstream.VendorRequest;
-import dev.modelgateway.wire.Codecs;
+import dev.modelgateway.wire.CloudWire;
 import dev.modelgateway.wire.EncodedRequest;
 import dev.modelgateway.wire.InboundCodec;
 import dev.modelgateway.wire.TranslatingTap;
@@ -39,7 +39,7 @@ final class TranslatedAttempt {
 
     static Future<RelayOutcome> run(CallServices services, Call call, ModelEntry model, VendorEndpoint endpoint,
                                     Deadline deadline) {
-        VendorCodec vendor = Codecs.of(model.vendor());
+        VendorCodec vendor = CloudWire.codec(endpoint);
         // decoding, looking for media and encoding walk the whole body: beside the event loop when it is large
         return Attempts.bodyWork(call, () -> {
             ThinkingRules.Adapted adapted = ThinkingRules.adapt(call.canonical(), model);
@@ -81,7 +81,7 @@ final class TranslatedAttempt {
         upstream.headers().forEach(headers::set);
         VendorRequest req = new VendorRequest(endpoint, upstream.path(), headers,
                 encoded.bytes(), deadline);
-        VendorErrorMapper errors = e -> vendorError(vendor, e, model);
+        VendorErrorMapper errors = e -> vendorError(vendor, e, model, endpoint);
         if (call.stream()) {
             TranslatingTap tap = new TranslatingTap(vendor.newStreamDecoder(), inbound.newStreamEncoder(model.id(), request));
             return services.relay().stream(call.exchange(), req, tap, errors);
@@ -97,11 +97,13 @@ final class TranslatedAttempt {
      * The vendor's error in the caller's protocol, keeping its status and retry hints; 401/403 mean the
      * gateway's own vendor credential failed, which is not the caller's fault.
      */
-    private static GatewayException vendorError(VendorCodec vendor, VendorError e, ModelEntry model) {
+    private static GatewayException vendorError(VendorCodec vendor, VendorError e, ModelEntry model, VendorEndpoint endpoint) {
         if (e.status() == 401 || e.status() == 403) {
             return new GatewayException.CredentialRefused(model.vendor().id(), e.status());
         }
-        GatewayException decoded = vendor.decodeError(e.status(), e.body().toString());
+        // a cloud's error may name its type in a header only (Bedrock's x-amzn-ErrorType)
+        GatewayException cloud = CloudWire.nativeError(endpoint, e.status(), e.headers()::get, e.body().getBytes());
+        GatewayException decoded = cloud != null ? cloud : vendor.decodeError(e.status(), e.body().toString());
         Map<String, String> headers = new HashMap<>(decoded.headers());
         for (String h : new String[]{"retry-after", "retry-after-ms"}) {
             String v = e.headers().get(h);

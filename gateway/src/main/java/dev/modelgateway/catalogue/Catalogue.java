@@ -94,6 +94,10 @@ public final class Catalogue implements PriceBook {
                                 + " (or a vendor)");
                     }
                     Provider p = config.providers().get(deployments.getFirst().provider());
+                    if (p.type().wire() == null) {
+                        throw new IllegalArgumentException("models." + id + ".vendor is required: '" + p.name() + "' ("
+                                + p.type().id() + ") serves several vendors' models");
+                    }
                     entry.put("vendor", p.type().wire().id());
                 }
             }

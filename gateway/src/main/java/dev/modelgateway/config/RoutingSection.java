@@ -18,8 +18,11 @@ import java.util.Set;
  */
 final class RoutingSection {
     private static final Set<String> PROVIDER_FIELDS = Set.of("type", "base_url", "api_key", "keys", "headers", "api_version", "enabled",
-            "connect_timeout_seconds", "connect_timeout_ms", "max_connections", "max_queued", "http_version", "ca_file");
-    private static final Set<String> DEPLOYMENT_FIELDS = Set.of("provider", "model", "weight", "region", "tags");
+            "connect_timeout_seconds", "connect_timeout_ms", "max_connections", "max_queued", "http_version", "ca_file",
+            "region", "project", "location", "aws", "google", "workspace_id");
+    private static final Set<String> DEPLOYMENT_FIELDS = Set.of("provider", "model", "weight", "region", "tags", "api", "capabilities");
+    private static final Set<String> CAPABILITY_FIELDS = Set.of("prompt_cache", "thinking", "mid_conversation_system",
+            "max_output_tokens", "context_window", "base_model");
     /** catalogue.yaml's own fields, which a configuration entry may set; plus its deployments and aliases. */
     private static final Set<String> MODEL_FIELDS = Set.of("vendor", "kind", "capabilities", "context_window",
             "max_output_tokens", "price", "thinking", "sampling_params", "status", "replacement", "aliases", "upstream",
@@ -55,7 +58,7 @@ final class RoutingSection {
             ObjectNode fields = ((ObjectNode) m).deepCopy();
             fields.remove("upstream");
             JsonNode ds = fields.remove("deployments");
-            if (ds != null) deployments.put(id, deployments(at + ".deployments", ds, known));
+            if (ds != null) deployments.put(id, deployments(at + ".deployments", ds, providers, known));
             models.set(id, fields);
         });
         JsonNode aliases = root.path("aliases");
@@ -87,12 +90,23 @@ final class RoutingSection {
             throw new IllegalArgumentException(at + ".type: '" + name + "' is the built-in " + base.type().id()
                     + " provider; give another type another name");
         }
-        String baseUrl = node.hasNonNull("base_url") ? node.get("base_url").asText() : base != null ? base.baseUrl() : null;
+        CloudAccount cloud = type.cloud() ? cloudAccount(at, type, node) : null;
+        if (!type.cloud()) {
+            for (String f : List.of("region", "project", "location", "aws", "google", "workspace_id")) {
+                if (node.has(f)) throw new IllegalArgumentException(at + "." + f + " applies to the clouds' provider types only"
+                        + " (bedrock, vertex, anthropic-aws, bedrock-openai)");
+            }
+        }
+        String baseUrl = node.hasNonNull("base_url") ? node.get("base_url").asText()
+                : base != null ? base.baseUrl() : cloud != null ? cloud.defaultBaseUrl(type) : null;
         if (baseUrl == null || !ConfigLoader.validUrl(baseUrl)) {
             throw new IllegalArgumentException(at + ".base_url must be an http(s) URL such as https://api.example.com/v1, got "
                     + (baseUrl == null ? "nothing" : "'" + ShownUrl.of(baseUrl) + "'"));
         }
         List<Provider.Key> keys = keys(at, node, base);
+        if (type == ProviderType.VERTEX && !keys.isEmpty()) {
+            throw new IllegalArgumentException(at + ": a vertex provider authenticates with Google credentials (google), not api_key or keys");
+        }
         Map<String, String> headers = new LinkedHashMap<>();
         JsonNode h = node.path("headers");
         if (!h.isMissingNode() && !h.isObject()) throw new IllegalArgumentException(at + ".headers must be a mapping of name → value");
@@ -118,7 +132,67 @@ final class RoutingSection {
         if (!enabled.isMissingNode() && !enabled.isNull() && !enabled.isBoolean()) {
             throw new IllegalArgumentException(at + ".enabled must be true or false, got '" + enabled.asText() + "'");
         }
-        return new Provider(name, type, baseUrl, keys, headers, apiVersion, connect, pool, enabled.asBoolean(true));
+        return new Provider(name, type, baseUrl, keys, headers, apiVersion, connect, pool, enabled.asBoolean(true), cloud);
+    }
+
+    /**
+     * A cloud provider's account (docs/clouds.md): the AWS region (Bedrock, Claude Platform on AWS), or the Google
+     * project and location (Vertex), and the credentials' block.
+     */
+    private static CloudAccount cloudAccount(String at, ProviderType type, JsonNode node) {
+        boolean google = type == ProviderType.VERTEX;
+        String region = text(node, "region");
+        String project = text(node, "project");
+        String location = text(node, "location");
+        String workspace = text(node, "workspace_id");
+        if (google) {
+            for (String f : List.of("region", "aws", "workspace_id")) {
+                if (node.has(f)) throw new IllegalArgumentException(at + "." + f + " does not apply to a vertex provider (project, location, google)");
+            }
+            // cloud.google.com/resource-manager/docs/creating-managing-projects: 6 to 30 lowercase letters, digits, hyphens
+            if (project == null || !project.matches("[a-z][a-z0-9-]{4,28}[a-z0-9]")) {
+                throw new IllegalArgumentException(at + ".project must be a Google Cloud project id such as my-project-123, got "
+                        + (project == null ? "nothing" : "'" + project + "'"));
+            }
+            if (location == null || !location.matches("global|[a-z]+-[a-z]+[0-9]+")) {
+                throw new IllegalArgumentException(at + ".location must be a Vertex AI location such as us-east5 or global, got "
+                        + (location == null ? "nothing" : "'" + location + "'"));
+            }
+        } else {
+            for (String f : List.of("project", "location", "google")) {
+                if (node.has(f)) throw new IllegalArgumentException(at + "." + f + " does not apply to a " + type.id() + " provider (region, aws)");
+            }
+            if (region == null || !region.matches("[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-[0-9]")) {
+                throw new IllegalArgumentException(at + ".region must be an AWS region such as us-east-1, got "
+                        + (region == null ? "nothing" : "'" + region + "'"));
+            }
+            if (type != ProviderType.ANTHROPIC_AWS && workspace != null) {
+                throw new IllegalArgumentException(at + ".workspace_id applies to anthropic-aws providers only");
+            }
+            if (type == ProviderType.ANTHROPIC_AWS && workspace == null) {
+                throw new IllegalArgumentException(at + ".workspace_id is required: Claude Platform on AWS bills each call to a workspace");
+            }
+        }
+        JsonNode aws = node.get("aws");
+        JsonNode googleBlock = node.get("google");
+        if (aws != null && !aws.isObject()) throw new IllegalArgumentException(at + ".aws must be a mapping of credential settings");
+        if (googleBlock != null && !googleBlock.isObject()) throw new IllegalArgumentException(at + ".google must be a mapping of credential settings");
+        if (aws != null && (node.has("api_key") || node.has("keys"))) {
+            throw new IllegalArgumentException(at + ": set aws (SigV4 credentials) or api_key (a Bedrock API key), not both");
+        }
+        AwsCredentialsSettings awsSettings = aws == null ? null : AwsCredentialsSettings.parse(at + ".aws", asMap(aws));
+        GoogleCredentialsSettings googleSettings = google
+                ? GoogleCredentialsSettings.parse(at + ".google", googleBlock == null ? Map.of() : asMap(googleBlock)) : null;
+        return new CloudAccount(region, project, location, awsSettings, googleSettings, workspace);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> asMap(JsonNode node) {
+        return dev.modelgateway.json.Json.MAPPER.convertValue(node, Map.class);
+    }
+
+    private static String text(JsonNode node, String field) {
+        return node.hasNonNull(field) ? node.get(field).asText().trim() : null;
     }
 
     /** {@code connect_timeout_seconds}, or the deprecated {@code connect_timeout_ms} (in ms) with a warning. */
@@ -183,7 +257,7 @@ final class RoutingSection {
         return keys;
     }
 
-    private static List<DeploymentSpec> deployments(String at, JsonNode list, Set<String> providers) {
+    private List<DeploymentSpec> deployments(String at, JsonNode list, Map<String, Provider> providers, Set<String> names) {
         if (!list.isArray() || list.isEmpty()) throw new IllegalArgumentException(at + " must be a non-empty list");
         List<DeploymentSpec> out = new ArrayList<>();
         for (int i = 0; i < list.size(); i++) {
@@ -193,19 +267,70 @@ final class RoutingSection {
             unknownFields(where, d, DEPLOYMENT_FIELDS);
             String provider = d.path("provider").asText("");
             if (provider.isEmpty()) throw new IllegalArgumentException(where + ".provider is required");
-            if (!providers.contains(provider)) {
+            if (!names.contains(provider)) {
                 throw new IllegalArgumentException(where + ".provider: no provider named '" + provider + "' (providers: "
-                        + String.join(", ", providers.stream().sorted().toList()) + ")");
+                        + String.join(", ", names.stream().sorted().toList()) + ")");
             }
+            Provider p = providers.get(provider);
+            boolean cloud = p != null && p.type().cloud();
             String model = d.path("model").asText("");
             if (model.isBlank()) throw new IllegalArgumentException(where + ".model is required (the provider's id of the model)");
             long weight = ConfigLoader.parseLong(where + ".weight", d.path("weight").asText("1"));
             if (weight < 1 || weight > 1_000_000) throw new IllegalArgumentException(where + ".weight must be between 1 and 1000000, got " + weight);
             List<String> tags = new ArrayList<>();
             d.path("tags").forEach(t -> tags.add(t.asText()));
-            out.add(new DeploymentSpec(provider, model, (int) weight, d.hasNonNull("region") ? d.get("region").asText() : null, tags));
+            DeploymentApi api = null;
+            if (d.hasNonNull("api")) {
+                if (p == null || p.type() != ProviderType.BEDROCK) {
+                    throw new IllegalArgumentException(where + ".api applies to bedrock deployments only (invoke or converse)");
+                }
+                api = DeploymentApi.parse(where + ".api", d.get("api").asText());
+            }
+            Capabilities capabilities = null;
+            if (d.has("capabilities")) {
+                if (!cloud) throw new IllegalArgumentException(where + ".capabilities applies to deployments on a cloud provider"
+                        + " (a vendor's own API has its catalogue entry)");
+                capabilities = capabilities(where + ".capabilities", d.get("capabilities"));
+            } else if (cloud) {
+                // nothing declared: nothing assumed (no cache markers, thinking as the caller sent it); docs/clouds.md
+                capabilities = new Capabilities(false, Set.of("adaptive", "enabled"), true, null, null, null);
+            }
+            out.add(new DeploymentSpec(provider, model, (int) weight, d.hasNonNull("region") ? d.get("region").asText() : null, tags,
+                    api, capabilities));
         }
         return out;
+    }
+
+    /** A cloud deployment's declared capabilities; each unset one is the cautious default (docs/clouds.md). */
+    private static Capabilities capabilities(String at, JsonNode node) {
+        unknownFields(at, node, CAPABILITY_FIELDS);
+        JsonNode cache = node.path("prompt_cache");
+        if (!cache.isMissingNode() && !cache.isBoolean()) throw new IllegalArgumentException(at + ".prompt_cache must be true or false");
+        JsonNode mid = node.path("mid_conversation_system");
+        if (!mid.isMissingNode() && !mid.isBoolean()) throw new IllegalArgumentException(at + ".mid_conversation_system must be true or false");
+        Set<String> thinking = new HashSet<>(Set.of("adaptive", "enabled"));
+        if (node.has("thinking")) {
+            JsonNode t = node.get("thinking");
+            if (!t.isArray()) throw new IllegalArgumentException(at + ".thinking must be a list of modes (adaptive, enabled), or []");
+            thinking.clear();
+            t.forEach(m -> {
+                if (!Set.of("adaptive", "enabled").contains(m.asText())) {
+                    throw new IllegalArgumentException(at + ".thinking: '" + m.asText() + "' is not a thinking mode (adaptive, enabled)");
+                }
+                thinking.add(m.asText());
+            });
+        }
+        Integer maxOutput = positive(at + ".max_output_tokens", node.path("max_output_tokens"));
+        Integer context = positive(at + ".context_window", node.path("context_window"));
+        String baseModel = text(node, "base_model");
+        return new Capabilities(cache.asBoolean(false), thinking, mid.asBoolean(true), maxOutput, context, baseModel);
+    }
+
+    private static Integer positive(String at, JsonNode n) {
+        if (n.isMissingNode() || n.isNull()) return null;
+        long v = ConfigLoader.parseLong(at, n.asText());
+        if (v < 1 || v > 100_000_000) throw new IllegalArgumentException(at + " must be between 1 and 100000000, got " + v);
+        return (int) v;
     }
 
     private Cooldown cooldown(JsonNode node) {

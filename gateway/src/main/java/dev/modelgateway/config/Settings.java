@@ -75,8 +75,15 @@ public final class Settings {
     public static final Setting SERVER_TLS_KEY_FILE = Setting.of("server.tls_key_file", Kind.FILE).oldEnv("GATEWAY_TLS_KEY_FILE")
             .doc("its private key, PEM (PKCS#8 `BEGIN PRIVATE KEY`, or PKCS#1 `BEGIN RSA PRIVATE KEY`)");
 
+    public static final Setting SERVER_DATA_DIR = Setting.of("server.data_dir", Kind.FILE)
+            .shown("`$STATE_DIRECTORY` (a systemd service's `StateDirectory=`), else the launcher's: `$XDG_DATA_HOME/model-gateway`"
+                    + " (`~/.local/share/model-gateway`) for the release archive's `bin/model-gateway`, `./data` for `./gw`")
+            .doc("where the gateway keeps its state: the SQLite database (`gateway.db`, the demo's `demo.db`) and the"
+                    + " ledger's journal (`journal/`), unless `accounts.database_url` and `accounts.ledger_journal_dir` say"
+                    + " otherwise; created if absent. See [Data directory](#data-directory)");
+
     public static final Setting ACCOUNTS_DATABASE_URL = Setting.of("accounts.database_url", Kind.SECRET)
-            .byDefault("jdbc:sqlite:./data/gateway.db").oldEnv("GATEWAY_DATABASE_URL")
+            .shown("`jdbc:sqlite:` + `server.data_dir` + `/gateway.db`").oldEnv("GATEWAY_DATABASE_URL")
             .doc("accounts store: an SQLite file for one instance (its directory is created), or PostgreSQL"
                     + " (`jdbc:postgresql://host:5432/db?user=...`, `&currentSchema=` to pick a schema) for several;"
                     + " see [accounts.md](accounts.md)");
@@ -89,7 +96,7 @@ public final class Settings {
             .doc("calls a key may have in flight at once when it sets no `max_concurrent` (`0`: no bound); see"
                     + " [accounts.md](accounts.md#concurrency)");
     public static final Setting ACCOUNTS_LEDGER_JOURNAL_DIR = Setting.of("accounts.ledger_journal_dir", Kind.FILE)
-            .byDefault("./data/journal").oldEnv("GATEWAY_LEDGER_JOURNAL_DIR")
+            .shown("`server.data_dir` + `/journal`").oldEnv("GATEWAY_LEDGER_JOURNAL_DIR")
             .doc("where usage rows are journaled before they reach the database, replayed at start after a crash; instances"
                     + " may share it; see [accounts.md](accounts.md#a-ledger-that-loses-nothing)");
     public static final Setting ACCOUNTS_ALERTS_ALLOW_PRIVATE = Setting.of("accounts.alerts_allow_private", Kind.BOOLEAN)
@@ -192,7 +199,8 @@ public final class Settings {
         List<Setting> all = new ArrayList<>(List.of(SERVER_HOST, SERVER_PORT, SERVER_MASTER_KEY, SERVER_IDLE_TIMEOUT_SECONDS,
                 SERVER_REQUEST_HEAD_TIMEOUT_SECONDS, SERVER_BODY_READ_TIMEOUT_SECONDS, SERVER_MAX_CONNECTIONS_PER_CLIENT,
                 SERVER_MAX_CONNECTIONS, SERVER_MAX_BUFFERED_BODY_BYTES, SERVER_MAX_VENDOR_ANSWER_BYTES,
-                SERVER_MAX_VENDOR_STREAM_SECONDS, SERVER_MAX_VENDOR_EVENT_BYTES, SERVER_TLS_CERT_FILE, SERVER_TLS_KEY_FILE));
+                SERVER_MAX_VENDOR_STREAM_SECONDS, SERVER_MAX_VENDOR_EVENT_BYTES, SERVER_TLS_CERT_FILE, SERVER_TLS_KEY_FILE,
+                SERVER_DATA_DIR));
         for (Vendor v : Vendor.values()) {
             Map<String, Setting> own = new LinkedHashMap<>();
             String at = "vendors." + v.id() + ".";

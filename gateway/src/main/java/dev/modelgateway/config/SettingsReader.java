@@ -52,6 +52,7 @@ final class SettingsReader {
         refuseUnknown("", root);
         Map<Setting, Object> values = new LinkedHashMap<>();
         for (Setting s : Settings.ALL) values.put(s, value(s, root));
+        DataDirectory.fillDefaults(values, env);
         return new ConfigValues(values, warnings);
     }
 

@@ -7,12 +7,12 @@ import java.util.List;
  * The refusal of a key the configuration does not know, naming the nearest known one: a typo must stop the gateway,
  * not leave it on a default ({@code accounts: {databse_url: ...}} once ran the gateway on the default SQLite file).
  */
-final class UnknownSetting {
+public final class UnknownSetting {
     private UnknownSetting() {
     }
 
     /** {@code accounts.databse_url: unknown setting; did you mean `database_url`?} */
-    static IllegalArgumentException of(String section, String key, Collection<String> known) {
+    public static IllegalArgumentException of(String section, String key, Collection<String> known) {
         String at = section.isEmpty() ? key : section + "." + key;
         String nearest = nearest(key, known);
         List<String> sorted = known.stream().sorted().toList();

@@ -15,10 +15,12 @@ import java.util.Map;
  *                         {@code /openai/deployments/{name}}); empty for the others
  * @param query            appended to every request URI (Azure's {@code api-version=...}); empty for the others
  * @param connectTimeoutMs the longest wait for a connection (pool queue and TCP connect together)
+ * @param cloud            a deployment on a cloud (Bedrock, Vertex…): its account, API and capabilities; null for a
+ *                         vendor's own API
  */
 public record VendorEndpoint(Vendor vendor, String baseUrl, String apiKey, VendorPool pool, String id, String provider,
                              ProviderType type, Map<String, String> headers, String pathPrefix, String query,
-                             int connectTimeoutMs) {
+                             int connectTimeoutMs, CloudTarget cloud) {
     /** Vert.x's wait for a connection before this setting existed. */
     public static final int DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
@@ -36,7 +38,7 @@ public record VendorEndpoint(Vendor vendor, String baseUrl, String apiKey, Vendo
 
     /** One of the four built-in vendors, with its connection pool. */
     public VendorEndpoint(Vendor vendor, String baseUrl, String apiKey, VendorPool pool) {
-        this(vendor, baseUrl, apiKey, pool, null, null, null, null, null, null, 0);
+        this(vendor, baseUrl, apiKey, pool, null, null, null, null, null, null, 0, null);
     }
 
     /** With the default connection pool. */
@@ -47,6 +49,11 @@ public record VendorEndpoint(Vendor vendor, String baseUrl, String apiKey, Vendo
     /** False when the provider needs a key and has none: its calls are refused before any I/O. */
     public boolean configured() {
         return apiKey != null || !type.needsKey();
+    }
+
+    /** Whether this deployment calls Bedrock's Converse API rather than its model vendor's own wire format. */
+    public boolean converse() {
+        return cloud != null && cloud.api() == DeploymentApi.CONVERSE;
     }
 
     /** The key masked for display: its last four characters at most. */

@@ -3,6 +3,7 @@ package dev.modelgateway.routing;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.config.DeploymentSpec;
+import dev.modelgateway.config.ProviderType;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Provider;
 import dev.modelgateway.config.Settings;
@@ -70,9 +71,10 @@ public final class Routes {
                 Provider p = providers.get(s.provider());
                 String at = "models." + m.id() + ".deployments[" + i + "]";
                 if (p == null) throw new IllegalArgumentException(at + ".provider: no provider named '" + s.provider() + "'");
-                if (p.type().wire() != m.vendor()) {
-                    throw new IllegalArgumentException(at + ".provider: '" + p.name() + "' (" + p.type().id() + ") speaks "
-                            + p.type().wire().id() + "'s format, but " + m.id() + " is a " + m.vendor().id() + " model");
+                if (!p.type().serves(m.vendor(), s.apiFor(p.type(), m.vendor()))) {
+                    throw new IllegalArgumentException(at + ".provider: '" + p.name() + "' (" + p.type().id() + ") cannot serve "
+                            + m.id() + ", a " + m.vendor().id() + " model" + (p.type() == ProviderType.BEDROCK
+                            ? ", through InvokeModel: set api: converse" : ""));
                 }
                 if (!p.enabled()) continue; // switched off on purpose: its deployments are not served
                 int keys = Math.max(1, p.keys().size());
@@ -80,7 +82,7 @@ public final class Routes {
                 for (int k = 0; k < keys; k++) {
                     String id = p.name() + "/" + s.model() + (keys > 1 ? "#" + (k + 1) : "");
                     double share = p.keys().isEmpty() ? 1 : (double) p.keys().get(k).weight() / keyWeights;
-                    VendorEndpoint e = p.endpoint(k, id, s.model());
+                    VendorEndpoint e = p.endpoint(k, id, s.model(), m.vendor(), s);
                     ds.add(new Deployment(id, e, s.model(), s.weight() * share, s.region(), s.tags()));
                 }
             }

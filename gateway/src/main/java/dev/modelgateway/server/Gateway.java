@@ -11,6 +11,7 @@ import dev.modelgateway.config.Settings;
 import dev.modelgateway.config.ShownUrl;
 import dev.modelgateway.routing.Routes;
 import dev.modelgateway.routing.RoutingTable;
+import dev.modelgateway.upstream.CloudAuth;
 import dev.modelgateway.upstream.SharedCooldowns;
 import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.observability.ObservabilityConfig;
@@ -31,8 +32,8 @@ import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 
-import java.util.List;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.TimeoutException;
@@ -113,6 +114,8 @@ public final class Gateway {
         int port = config.port() == 0 ? FreePort.pick() : config.port();
         GatewayConfig bound = config.withPort(port);
         CircuitBreakers breakers = new CircuitBreakers(ticker);
+        // the clouds' credentials: one cache per identity for the whole gateway (docs/clouds.md, "Credentials")
+        CloudAuth cloudAuth = new CloudAuth(vertx, InstantSource.system());
         Catalogue catalogue;
         RoutingTable table;
         try {
@@ -143,7 +146,7 @@ public final class Gateway {
         Future<Gateway> started = ready
                 .compose(db -> Accounts.open(vertx, accountsConfig, prices, id -> table.current().catalogue().aliasesOf(id), db)
                         .recover(e -> Future.failedFuture(accountsFailure(config, e))))
-                .compose(accounts -> TranscriptionTasks.start(vertx, table, accounts, breakers)
+                .compose(accounts -> TranscriptionTasks.start(vertx, table, accounts, breakers, cloudAuth)
                         .andThen(tasks -> reload.auditTo(accounts.admin()))
                         .compose(tasks -> SharedServices.open(vertx, accounts.database(), accountsConfig.redisUrl(),
                                 accountsConfig.redisKeyPrefix(), tasks)).compose(services -> {
@@ -152,7 +155,7 @@ public final class Gateway {
                     Future<HttpServer> metricsServer = ownPort ? metricsServer(vertx, bound.host(), observability.metricsPort(), health)
                             : Future.succeededFuture(null);
                     return metricsServer.compose(ms -> vertx.deployVerticle(() -> new GatewayVerticle(bound, table, reload, accounts,
-                                            services, breakers, bodies, connections, telemetry, health, !ownPort, routes),
+                                            services, breakers, cloudAuth, bodies, connections, telemetry, health, !ownPort, routes),
                                     new DeploymentOptions().setInstances(instances))
                             .map(id -> {
                                 reload.watch();

@@ -13,6 +13,7 @@ import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.services.SharedServices;
 import dev.modelgateway.upstream.MediaFetcher;
 import dev.modelgateway.upstream.Relay;
+import dev.modelgateway.upstream.CloudAuth;
 import dev.modelgateway.upstream.VendorClients;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -42,6 +43,7 @@ final class GatewayVerticle extends VerticleBase {
     private final Accounts accounts;
     private final SharedServices services;
     private final CircuitBreakers breakers;
+    private final CloudAuth cloudAuth;
     private final BodyBudget bodies;
     private final ConnectionGuard connections;
     private final Telemetry telemetry;
@@ -56,7 +58,7 @@ final class GatewayVerticle extends VerticleBase {
     private HttpServer server;
 
     GatewayVerticle(GatewayConfig config, RoutingTable table, ConfigReload reload, Accounts accounts, SharedServices services,
-                    CircuitBreakers breakers, BodyBudget bodies, ConnectionGuard connections, Telemetry telemetry,
+                    CircuitBreakers breakers, CloudAuth cloudAuth, BodyBudget bodies, ConnectionGuard connections, Telemetry telemetry,
                     HealthEndpoints health, boolean servesMetrics, AtomicReference<List<Route>> routes) {
         this.routes = routes;
         this.telemetry = telemetry;
@@ -70,11 +72,12 @@ final class GatewayVerticle extends VerticleBase {
         this.accounts = accounts;
         this.services = services;
         this.breakers = breakers;
+        this.cloudAuth = cloudAuth;
     }
 
     @Override
     public Future<?> start() {
-        clients = new VendorClients(vertx);
+        clients = new VendorClients(vertx, cloudAuth);
         media = new MediaFetcher(vertx, config.media());
         health.served(clients);
         lagTimer = telemetry.watchEventLoop(vertx, Thread.currentThread().getName());

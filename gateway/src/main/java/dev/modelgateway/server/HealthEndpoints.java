@@ -27,7 +27,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code /health} (liveness: the event loop answers; with each vendor's health as details), {@code /ready}
+ * {@code /health} (liveness: the event loop answers; with the release and each vendor's health as details), {@code /ready}
  * (readiness: this instance can serve, its accounts database answers, Redis too when configured; a vendor's outage is
  * not the instance's, so it never takes the instance out of a load balancer) and {@code /metrics} (Prometheus text
  * format), on the main port or on {@code observability.metrics_port} (docs/observability.md).
@@ -79,7 +79,7 @@ public final class HealthEndpoints {
                 usable.merge(d.endpoint().vendor(), !open, Boolean::logicalOr);
             }
         }
-        ObjectNode out = Json.MAPPER.createObjectNode().put("status", "ok");
+        ObjectNode out = Json.MAPPER.createObjectNode().put("status", "ok").put("version", Version.current());
         ObjectNode vendors = out.putObject("vendors");
         for (Vendor v : Vendor.values()) {
             Boolean ok = usable.get(v);

@@ -19,6 +19,7 @@ import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.store.Database;
 import dev.modelgateway.upstream.Relay;
 import dev.modelgateway.upstream.TransportFailures;
+import dev.modelgateway.upstream.CloudAuth;
 import dev.modelgateway.upstream.VendorClients;
 import dev.modelgateway.upstream.VendorRequest;
 import dev.modelgateway.wire.MultipartForm;
@@ -72,10 +73,11 @@ public final class TranscriptionTasks {
     private volatile boolean closed;
     private long sweepTimer = -1;
 
-    private TranscriptionTasks(Vertx vertx, Database db, RoutingTable table, Accounts accounts, CircuitBreakers breakers) {
+    private TranscriptionTasks(Vertx vertx, Database db, RoutingTable table, Accounts accounts, CircuitBreakers breakers,
+                               CloudAuth cloudAuth) {
         this.vertx = vertx;
         this.store = new TranscriptionTaskStore(db);
-        this.clients = new VendorClients(vertx);
+        this.clients = new VendorClients(vertx, cloudAuth);
         this.relay = new Relay(clients, breakers, table.current().config().limits().vendorAnswers());
         this.table = table;
         this.accounts = accounts;
@@ -86,8 +88,9 @@ public final class TranscriptionTasks {
      *
      * @param table the routes in force, read afresh for each task (a reload applies to the next)
      */
-    public static Future<TranscriptionTasks> start(Vertx vertx, RoutingTable table, Accounts accounts, CircuitBreakers breakers) {
-        TranscriptionTasks tasks = new TranscriptionTasks(vertx, accounts.database(), table, accounts, breakers);
+    public static Future<TranscriptionTasks> start(Vertx vertx, RoutingTable table, Accounts accounts, CircuitBreakers breakers,
+                                                   CloudAuth cloudAuth) {
+        TranscriptionTasks tasks = new TranscriptionTasks(vertx, accounts.database(), table, accounts, breakers, cloudAuth);
         long now = System.currentTimeMillis();
         // the embedded database is this process's alone: what it left running was interrupted
         long startedBefore = accounts.database().vendor() == Database.Vendor.SQLITE ? Long.MAX_VALUE : now - tasks.abandonedAfter().toMillis();

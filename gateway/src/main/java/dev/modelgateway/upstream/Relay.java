@@ -129,12 +129,15 @@ public final class Relay {
     public Future<RelayOutcome> stream(Exchange ex, VendorRequest req, StreamTap tap, VendorErrorMapper errors) {
         String vendor = req.endpoint().vendor().id();
         return guarded(ex, req, call -> call.send(clients).compose(resp -> {
-            if (resp.statusCode() / 100 != 2) {
+            boolean notAStream = StreamFraming.notAStream(req.endpoint(), resp.getHeader("content-type"));
+            if (resp.statusCode() / 100 != 2 || notAStream) {
+                int status = notAStream && resp.statusCode() / 100 == 2 ? 502 : resp.statusCode();
                 return body(resp, vendor)
                         .recover(t -> Future.succeededFuture(Buffer.buffer()))
-                        .compose(body -> Future.failedFuture(errors.map(new VendorError(resp.statusCode(), resp.headers(), body))));
+                        .compose(body -> Future.failedFuture(errors.map(new VendorError(status, resp.headers(), body))));
             }
-            return new StreamPump(ex, resp, tap, vendor, call, limits).run();
+            StreamFraming framing = StreamFraming.of(req.endpoint(), (int) Math.min(Integer.MAX_VALUE, limits.maxEventBytes()));
+            return new StreamPump(ex, resp, tap, vendor, call, limits, framing).run();
         }));
     }
 

@@ -35,8 +35,16 @@ final class StreamPump {
     /** Bytes received since the last complete event: what the SSE parser is holding. */
     private long sinceEvent;
 
+    private final StreamFraming framing;
+
     StreamPump(Exchange ex, HttpClientResponse upstream, StreamTap tap, String vendor, InFlight<RelayOutcome> call,
                VendorAnswerLimits limits) {
+        this(ex, upstream, tap, vendor, call, limits, StreamFraming.SSE);
+    }
+
+    StreamPump(Exchange ex, HttpClientResponse upstream, StreamTap tap, String vendor, InFlight<RelayOutcome> call,
+               VendorAnswerLimits limits, StreamFraming framing) {
+        this.framing = framing;
         this.ex = ex;
         this.limits = limits;
         this.upstream = upstream;
@@ -56,8 +64,17 @@ final class StreamPump {
         lifeTimer = ex.vertx().setTimer(limits.maxStreamMs(), id -> stop(GatewayException.of(ErrorKind.TIMEOUT,
                 "Vendor '" + vendor + "' streamed for longer than the gateway's limit of " + limits.maxStreamSeconds()
                         + " s (server.max_vendor_stream_seconds).").withCode("stream_too_long")));
-        upstream.handler(chunk -> {
+        upstream.handler(read -> {
             if (done.future().isComplete()) return;
+            Buffer chunk;
+            try {
+                chunk = framing.toSse(read);
+            } catch (GatewayException failure) {
+                // an AWS exception frame: before any output, the attempt fails (and may fail over); after, the
+                // caller's stream ends with its protocol's error event
+                stop(failure);
+                return;
+            }
             lastEventNanos = System.nanoTime();
             sinceEvent += chunk.length();
             frames.read(chunk);

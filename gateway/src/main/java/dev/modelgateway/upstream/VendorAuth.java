@@ -28,6 +28,11 @@ final class VendorAuth {
                 if (key != null) headers.set("authorization", "Bearer " + key);
             }
             case GEMINI -> headers.set("x-goog-api-key", key);
+            // vendor A's messages API on AWS: its version header, the credential signed or a bearer key (CloudAuth)
+            case ANTHROPIC_AWS -> headers.set("anthropic-version", ANTHROPIC_VERSION);
+            // the clouds' credentials are put on by CloudAuth, after these headers, so that SigV4 signs them
+            case BEDROCK, BEDROCK_OPENAI, VERTEX -> {
+            }
         }
         endpoint.headers().forEach(headers::set);
     }

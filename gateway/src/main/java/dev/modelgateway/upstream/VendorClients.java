@@ -29,12 +29,20 @@ import java.util.function.Consumer;
  */
 public final class VendorClients {
     private final Vertx vertx;
+    private final CloudAuth cloudAuth;
     /** Base URLs parsed once: setAbsoluteURI would parse a java.net.URL on every request. */
     private final Map<String, Origin> origins = new ConcurrentHashMap<>();
     private final Map<PoolKey, UpstreamPool> pools = new ConcurrentHashMap<>();
 
-    public VendorClients(Vertx vertx) {
+    /** @param cloudAuth the clouds' credentials, one for the whole gateway (every event loop's clients share it) */
+    public VendorClients(Vertx vertx, CloudAuth cloudAuth) {
         this.vertx = vertx;
+        this.cloudAuth = cloudAuth;
+    }
+
+    /** With credentials of its own for the clouds (tests and tools that make one client). */
+    public VendorClients(Vertx vertx) {
+        this(vertx, new CloudAuth(vertx, java.time.Clock.systemUTC()));
     }
 
     /**
@@ -48,8 +56,8 @@ public final class VendorClients {
         if (!endpoint.configured()) return Future.failedFuture(notConfigured(endpoint));
         Origin origin = origins.computeIfAbsent(endpoint.baseUrl(), Origin::of);
         String query = endpoint.query();
-        String uri = origin.basePath() + endpoint.pathPrefix() + r.path();
-        if (!query.isEmpty()) uri += (r.path().indexOf('?') >= 0 ? "&" : "?") + query;
+        String uri = origin.basePath() + endpoint.pathPrefix() + r.path()
+                + (query.isEmpty() ? "" : (r.path().indexOf('?') >= 0 ? "&" : "?") + query);
         RequestOptions options = new RequestOptions()
                 .setMethod(r.method())
                 .setHost(origin.host())
@@ -58,13 +66,38 @@ public final class VendorClients {
                 .setURI(uri)
                 .setConnectTimeout(Math.max(1, Math.min(endpoint.connectTimeoutMs(), r.deadline().remainingMs())))
                 .setIdleTimeout(r.deadline().idleMs());
+        if (endpoint.cloud() == null) return send(r, origin, uri, options, null, onRequest, over);
+        // a cloud's credential first, before a connection is taken: fetching it may take a round trip to STS or a
+        // token endpoint, beside the event loop
+        return cloudAuth.credential(endpoint).compose(credential -> send(r, origin, uri, options, credential, onRequest, over)
+                .compose(resp -> {
+                    // Vertex refused the token (expired or revoked early): one forced refresh, shared, and one retry
+                    if (resp.statusCode() != 401 || !(credential instanceof CloudAuth.Credential.Bearer b) || b.from() == null) {
+                        return Future.succeededFuture(resp);
+                    }
+                    return resp.body().compose(ignored -> cloudAuth.afterRejection(b))
+                            .compose(fresh -> send(r, origin, uri, options, fresh, onRequest, over));
+                }));
+    }
+
+    private Future<HttpClientResponse> send(VendorRequest r, Origin origin, String uri, RequestOptions options,
+                                            CloudAuth.Credential credential, Consumer<HttpClientRequest> onRequest, Future<?> over) {
+        VendorEndpoint endpoint = r.endpoint();
         return pool(endpoint).request(options, over).compose(req -> {
             req.headers().addAll(r.headers());
             VendorAuth.apply(endpoint, req.headers());
+            if (credential != null) {
+                cloudAuth.apply(endpoint, credential, r.method().name(), origin.uri(uri), req.headers(), r.body());
+            }
             onRequest.accept(req);
             // a GET or DELETE has no body
             return r.body() == null ? req.send() : BodyWriter.send(req, r.body());
         });
+    }
+
+    /** The clouds' credentials this gateway holds: their health for the admin API and routing. */
+    public CloudAuth cloudAuth() {
+        return cloudAuth;
     }
 
     /** Calls holding or waiting for a connection, by provider, on this event loop. */
@@ -126,6 +159,11 @@ public final class VendorClients {
 
     /** Scheme, host and port of a vendor base URL, and its path, which every request path extends. */
     private record Origin(String host, int port, boolean ssl, String basePath) {
+        /** The URL a request to {@code path} goes to, as sent (what SigV4 signs). */
+        URI uri(String path) {
+            return URI.create((ssl ? "https://" : "http://") + host + (port == (ssl ? 443 : 80) ? "" : ":" + port) + path);
+        }
+
         static Origin of(String baseUrl) {
             URI uri = URI.create(baseUrl);
             boolean ssl = "https".equalsIgnoreCase(uri.getScheme());

@@ -27,9 +27,17 @@ final class LayoutRules {
             // DashScope's compatible mode is chat completions with a dialect (ChatDialect.QWEN)
             new String[]{"qwen", "openai.chat"},
             // vendor B's Responses API reports errors in its chat completions shape
-            new String[]{"openai.responses", "openai.chat"});
+            new String[]{"openai.responses", "openai.chat"},
+            // Bedrock's embedding models answer in vendor B's embeddings shape (openai/media/EmbeddingVectors)
+            new String[]{"bedrock", "openai.media"},
+            // Bedrock's InvokeModel takes vendor A's own body (BedrockInvokeCodec)
+            new String[]{"bedrock", "anthropic"},
+            // Vertex AI serves vendor A's and vendor C's own formats; its embeddings answer vendor B's list
+            new String[]{"vertex", "anthropic"},
+            new String[]{"vertex", "gemini"},
+            new String[]{"vertex", "openai.media"});
     private static final String[] WIRE_FORMATS = {"anthropic", "gemini", "openai.chat", "openai.responses", "openai.media", "qwen",
-            "converse"};
+            "bedrock", "vertex", "converse"};
     /** The accounts' own face, used by its parts and the rest of the gateway alike: who calls, what it reports, its settings. */
     private static final Set<String> ACCOUNTS_API = Set.of("ApiKey", "UsageRecord", "AccountsConfig", "Admission");
     /** What reads or writes storage, or talks to Redis or a webhook. */

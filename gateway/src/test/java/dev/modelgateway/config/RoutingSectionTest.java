@@ -51,7 +51,8 @@ class RoutingSectionTest {
         assertThat(p.headers()).containsEntry("x-team", "ml");
         assertThat(p.connectTimeoutMs()).isEqualTo(2500);
         assertThat(p.pool().maxConnections()).isEqualTo(50);
-        VendorEndpoint e = p.endpoint(1, "azure-eu/prod#2", "prod");
+        VendorEndpoint e = p.endpoint(1, "azure-eu/prod#2", "prod", Vendor.OPENAI,
+                new DeploymentSpec("azure-eu", "prod", 1, null, java.util.List.of()));
         assertThat(e.pathPrefix()).isEqualTo("/openai/deployments/prod");
         assertThat(e.query()).isEqualTo("api-version=2024-10-21");
         assertThat(e.vendor()).isEqualTo(Vendor.OPENAI);
@@ -92,11 +93,62 @@ class RoutingSectionTest {
     }
 
     @Test
+    void cloudProvidersTakeTheirServicesHostsAndDeploymentsDeclareApiAndCapabilities() throws Exception {
+        GatewayConfig c = load("""
+                providers:
+                  aws-east: {type: bedrock, region: us-east-1}
+                  gcp: {type: vertex, project: my-project, location: global}
+                  gcp-east: {type: vertex, project: my-project, location: us-east5}
+                models:
+                  platform/vendorA-sonnet-5:
+                    deployments:
+                      - {provider: aws-east, model: "arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/abc",
+                         capabilities: {prompt_cache: true, thinking: [adaptive], max_output_tokens: 64000,
+                                        base_model: anthropic.claude-sonnet-5-v1:0}}
+                      - {provider: aws-east, model: us.anthropic.claude-sonnet-5-v1:0, api: converse}
+                      - {provider: gcp, model: claude-sonnet-5@20260101}
+                """);
+        assertThat(c.providers().get("aws-east").baseUrl()).isEqualTo("https://bedrock-runtime.us-east-1.amazonaws.com");
+        assertThat(c.providers().get("gcp").baseUrl()).isEqualTo("https://aiplatform.googleapis.com");
+        assertThat(c.providers().get("gcp-east").baseUrl()).isEqualTo("https://us-east5-aiplatform.googleapis.com");
+        var ds = c.routing().deployments().get("platform/vendorA-sonnet-5");
+        assertThat(ds.get(0).api()).isNull();
+        assertThat(ds.get(0).apiFor(ProviderType.BEDROCK, Vendor.ANTHROPIC)).isEqualTo(DeploymentApi.NATIVE);
+        assertThat(ds.get(0).apiFor(ProviderType.BEDROCK, Vendor.DASHSCOPE)).isEqualTo(DeploymentApi.CONVERSE);
+        assertThat(ds.get(0).capabilities()).isEqualTo(new Capabilities(true, java.util.Set.of("adaptive"), true, 64000, null,
+                "anthropic.claude-sonnet-5-v1:0"));
+        assertThat(ds.get(1).api()).isEqualTo(DeploymentApi.CONVERSE);
+        // nothing declared, nothing assumed: no cache markers go to a cloud deployment that did not say it caches
+        assertThat(ds.get(2).capabilities().promptCache()).isFalse();
+    }
+
+    @Test
     void refusalsNameTheFieldOrTheLine() {
         assertThatThrownBy(() -> load("providers:\n  x: {type: openai, base_url: https://a.example/v1, api_kye: k}\n"))
                 .hasMessageContaining("providers.x.api_kye: unknown setting; did you mean `api_key`?");
-        assertThatThrownBy(() -> load("providers:\n  x: {type: bedrock, base_url: https://a.example}\n"))
-                .hasMessageContaining("providers.x.type").hasMessageContaining("openai-compatible");
+        assertThatThrownBy(() -> load("providers:\n  x: {type: bedrok, base_url: https://a.example}\n"))
+                .hasMessageContaining("providers.x.type").hasMessageContaining("openai-compatible").hasMessageContaining("bedrock");
+        assertThatThrownBy(() -> load("providers:\n  x: {type: bedrock}\n")).hasMessageContaining("providers.x.region");
+        assertThatThrownBy(() -> load("providers:\n  x: {type: vertex, project: my-project, location: us-east5, api_key: k}\n"))
+                .hasMessageContaining("providers.x").hasMessageContaining("google");
+        assertThatThrownBy(() -> load("providers:\n  x: {type: vertex, project: my-project}\n")).hasMessageContaining("providers.x.location");
+        assertThatThrownBy(() -> load("providers:\n  x: {type: openai, base_url: https://a.example, region: us-east-1}\n"))
+                .hasMessageContaining("providers.x.region applies to the clouds'");
+        assertThatThrownBy(() -> load("providers:\n  x: {type: anthropic-aws, region: us-east-1, base_url: https://a.example}\n"))
+                .hasMessageContaining("providers.x.workspace_id is required");
+        assertThatThrownBy(() -> load("""
+                providers:
+                  aws: {type: bedrock, region: us-east-1}
+                models:
+                  platform/vendorA-sonnet-5:
+                    deployments: [{provider: aws, model: x, capabilities: {prompt_cache: true, thinkin: []}}]
+                """)).hasMessageContaining("models.platform/vendorA-sonnet-5.deployments[0].capabilities.thinkin")
+                .hasMessageContaining("thinking");
+        assertThatThrownBy(() -> load("""
+                models:
+                  platform/vendorA-sonnet-5:
+                    deployments: [{provider: anthropic, model: x, api: converse}]
+                """)).hasMessageContaining("deployments[0].api applies to bedrock deployments only");
         assertThatThrownBy(() -> load("providers:\n  x: {type: openai}\n")).hasMessageContaining("providers.x.base_url");
         assertThatThrownBy(() -> load("providers:\n  x: {type: openai, base_url: https://a.example, api_version: v}\n"))
                 .hasMessageContaining("providers.x.api_version applies to azure-openai");

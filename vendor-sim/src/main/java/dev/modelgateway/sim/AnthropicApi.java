@@ -29,6 +29,11 @@ final class AnthropicApi {
         }
         JsonNode root = Prelude.begin(sim, ex, body, null, model -> "model: " + model);
         if (root == null) return;
+        answer(ex, root, count);
+    }
+
+    /** Answers a messages (or count) body whose prelude has run: the body names its model. Vertex's rawPredict too. */
+    void answer(Exchange ex, JsonNode root, boolean count) {
         Parsed p = parse(ex, root, count);
         if (p == null) return;
         if (count) {

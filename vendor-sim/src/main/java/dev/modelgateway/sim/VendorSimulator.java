@@ -47,6 +47,13 @@ public final class VendorSimulator {
     private final OpenAiExtrasApi openaiExtras = new OpenAiExtrasApi(this);
     private final RealtimeApi realtime = new RealtimeApi(this);
     private final BedrockConverseApi converse = new BedrockConverseApi(this);
+    final AwsIdentities awsIdentities = new AwsIdentities();
+    private final AwsCredentialEndpoints awsCredentials = new AwsCredentialEndpoints(awsIdentities);
+    private final GoogleTokens googleTokens = new GoogleTokens();
+    private final GoogleOAuthEndpoints googleOAuth = new GoogleOAuthEndpoints(googleTokens);
+    private final GoogleMetadataServer googleMetadata = new GoogleMetadataServer(googleTokens);
+    private volatile VertexApi vertex = new VertexApi(this, VertexApi.PROJECT, VertexApi.LOCATIONS,
+            this::staticVertexToken);
     private HttpServer server;
 
     private VendorSimulator(Vertx vertx, SimKeys keys) {
@@ -114,9 +121,41 @@ public final class VendorSimulator {
         converse.withoutCaching(modelId);
     }
 
+    /** The AWS credentials the simulator's AWS doubles accept: register static keys here; its STS issues more. */
+    public AwsIdentities awsIdentities() {
+        return awsIdentities;
+    }
+
+    /** STS, container credentials and IMDSv2 (their call counts, external ids, lifetimes). */
+    public AwsCredentialEndpoints awsCredentials() {
+        return awsCredentials;
+    }
+
+    /**
+     * The access tokens the Vertex double accepts from now on (by default {@link VertexApi#STATIC_TOKEN}, or any with
+     * {@link SimKeys#anyKey()}): those the simulator's Google OAuth endpoint issued and that have not expired.
+     */
+    public void acceptVertexTokens(Predicate<String> valid) {
+        vertex = new VertexApi(this, VertexApi.PROJECT, VertexApi.LOCATIONS, valid);
+    }
+
+    private boolean staticVertexToken(String token) {
+        return VertexApi.STATIC_TOKEN.equals(token) || keys.gemini() == null;
+    }
+
     /** Queues a fault (same grammar as directives) for the next requests of a vendor. */
     public void queueFault(String vendor, String fault) {
         faults.queue(vendor, Directive.parse(fault));
+    }
+
+    /** The access tokens issued by the Google token endpoint and metadata server: what the Vertex double accepts. */
+    public GoogleTokens googleTokens() {
+        return googleTokens;
+    }
+
+    /** Google's token endpoint ({@code /oauth2/token}): which service accounts and identity pools it trusts. */
+    public GoogleOAuthEndpoints googleOAuth() {
+        return googleOAuth;
     }
 
     public Future<Void> close() {
@@ -129,6 +168,15 @@ public final class VendorSimulator {
         String path = req.path();
         if (path.startsWith("/_sim/")) {
             control(req, path);
+            return;
+        }
+        if (awsCredentials.handle(req)) return;
+        if (path.equals(GoogleOAuthEndpoints.PATH)) {
+            googleOAuth.handle(req);
+            return;
+        }
+        if (path.startsWith(GoogleMetadataServer.PREFIX)) {
+            googleMetadata.handle(req);
             return;
         }
         String vendor = vendorOf(path);
@@ -149,6 +197,7 @@ public final class VendorSimulator {
         switch (vendor) {
             case "anthropic" -> anthropic.handle(ex, path, body);
             case "gemini" -> gemini.handle(ex, path, body);
+            case "vertex" -> vertex.handle(ex, path, body);
             case "azure" -> doubles.azure(ex, path, body);
             case "compat" -> doubles.compatible(ex, path, body);
             case "bedrock" -> {
@@ -175,13 +224,14 @@ public final class VendorSimulator {
         if (path.startsWith("/azure/")) return "azure";
         if (path.startsWith("/compat/")) return "compat";
         if (path.startsWith("/model/")) return "bedrock";
+        if (path.startsWith("/v1/projects/") || path.startsWith("/v1beta1/projects/")) return "vertex";
         return null;
     }
 
     static Exchange.ErrorRenderer errorsOf(String vendor) {
         return switch (vendor) {
             case "anthropic" -> VendorErrors::anthropic;
-            case "gemini" -> VendorErrors::gemini;
+            case "gemini", "vertex" -> VendorErrors::gemini;
             case "dashscope" -> VendorErrors::dashscope;
             case "bedrock" -> BedrockConverseApi::error;
             default -> VendorErrors::openai;
@@ -202,6 +252,9 @@ public final class VendorSimulator {
                 if (keys.accepts("azure", key)) return true;
                 ex.fail(401, "Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid"
                         + " key for an active subscription and use a correct regional API endpoint for your resource.", "401");
+            }
+            case "vertex" -> {
+                return vertex.authorized(req, ex);
             }
             // vLLM started without --api-key, Ollama: any key or none; Bedrock: the shared SigV4 check (issue 31)
             case "compat", "bedrock" -> {
@@ -312,6 +365,7 @@ public final class VendorSimulator {
             System.out.println("  azure:     " + base + "/azure (api_version 2024-10-21)");
             System.out.println("  compat:    " + base + "/compat/v1");
             System.out.println("  bedrock:   " + base + " (Converse: /model/{id}/converse, /model/{id}/converse-stream)");
+            System.out.println("  vertex:    " + base + " (project " + VertexApi.PROJECT + ", token " + VertexApi.STATIC_TOKEN + ")");
         }).onFailure(t -> {
             System.err.println("vendor-sim failed to start: " + t);
             vertx.close();

@@ -10,6 +10,7 @@ import dev.modelgateway.json.Json;
 import dev.modelgateway.observability.ObservabilityConfig;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.server.FreePort;
+import dev.modelgateway.server.Version;
 import dev.modelgateway.testing.E2e;
 import dev.modelgateway.testing.Eventually;
 import org.junit.jupiter.api.AfterAll;
@@ -80,6 +81,9 @@ class HealthAndAccessLogTest {
         assertThat(Json.parseOrNull(stillReady.body()).path("status").asText()).isEqualTo("ready");
         HttpResponse<String> health = h.get("/health");
         assertThat(health.statusCode()).isEqualTo(200);
+        // the release, as the pom names it (docs/release.md): X.Y.Z or X.Y.Z-SNAPSHOT
+        assertThat(Json.parseOrNull(health.body()).path("version").asText()).isEqualTo(Version.current())
+                .matches("\\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
         JsonNode vendors = Json.parseOrNull(health.body()).path("vendors");
         assertThat(vendors.path("dashscope").asText()).isEqualTo("circuit_open");
         assertThat(vendors.path("openai").asText()).isEqualTo("ok");
