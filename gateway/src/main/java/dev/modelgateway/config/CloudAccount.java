@@ -21,8 +21,12 @@ public record CloudAccount(String region, String project, String location, AwsCr
             // docs.aws.amazon.com/claude-platform/latest/userguide/making-requests.html
             case ANTHROPIC_AWS -> "https://aws-external-anthropic." + region + ".api.aws";
             // cloud.google.com/vertex-ai/docs/reference/rest: regional hosts, and the global endpoint without a prefix
-            case VERTEX -> "global".equals(location) ? "https://aiplatform.googleapis.com"
-                    : "https://" + location + "-aiplatform.googleapis.com";
+            // and the multi-regions us and eu on their own hosts, as both official clients resolve them
+            case VERTEX -> switch (location) {
+                case "global" -> "https://aiplatform.googleapis.com";
+                case "us", "eu" -> "https://aiplatform." + location + ".rep.googleapis.com";
+                default -> "https://" + location + "-aiplatform.googleapis.com";
+            };
             default -> null;
         };
     }

@@ -1,6 +1,7 @@
 package dev.modelgateway.config;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -103,6 +104,13 @@ public record GoogleCredentialsSettings(Source source, Path credentialsFile, Lis
             throw new IllegalArgumentException(path + ".metadata_endpoint applies to source metadata or default only");
         }
         return new GoogleCredentialsSettings(source, file, scopes, tokenUrl, metadata);
+    }
+
+    /** The same, from the block as {@link CloudAccount#google()} keeps it (null: application default credentials). */
+    public static GoogleCredentialsSettings parse(String path, JsonNode block) {
+        if (block == null || block.isNull()) return parse(path, (Map<String, Object>) null);
+        if (!block.isObject()) throw new IllegalArgumentException(path + " must be a mapping of credential settings");
+        return parse(path, JSON.convertValue(block, new TypeReference<Map<String, Object>>() { }));
     }
 
     /** What an operator may be told about this identity: its kind and file, nothing read from the file. */

@@ -150,12 +150,12 @@ final class RoutingSection {
                 if (node.has(f)) throw new IllegalArgumentException(at + "." + f + " does not apply to a vertex provider (project, location, google)");
             }
             // cloud.google.com/resource-manager/docs/creating-managing-projects: 6 to 30 lowercase letters, digits, hyphens
-            if (project == null || !project.matches("[a-z][a-z0-9-]{4,28}[a-z0-9]")) {
+            if (project == null || !project.matches("([a-z0-9][a-z0-9.-]*:)?[a-z][a-z0-9-]{4,28}[a-z0-9]")) {
                 throw new IllegalArgumentException(at + ".project must be a Google Cloud project id such as my-project-123, got "
                         + (project == null ? "nothing" : "'" + project + "'"));
             }
-            if (location == null || !location.matches("global|[a-z]+-[a-z]+[0-9]+")) {
-                throw new IllegalArgumentException(at + ".location must be a Vertex AI location such as us-east5 or global, got "
+            if (location == null || !location.matches("[a-z][a-z0-9-]*[a-z0-9]")) {
+                throw new IllegalArgumentException(at + ".location must be a Vertex AI location such as us-east5, us, eu or global, got "
                         + (location == null ? "nothing" : "'" + location + "'"));
             }
         } else {
@@ -275,6 +275,10 @@ final class RoutingSection {
             boolean cloud = p != null && p.type().cloud();
             String model = d.path("model").asText("");
             if (model.isBlank()) throw new IllegalArgumentException(where + ".model is required (the provider's id of the model)");
+            // a Vertex model id is one path segment (claude-sonnet-4@20250514): nothing that would end or escape it
+            if (p != null && p.type() == ProviderType.VERTEX && !model.matches("[A-Za-z0-9][A-Za-z0-9._@-]*")) {
+                throw new IllegalArgumentException(where + ".model: '" + model + "' is not a Vertex AI model id such as claude-sonnet-4@20250514");
+            }
             long weight = ConfigLoader.parseLong(where + ".weight", d.path("weight").asText("1"));
             if (weight < 1 || weight > 1_000_000) throw new IllegalArgumentException(where + ".weight must be between 1 and 1000000, got " + weight);
             List<String> tags = new ArrayList<>();

@@ -1,5 +1,8 @@
 package dev.modelgateway.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.config.GoogleCredentialsSettings.Source;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,6 +86,16 @@ class GoogleCredentialsSettingsTest {
         assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
         assertThat(parse(Map.of("source", "metadata", "metadata_endpoint", "http://127.0.0.1:8080/")).metadataEndpoint())
                 .isEqualTo(URI.create("http://127.0.0.1:8080"));
+    }
+
+    @Test
+    void theBlockAsTheProviderKeepsItReadsTheSame() throws IOException {
+        Path sa = serviceAccount();
+        ObjectNode node = JsonNodeFactory.instance.objectNode().put("credentials_file", sa.toString());
+        node.putArray("scopes").add("openid");
+        assertThat(GoogleCredentialsSettings.parse(AT, node))
+                .isEqualTo(parse(Map.of("credentials_file", sa.toString(), "scopes", List.of("openid"))));
+        assertThat(GoogleCredentialsSettings.parse(AT, (JsonNode) null)).isEqualTo(parse(null));
     }
 
     @Test

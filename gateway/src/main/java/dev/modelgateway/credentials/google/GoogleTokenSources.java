@@ -37,7 +37,7 @@ public final class GoogleTokenSources {
      * worker thread); {@code clock} is the one the tokens' expiry is told in, the cache's.
      */
     public static CredentialSource<String> of(GoogleCredentialsSettings settings, InstantSource clock) {
-        return new LibraryTokenSource(settings, clock, () -> load(settings));
+        return new LibraryTokenSource(settings, clock);
     }
 
     /** The library's credential for {@code settings}, scoped; reads the credential file (blocking). */

@@ -22,19 +22,13 @@ final class LibraryTokenSource implements CredentialSource<String> {
     /** Google's access tokens live an hour unless the answer says otherwise (developers.google.com/identity/protocols/oauth2). */
     private static final Duration DEFAULT_LIFETIME = Duration.ofHours(1);
 
-    interface Loader {
-        GoogleCredentials load() throws IOException;
-    }
-
     private final GoogleCredentialsSettings settings;
     private final InstantSource clock;
-    private final Loader loader;
     private GoogleCredentials credentials;
 
-    LibraryTokenSource(GoogleCredentialsSettings settings, InstantSource clock, Loader loader) {
+    LibraryTokenSource(GoogleCredentialsSettings settings, InstantSource clock) {
         this.settings = settings;
         this.clock = clock;
-        this.loader = loader;
     }
 
     @Override
@@ -54,7 +48,7 @@ final class LibraryTokenSource implements CredentialSource<String> {
     }
 
     private synchronized GoogleCredentials credentials() throws IOException {
-        if (credentials == null) credentials = loader.load();
+        if (credentials == null) credentials = GoogleTokenSources.load(settings);
         return credentials;
     }
 }
