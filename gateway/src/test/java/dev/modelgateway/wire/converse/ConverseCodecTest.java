@@ -63,24 +63,42 @@ class ConverseCodecTest {
                 + "{\"role\":\"user\",\"content\":[{\"text\":\"a\"},{\"text\":\"b\"}]}]");
     }
 
-    /** Adaptive thinking is never rewritten to a budget; a budget becomes adaptive only where adaptive is all there is. */
+    /** A thinking mode the deployment does not declare is refused naming thinking.type, never turned into another. */
     @Test
     void thinkingOnlyInTheDeclaredModes() {
         CanonicalRequest adaptive = base().messages(List.of(user("q")))
-                .reasoning(new ReasoningConfig(ReasoningConfig.Mode.ADAPTIVE, null, null)).build();
-        EncodedRequest onlyEnabled = encode(new Capabilities(true, Set.of("enabled"), true, null, null, null), adaptive);
-        assertThat(onlyEnabled.body().has("additionalModelRequestFields")).isFalse();
-        assertThat(onlyEnabled.warnings()).containsExactly("reasoning: dropped: this deployment does not declare adaptive thinking");
+                .reasoning(new ReasoningConfig(ReasoningConfig.Mode.ADAPTIVE, null, "high")).build();
+        assertThatThrownBy(() -> encode(new Capabilities(true, Set.of("enabled"), true, null, null, null), adaptive))
+                .isInstanceOfSatisfying(GatewayException.class, e -> {
+                    assertThat(e.status()).isEqualTo(400);
+                    assertThat(e.param()).isEqualTo("thinking.type");
+                });
+        EncodedRequest declared = encode(new Capabilities(true, Set.of("adaptive"), true, null, null, null), adaptive);
+        assertThat(declared.body().path("additionalModelRequestFields").toString()).isEqualTo("{\"thinking\":{\"type\":\"adaptive\"}}");
+        assertThat(declared.body().path("outputConfig").toString()).isEqualTo("{\"effort\":\"high\"}");
 
         CanonicalRequest budget = base().messages(List.of(user("q")))
                 .reasoning(new ReasoningConfig(ReasoningConfig.Mode.ENABLED, 8192, null)).build();
-        EncodedRequest onlyAdaptive = encode(new Capabilities(true, Set.of("adaptive"), true, null, null, null), budget);
-        assertThat(onlyAdaptive.body().path("additionalModelRequestFields").toString()).isEqualTo("{\"thinking\":{\"type\":\"adaptive\"}}");
-        assertThat(onlyAdaptive.body().path("outputConfig").path("effort").asText()).isEqualTo("medium");
+        assertThatThrownBy(() -> encode(new Capabilities(true, Set.of("adaptive"), true, null, null, null), budget))
+                .hasMessageContaining("'enabled' thinking is not available");
+        assertThatThrownBy(() -> encode(new Capabilities(true, Set.of(), true, null, null, null), budget))
+                .hasMessageContaining("declares no thinking");
+        CanonicalRequest off = budget.toBuilder().reasoning(ReasoningConfig.DISABLED).build();
+        assertThat(encode(new Capabilities(true, Set.of(), true, null, null, null), off).body().has("additionalModelRequestFields")).isFalse();
+    }
 
-        EncodedRequest none = encode(new Capabilities(true, Set.of(), true, null, null, null), budget);
-        assertThat(none.body().has("additionalModelRequestFields")).isFalse();
-        assertThat(none.body().has("inferenceConfig")).isFalse();
+    /** The declared output ceiling: a larger max_tokens is refused; a budget without one fits below the ceiling. */
+    @Test
+    void theDeclaredOutputCeiling() {
+        Capabilities ceiling = new Capabilities(true, Set.of("enabled"), true, 8000, null, null);
+        CanonicalRequest over = base().messages(List.of(user("q"))).maxTokens(9000).build();
+        assertThatThrownBy(() -> encode(ceiling, over)).isInstanceOfSatisfying(GatewayException.class,
+                e -> assertThat(e.param()).isEqualTo("max_tokens"));
+        CanonicalRequest budget = base().messages(List.of(user("q")))
+                .reasoning(new ReasoningConfig(ReasoningConfig.Mode.ENABLED, 16000, null)).build();
+        JsonNode body = encode(ceiling, budget).body();
+        assertThat(body.path("inferenceConfig").path("maxTokens").asInt()).isEqualTo(8000);
+        assertThat(body.path("additionalModelRequestFields").path("thinking").path("budget_tokens").asInt()).isEqualTo(7999);
     }
 
     @Test
