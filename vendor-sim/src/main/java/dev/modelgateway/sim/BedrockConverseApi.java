@@ -149,6 +149,10 @@ final class BedrockConverseApi {
             for (int j = 0; j < content.size(); j++) {
                 JsonNode b = content.get(j);
                 if (b.has("text")) {
+                    if (b.get("text").asText().isBlank()) {
+                        return invalid(ex, "The text field in the ContentBlock object at messages." + i + ".content." + j
+                                + " is blank. Add text to the text field, and try again.");
+                    }
                     m.text(b.get("text").asText());
                     if (!text.isEmpty()) text.append(' ');
                     text.append(b.get("text").asText());
@@ -201,6 +205,8 @@ final class BedrockConverseApi {
                     + "`max_tokens` must be greater than `thinking.budget_tokens`.");
         }
         boolean thinks = thinkingType.equals("enabled") || thinkingType.equals("adaptive");
+        String unopenedTurn = thinks ? ThinkingTurn.refusal(blockTypes(messages)) : null;
+        if (unopenedTurn != null) return invalid(ex, "The model returned the following errors: " + unopenedTurn);
         JsonNode choice = root.path("toolConfig").path("toolChoice");
         Conversation.ToolChoice toolChoice = choice.has("any") ? Conversation.ToolChoice.REQUIRED
                 : choice.has("tool") ? new Conversation.ToolChoice(Conversation.ChoiceMode.NAMED, Json.text(choice.get("tool"), "name"))
@@ -229,6 +235,25 @@ final class BedrockConverseApi {
         }
         m.shape(data);
         return null;
+    }
+
+    /**
+     * The conversation with each block named by vendor A's type, for vendor A's tool-loop rule ({@link ThinkingTurn}):
+     * Bedrock hands a Converse request with vendor A's thinking to vendor A's model, which applies it.
+     */
+    private static JsonNode blockTypes(JsonNode messages) {
+        var out = Json.arr();
+        for (JsonNode m : messages) {
+            var content = out.addObject().put("role", Json.text(m, "role")).putArray("content");
+            for (JsonNode b : m.path("content")) {
+                String type = b.has("toolResult") ? "tool_result" : b.has("toolUse") ? "tool_use" : b.has("text") ? "text"
+                        : b.path("reasoningContent").has("reasoningText") ? "thinking"
+                        : b.path("reasoningContent").has("redactedContent") ? "redacted_thinking"
+                        : b.fieldNames().hasNext() ? b.fieldNames().next() : "nothing";
+                if (!type.equals("cachePoint")) content.addObject().put("type", type);
+            }
+        }
+        return out;
     }
 
     private static Conversation.OutputFormat outputFormat(JsonNode textFormat) {

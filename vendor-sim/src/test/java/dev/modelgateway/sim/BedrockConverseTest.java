@@ -72,6 +72,8 @@ class BedrockConverseTest extends SimTestBase {
                 + "{\"role\":\"assistant\",\"content\":[{\"toolUse\":{\"toolUseId\":\"t1\",\"name\":\"weather\",\"input\":{}}}]},"
                 + "{\"role\":\"user\",\"content\":[{\"toolResult\":{\"toolUseId\":\"t1\",\"content\":[{\"text\":\"sun\"}]}}]}]}");
         assertThat(json(noConfig.body()).path("message").asText()).contains("toolConfig field must be defined");
+        HttpResponse<String> blank = converse("m", "{\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"a\"},{\"text\":\" \"}]}]}");
+        assertThat(json(blank.body()).path("message").asText()).contains("messages.0.content.1 is blank");
     }
 
     /** Thinking, a tool call, and the signed reasoning replayed on the next turn (a changed one is refused). */
@@ -93,6 +95,18 @@ class BedrockConverseTest extends SimTestBase {
         HttpResponse<String> altered = converse("anthropic.claude-sonnet-4-5-v1%3A0", next.replace("Let me think", "Let us think"));
         assertThat(altered.statusCode()).isEqualTo(400);
         assertThat(json(altered.body()).path("message").asText()).contains("Invalid `signature`");
+    }
+
+    /** Vendor A's rule behind Converse: with thinking on, a tool loop's turn must open with its reasoning. */
+    @Test
+    void thinkingOnAToolLoopWithoutReasoningIsRefused() {
+        String loop = "{\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"Paris?\"}]},"
+                + "{\"role\":\"assistant\",\"content\":[{\"toolUse\":{\"toolUseId\":\"t1\",\"name\":\"weather\",\"input\":{}}}]},"
+                + "{\"role\":\"user\",\"content\":[{\"toolResult\":{\"toolUseId\":\"t1\",\"content\":[{\"text\":\"18C\"}]}}]}]," + TOOLS;
+        HttpResponse<String> refused = converse("m", loop + ",\"additionalModelRequestFields\":{\"thinking\":{\"type\":\"adaptive\"}}}");
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(json(refused.body()).path("message").asText()).contains("Expected `thinking` or `redacted_thinking`, but found `tool_use`");
+        assertThat(converse("m", loop + "}").statusCode()).isEqualTo(200);
     }
 
     @Test

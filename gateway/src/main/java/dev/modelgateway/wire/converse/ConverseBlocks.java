@@ -38,6 +38,8 @@ final class ConverseBlocks {
     private static final Pattern NAME_REFUSED = Pattern.compile("[^A-Za-z0-9\\s\\-()\\[\\]]");
     /** toolUseId: {@code [a-zA-Z0-9_-]+}, 1 to 64 characters (API reference, "ToolUseBlock"). */
     static final int TOOL_USE_ID_MAX = 64;
+    /** The text of a tool result that had none: Converse wants at least one non-blank block. */
+    static final String EMPTY_RESULT = "(no content)";
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     private final boolean promptCache;
@@ -71,6 +73,8 @@ final class ConverseBlocks {
                         .put("toolUseId", ToolCallIds.sanitize(r.toolUseId(), TOOL_USE_ID_MAX));
                 ArrayNode content = result.putArray("content");
                 for (int k = 0; k < r.content().size(); k++) resultContent(r.content().get(k), p + ".content[" + k + "]", content);
+                // Converse refuses blank text blocks, in tool results too ("text content blocks must be non-empty")
+                if (content.isEmpty()) content.addObject().put("text", EMPTY_RESULT);
                 if (r.isError()) result.put("status", "error");
                 cachePoint(r.cache(), out);
             }
@@ -94,7 +98,9 @@ final class ConverseBlocks {
     /** ToolResultContentBlock: text, image or document (a tool's text stays text: Converse's json member is an object). */
     private void resultContent(ContentBlock b, String p, ArrayNode out) {
         switch (b) {
-            case ContentBlock.Text t -> out.addObject().put("text", t.text());
+            case ContentBlock.Text t -> {
+                if (!t.isBlank()) out.addObject().put("text", t.text());
+            }
             case ContentBlock.Media m -> out.add(media(m, p));
             default -> warnings.once("tool-result", "a tool result part with no Converse form was dropped");
         }

@@ -69,7 +69,12 @@ final class ConverseRequestEncoder {
 
     private ObjectNode inference(CanonicalRequest r, Integer budget, boolean thinking) {
         ObjectNode c = F.objectNode();
+        Integer ceiling = capabilities.maxOutputTokens();
+        if (r.maxTokens() != null && ceiling != null && r.maxTokens() > ceiling) {
+            throw GatewayException.invalid("max_tokens", r.maxTokens() + " is above this model's output limit of " + ceiling + " tokens");
+        }
         Integer max = r.maxTokens() != null ? r.maxTokens() : budget != null ? DEFAULT_MAX_TOKENS + budget : null;
+        if (ceiling != null && max != null) max = Math.min(max, ceiling);
         if (max != null) c.put("maxTokens", max);
         if (r.temperature() != null) {
             // vendor A's rule once its thinking is on: only the default temperature (AnthropicRequestEncoder does the same)
@@ -87,36 +92,44 @@ final class ConverseRequestEncoder {
     }
 
     /**
-     * Vendor A's thinking in {@code additionalModelRequestFields}, only in a mode the deployment declares: a budget
-     * ({@code enabled}) or {@code adaptive} with Converse's own {@code outputConfig.effort}. Adaptive is never
-     * rewritten to enabled (the newest vendor A models refuse budgets). Returns the budget sent, or null.
+     * Vendor A's thinking in {@code additionalModelRequestFields}, in a mode the deployment declares: a budget
+     * ({@code enabled}) or {@code adaptive} with Converse's own {@code outputConfig.effort}. A mode it does not declare
+     * is refused, never rewritten into another (adaptive turned into a budget breaks the newest vendor A models), as
+     * on the deployment's Invoke path (docs/clouds.md, "Capabilities"). Returns the budget sent, or null.
      */
     private Integer thinking(CanonicalRequest r, ObjectNode additional, ObjectNode output) {
         ReasoningConfig rc = r.reasoning();
         if (rc == null) return null;
-        var modes = capabilities.thinking();
-        switch (rc.mode()) {
-            case DISABLED -> {
-                if (!modes.isEmpty()) additional.putObject("thinking").put("type", "disabled");
-            }
-            case ENABLED -> {
-                if (modes.contains("enabled")) return budget(r, rc, additional);
-                if (modes.contains("adaptive")) {
-                    warnings.add("reasoning", "adaptive thinking used: this deployment declares no thinking budget");
-                    adaptive(ReasoningBudgets.effortOf(rc), additional, output);
-                } else warnings.add("reasoning", "dropped: this deployment declares no thinking");
-            }
-            case ADAPTIVE -> {
-                if (modes.contains("adaptive")) adaptive(rc.effort(), additional, output);
-                else warnings.add("reasoning", "dropped: this deployment does not declare adaptive thinking");
-            }
+        if (rc.isOn() && ToolLoopThinking.opensWithoutThinking(r.messages())) {
+            warnings.add("reasoning", "thinking not sent for this request: another model answered the tool calls of the turn "
+                    + "it continues, and vendor A accepts thinking in a tool loop only when its own thinking began the turn");
+            return null;
         }
+        var modes = capabilities.thinking();
+        String mode = switch (rc.mode()) {
+            case ENABLED -> "enabled";
+            case ADAPTIVE -> "adaptive";
+            case DISABLED -> null;
+        };
+        if (mode == null) {
+            if (!modes.isEmpty()) additional.putObject("thinking").put("type", "disabled");
+            return null;
+        }
+        if (!modes.contains(mode)) {
+            throw GatewayException.invalid("thinking.type", "'" + mode + "' thinking is not available on this model's deployment"
+                    + " (it declares " + (modes.isEmpty() ? "no thinking" : modes) + ")");
+        }
+        if (rc.mode() == ReasoningConfig.Mode.ENABLED) return budget(r, rc, additional);
+        additional.putObject("thinking").put("type", "adaptive");
+        // OutputConfig.effort: low, medium, high, xhigh or max (API reference, "OutputConfig")
+        if (rc.effort() != null) output.put("effort", rc.effort());
         return null;
     }
 
     private Integer budget(CanonicalRequest r, ReasoningConfig rc, ObjectNode additional) {
         int budget = Math.max(ReasoningBudgets.ANTHROPIC_MIN_BUDGET, ReasoningBudgets.budgetOf(rc));
-        Integer max = r.maxTokens();
+        // the caller's max_tokens, else the model's declared ceiling: the budget must fit below what will be sent
+        Integer max = r.maxTokens() != null ? r.maxTokens() : capabilities.maxOutputTokens();
         if (max != null && max <= ReasoningBudgets.ANTHROPIC_MIN_BUDGET) {
             warnings.add("reasoning", "thinking disabled: max_tokens " + max + " leaves no room for the minimum budget of 1024");
             return null;
@@ -127,12 +140,6 @@ final class ConverseRequestEncoder {
         }
         additional.putObject("thinking").put("type", "enabled").put("budget_tokens", budget);
         return budget;
-    }
-
-    private static void adaptive(String effort, ObjectNode additional, ObjectNode output) {
-        additional.putObject("thinking").put("type", "adaptive");
-        // OutputConfig.effort: low, medium, high, xhigh or max (API reference, "OutputConfig")
-        if (effort != null) output.put("effort", effort);
     }
 
     /**

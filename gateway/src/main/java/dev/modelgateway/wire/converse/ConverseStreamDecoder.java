@@ -74,15 +74,11 @@ final class ConverseStreamDecoder implements StreamDecoder {
     private void blockStart(JsonNode n, Consumer<StreamEvent> out) {
         start(out);
         int converseIndex = n.path("contentBlockIndex").asInt();
-        JsonNode s = n.path("start");
-        if (s.has("toolUse")) {
-            JsonNode u = s.get("toolUse");
-            int i = open(converseIndex);
-            out.accept(new StreamEvent.ToolUseStart(i, u.path("toolUseId").asText(), u.path("name").asText(), null));
-        } else if (s.isObject()) {
-            int i = open(converseIndex);
-            out.accept(new StreamEvent.VendorBlockStart(i, (ObjectNode) s));
-        }
+        JsonNode u = n.path("start").get("toolUse");
+        // other starts (a server tool's result, a generated image) have no canonical block and are not relayed
+        if (u == null) return;
+        int i = open(converseIndex);
+        out.accept(new StreamEvent.ToolUseStart(i, u.path("toolUseId").asText(), u.path("name").asText(), null));
     }
 
     private void delta(JsonNode n, Consumer<StreamEvent> out) {

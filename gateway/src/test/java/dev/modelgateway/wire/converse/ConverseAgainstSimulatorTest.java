@@ -22,6 +22,13 @@ import dev.modelgateway.testing.E2e;
 import dev.modelgateway.wire.EncodedRequest;
 import dev.modelgateway.wire.StreamDecoder;
 import io.vertx.core.Vertx;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.bedrockruntime.BedrockRuntimeAsyncClient;
+import software.amazon.awssdk.services.bedrockruntime.model.ConversationRole;
+import software.amazon.awssdk.services.bedrockruntime.model.ConverseStreamRequest;
+import software.amazon.awssdk.services.bedrockruntime.model.ConverseStreamResponseHandler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -107,6 +114,31 @@ class ConverseAgainstSimulatorTest {
         assertThat(((ContentBlock.Thinking) streamed.content().get(0)).signature()).isNotEmpty();
         assertThat(Json.MAPPER.readTree(((ContentBlock.ToolUse) streamed.content().get(1)).arguments()).path("city").asText()).isEqualTo("sim");
         assertThat(streamed.usage().outputTokens()).isPositive();
+    }
+
+    /** The AWS SDK's own ConverseStream reader takes the double's frames: the frames the codec is tested on have Bedrock's shape. */
+    @Test
+    void theSdkReadsTheDoublesStreamAsTheCodecDoes() throws Exception {
+        StringBuilder text = new StringBuilder();
+        List<String> stops = new ArrayList<>();
+        List<Integer> outputTokens = new ArrayList<>();
+        try (BedrockRuntimeAsyncClient client = BedrockRuntimeAsyncClient.builder().region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDEXAMPLE", "secret")))
+                .endpointOverride(URI.create(sim.baseUrl())).build()) {
+            ConverseStreamResponseHandler handler = ConverseStreamResponseHandler.builder()
+                    .subscriber(ConverseStreamResponseHandler.Visitor.builder()
+                            .onContentBlockDelta(d -> { if (d.delta().text() != null) text.append(d.delta().text()); })
+                            .onMessageStop(m -> stops.add(m.stopReasonAsString()))
+                            .onMetadata(m -> outputTokens.add(m.usage().outputTokens()))
+                            .build())
+                    .build();
+            client.converseStream(ConverseStreamRequest.builder().modelId("amazon.nova-pro-v1:0")
+                    .messages(m -> m.role(ConversationRole.USER).content(c -> c.text("a b c"))).build(), handler)
+                    .get(20, TimeUnit.SECONDS);
+        }
+        assertThat(text.toString()).isEqualTo("Hello from amazon.nova-pro-v1:0. You said: a b c");
+        assertThat(stops).containsExactly("end_turn");
+        assertThat(outputTokens).singleElement().asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.INTEGER).isPositive();
     }
 
     /** An application-profile ARN without caching: declared so, its cache markers are dropped and it answers. */

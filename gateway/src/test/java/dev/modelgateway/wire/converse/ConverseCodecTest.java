@@ -63,24 +63,42 @@ class ConverseCodecTest {
                 + "{\"role\":\"user\",\"content\":[{\"text\":\"a\"},{\"text\":\"b\"}]}]");
     }
 
-    /** Adaptive thinking is never rewritten to a budget; a budget becomes adaptive only where adaptive is all there is. */
+    /** A thinking mode the deployment does not declare is refused naming thinking.type, never turned into another. */
     @Test
     void thinkingOnlyInTheDeclaredModes() {
         CanonicalRequest adaptive = base().messages(List.of(user("q")))
-                .reasoning(new ReasoningConfig(ReasoningConfig.Mode.ADAPTIVE, null, null)).build();
-        EncodedRequest onlyEnabled = encode(new Capabilities(true, Set.of("enabled"), true, null, null, null), adaptive);
-        assertThat(onlyEnabled.body().has("additionalModelRequestFields")).isFalse();
-        assertThat(onlyEnabled.warnings()).containsExactly("reasoning: dropped: this deployment does not declare adaptive thinking");
+                .reasoning(new ReasoningConfig(ReasoningConfig.Mode.ADAPTIVE, null, "high")).build();
+        assertThatThrownBy(() -> encode(new Capabilities(true, Set.of("enabled"), true, null, null, null), adaptive))
+                .isInstanceOfSatisfying(GatewayException.class, e -> {
+                    assertThat(e.status()).isEqualTo(400);
+                    assertThat(e.param()).isEqualTo("thinking.type");
+                });
+        EncodedRequest declared = encode(new Capabilities(true, Set.of("adaptive"), true, null, null, null), adaptive);
+        assertThat(declared.body().path("additionalModelRequestFields").toString()).isEqualTo("{\"thinking\":{\"type\":\"adaptive\"}}");
+        assertThat(declared.body().path("outputConfig").toString()).isEqualTo("{\"effort\":\"high\"}");
 
         CanonicalRequest budget = base().messages(List.of(user("q")))
                 .reasoning(new ReasoningConfig(ReasoningConfig.Mode.ENABLED, 8192, null)).build();
-        EncodedRequest onlyAdaptive = encode(new Capabilities(true, Set.of("adaptive"), true, null, null, null), budget);
-        assertThat(onlyAdaptive.body().path("additionalModelRequestFields").toString()).isEqualTo("{\"thinking\":{\"type\":\"adaptive\"}}");
-        assertThat(onlyAdaptive.body().path("outputConfig").path("effort").asText()).isEqualTo("medium");
+        assertThatThrownBy(() -> encode(new Capabilities(true, Set.of("adaptive"), true, null, null, null), budget))
+                .hasMessageContaining("'enabled' thinking is not available");
+        assertThatThrownBy(() -> encode(new Capabilities(true, Set.of(), true, null, null, null), budget))
+                .hasMessageContaining("declares no thinking");
+        CanonicalRequest off = budget.toBuilder().reasoning(ReasoningConfig.DISABLED).build();
+        assertThat(encode(new Capabilities(true, Set.of(), true, null, null, null), off).body().has("additionalModelRequestFields")).isFalse();
+    }
 
-        EncodedRequest none = encode(new Capabilities(true, Set.of(), true, null, null, null), budget);
-        assertThat(none.body().has("additionalModelRequestFields")).isFalse();
-        assertThat(none.body().has("inferenceConfig")).isFalse();
+    /** The declared output ceiling: a larger max_tokens is refused; a budget without one fits below the ceiling. */
+    @Test
+    void theDeclaredOutputCeiling() {
+        Capabilities ceiling = new Capabilities(true, Set.of("enabled"), true, 8000, null, null);
+        CanonicalRequest over = base().messages(List.of(user("q"))).maxTokens(9000).build();
+        assertThatThrownBy(() -> encode(ceiling, over)).isInstanceOfSatisfying(GatewayException.class,
+                e -> assertThat(e.param()).isEqualTo("max_tokens"));
+        CanonicalRequest budget = base().messages(List.of(user("q")))
+                .reasoning(new ReasoningConfig(ReasoningConfig.Mode.ENABLED, 16000, null)).build();
+        JsonNode body = encode(ceiling, budget).body();
+        assertThat(body.path("inferenceConfig").path("maxTokens").asInt()).isEqualTo(8000);
+        assertThat(body.path("additionalModelRequestFields").path("thinking").path("budget_tokens").asInt()).isEqualTo(7999);
     }
 
     @Test
@@ -96,6 +114,37 @@ class ConverseCodecTest {
         CanonicalRequest small = noMax.toBuilder().maxTokens(2000).temperature(null).topK(null).build();
         assertThat(encode(ALL, small).body().path("additionalModelRequestFields").path("thinking").path("budget_tokens").asInt())
                 .isEqualTo(1999);
+    }
+
+    /** A tool loop another model began (vendor switched mid-session) cannot take vendor A's thinking: it is not sent. */
+    @Test
+    void noThinkingOnAToolLoopAnotherModelBegan() {
+        Message call = new Message(Role.ASSISTANT, List.of(new ContentBlock.Thinking("other's", null, SignatureOrigin.NONE),
+                new ContentBlock.ToolUse("call_1", "weather", "{}")));
+        Message result = new Message(Role.USER, List.of(new ContentBlock.ToolResult("call_1", List.of(new ContentBlock.Text("sun")), false, null)));
+        CanonicalRequest foreign = base().messages(List.of(user("q"), call, result))
+                .reasoning(new ReasoningConfig(ReasoningConfig.Mode.ENABLED, 2048, null)).build();
+        EncodedRequest enc = encode(ALL, foreign);
+        assertThat(enc.body().has("additionalModelRequestFields")).isFalse();
+        assertThat(enc.warnings()).anyMatch(w -> w.startsWith("reasoning: thinking not sent for this request"));
+
+        Message own = new Message(Role.ASSISTANT, List.of(new ContentBlock.Thinking("mine", "c2ln", SignatureOrigin.ANTHROPIC),
+                new ContentBlock.ToolUse("call_1", "weather", "{}")));
+        CanonicalRequest begun = foreign.toBuilder().messages(List.of(user("q"), own, result)).build();
+        assertThat(encode(ALL, begun).body().path("additionalModelRequestFields").path("thinking").path("type").asText())
+                .isEqualTo("enabled");
+    }
+
+    /** Converse refuses blank text blocks anywhere: a blank or empty tool result gets a placeholder, blank text goes. */
+    @Test
+    void noBlankTextReachesConverse() {
+        CanonicalRequest r = base().messages(List.of(user("q"),
+                new Message(Role.ASSISTANT, List.of(new ContentBlock.Text(" "), new ContentBlock.ToolUse("t1", "run", "{}"))),
+                new Message(Role.USER, List.of(new ContentBlock.ToolResult("t1", List.of(new ContentBlock.Text("")), false, null))))).build();
+        JsonNode messages = encode(ALL, r).body().path("messages");
+        assertThat(messages.get(1).path("content").toString()).isEqualTo("[{\"toolUse\":{\"toolUseId\":\"t1\",\"name\":\"run\",\"input\":{}}}]");
+        assertThat(messages.get(2).path("content").get(0).path("toolResult").path("content").toString())
+                .isEqualTo("[{\"text\":\"(no content)\"}]");
     }
 
     @Test

@@ -76,6 +76,20 @@ class ConverseStreamDecoderTest {
         assertThat(r.usage()).isEqualTo(new Usage(40, 0, 0, 0, 25, 0));
     }
 
+    /** A block with no canonical form (here a generated image) is not relayed; the blocks around it keep their order. */
+    @Test
+    void aBlockWithNoCanonicalFormIsSkipped() {
+        CanonicalResponse r = accumulate(decode(
+                ev("messageStart", "{\"role\":\"assistant\"}"),
+                ev("contentBlockStart", "{\"contentBlockIndex\":0,\"start\":{\"image\":{\"format\":\"png\"}}}"),
+                ev("contentBlockDelta", "{\"contentBlockIndex\":0,\"delta\":{\"image\":{\"source\":{\"bytes\":\"iVBO\"}}}}"),
+                ev("contentBlockStop", "{\"contentBlockIndex\":0}"),
+                ev("contentBlockDelta", "{\"contentBlockIndex\":1,\"delta\":{\"text\":\"Here.\"}}"),
+                ev("messageStop", "{\"stopReason\":\"end_turn\"}"),
+                ev("metadata", "{\"usage\":{\"inputTokens\":1,\"outputTokens\":2,\"totalTokens\":3}}")));
+        assertThat(r.content()).containsExactly(new ContentBlock.Text("Here."));
+    }
+
     @Test
     void redactedReasoningIsOneBlock() {
         CanonicalResponse r = accumulate(decode(
