@@ -9,7 +9,6 @@ import dev.modelgateway.wire.anthropic.CloudCapabilities;
 import dev.modelgateway.wire.bedrock.BedrockErrors;
 import dev.modelgateway.wire.bedrock.BedrockInvoke;
 import dev.modelgateway.wire.bedrock.BedrockInvokeCodec;
-import dev.modelgateway.wire.bedrock.BedrockModelId;
 import dev.modelgateway.wire.vertex.VertexAnthropic;
 import dev.modelgateway.wire.vertex.VertexAnthropicCodec;
 import dev.modelgateway.wire.vertex.VertexErrors;
@@ -65,7 +64,7 @@ public final class CloudWire {
                     if ("anthropic-beta".equals(h)) beta = v;
                 }
                 BedrockInvoke.adapt(body, beta);
-                yield new Native(BedrockInvoke.path(BedrockModelId.parse(model), stream), left, warnings);
+                yield new Native(BedrockInvoke.path(model, stream), left, warnings);
             }
             case VERTEX -> new Native(VertexAnthropic.prepare(body, location(cloud), model), headers, warnings);
             default -> new Native(path, headers, warnings);

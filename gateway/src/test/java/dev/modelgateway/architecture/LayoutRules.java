@@ -32,6 +32,8 @@ final class LayoutRules {
             new String[]{"bedrock", "openai.media"},
             // Bedrock's InvokeModel takes vendor A's own body (BedrockInvokeCodec)
             new String[]{"bedrock", "anthropic"},
+            // Converse is Bedrock's: its model ids, path encoding and errors (BedrockModelId, BedrockErrors)
+            new String[]{"converse", "bedrock"},
             // Vertex AI serves vendor A's and vendor C's own formats; its embeddings answer vendor B's list
             new String[]{"vertex", "anthropic"},
             new String[]{"vertex", "gemini"},

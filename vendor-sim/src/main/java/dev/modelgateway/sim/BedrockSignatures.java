@@ -74,12 +74,12 @@ final class BedrockSignatures {
 
     private static String recompute(HttpServerRequest req, Buffer body, String accessKeyId, String secret, String region,
                                     String service, String signedHeaders, Instant at) {
-        String host = req.getHeader("host");
-        int colon = host.lastIndexOf(':');
+        // the authority: HTTP/1.1's Host header or HTTP/2's :authority
+        var authority = req.authority();
         SdkHttpRequest.Builder request = SdkHttpRequest.builder().method(SdkHttpMethod.fromValue(req.method().name()))
-                .protocol("http").host(colon > 0 ? host.substring(0, colon) : host)
+                .protocol("http").host(authority.host())
                 .encodedPath(req.path());
-        if (colon > 0) request.port(Integer.parseInt(host.substring(colon + 1)));
+        if (authority.port() > 0) request.port(authority.port());
         req.params().forEach(e -> request.appendRawQueryParameter(e.getKey(), e.getValue()));
         for (String name : signedHeaders.split(";")) {
             if (!name.equals("host")) request.putHeader(name, req.headers().getAll(name));

@@ -27,7 +27,12 @@ public final class BedrockInvoke {
 
     /** {@code /model/{id}/invoke} or {@code /model/{id}/invoke-with-response-stream}, the id encoded as the AWS SDK does. */
     public static String path(BedrockModelId model, boolean stream) {
-        return "/model/" + model.pathSegment() + (stream ? "/invoke-with-response-stream" : "/invoke");
+        return path(model.id(), stream);
+    }
+
+    /** The same for any configured id (Bedrock refuses one it does not know with its own 400). */
+    public static String path(String model, boolean stream) {
+        return "/model/" + BedrockModelId.pathSegment(model) + (stream ? "/invoke-with-response-stream" : "/invoke");
     }
 
     /**

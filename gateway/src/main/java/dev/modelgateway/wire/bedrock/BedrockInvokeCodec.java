@@ -42,7 +42,7 @@ public final class BedrockInvokeCodec implements VendorCodec {
         String beta = headers.remove("anthropic-beta");
         headers.remove("anthropic-version");
         BedrockInvoke.adapt(direct.body(), beta);
-        return new EncodedRequest(BedrockInvoke.path(BedrockModelId.parse(upstreamModel), stream), direct.body(), headers, warnings);
+        return new EncodedRequest(BedrockInvoke.path(upstreamModel, stream), direct.body(), headers, warnings);
     }
 
     @Override

@@ -109,6 +109,14 @@ public record BedrockModelId(String id, Kind kind, String foundationModel, Strin
         return encode(id);
     }
 
+    /**
+     * {@link #pathSegment} of any id, valid or not: a request is built for what the operator configured, and Bedrock
+     * answers an id it does not know with its own 400, which is relayed.
+     */
+    public static String pathSegment(String id) {
+        return encode(id);
+    }
+
     static String encode(String s) {
         StringBuilder out = new StringBuilder(s.length() + 16);
         for (byte b : s.getBytes(StandardCharsets.UTF_8)) {

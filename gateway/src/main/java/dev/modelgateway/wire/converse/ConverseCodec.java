@@ -10,6 +10,8 @@ import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.wire.EncodedRequest;
 import dev.modelgateway.wire.StreamDecoder;
 import dev.modelgateway.wire.VendorCodec;
+import dev.modelgateway.wire.bedrock.BedrockErrors;
+import dev.modelgateway.wire.bedrock.BedrockModelId;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -34,7 +36,8 @@ public final class ConverseCodec implements VendorCodec {
     public EncodedRequest encodeRequest(CanonicalRequest request, String upstreamModel, boolean stream) {
         ConverseRequestEncoder enc = new ConverseRequestEncoder(capabilities);
         ObjectNode body = enc.encode(request);
-        String path = "/model/" + modelPath(upstreamModel) + (stream ? "/converse-stream" : "/converse");
+        // the id as one path segment, encoded as the AWS SDK does (BedrockModelId; the SDK is the oracle)
+        String path = "/model/" + BedrockModelId.pathSegment(upstreamModel) + (stream ? "/converse-stream" : "/converse");
         return new EncodedRequest(path, body, Map.of(), enc.warnings());
     }
 
@@ -50,30 +53,12 @@ public final class ConverseCodec implements VendorCodec {
 
     @Override
     public GatewayException decodeError(int httpStatus, String body) {
-        return ConverseErrors.fromBody(httpStatus, body);
+        return BedrockErrors.fromResponse(httpStatus, h -> null, body.getBytes(StandardCharsets.UTF_8), null);
     }
 
     /** Converse takes images and documents as bytes or from S3 only; every other URL is fetched by the gateway first. */
     @Override
     public boolean canForwardUrl(ContentBlock.Media media) {
         return media.url() != null && media.url().startsWith("s3://");
-    }
-
-    /**
-     * The model id as one path segment, encoded as the AWS SDK encodes it: every byte outside the unreserved
-     * {@code A-Za-z0-9-_.~} percent-encoded in upper-case hex, so an ARN's {@code :} and {@code /} become {@code %3A}
-     * and {@code %2F} (the SDK is the oracle: ConverseSdkOracleTest). The request is signed over this path as sent.
-     */
-    static String modelPath(String modelId) {
-        StringBuilder out = new StringBuilder(modelId.length() + 16);
-        for (byte b : modelId.getBytes(StandardCharsets.UTF_8)) {
-            int c = b & 0xFF;
-            boolean unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-                    || c == '-' || c == '_' || c == '.' || c == '~';
-            if (unreserved) out.append((char) c);
-            else out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
-                    .append(Character.toUpperCase(Character.forDigit(c & 0xF, 16)));
-        }
-        return out.toString();
     }
 }

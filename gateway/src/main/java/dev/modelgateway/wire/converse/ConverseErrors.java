@@ -13,13 +13,6 @@ final class ConverseErrors {
     private ConverseErrors() {
     }
 
-    static GatewayException fromBody(int status, String body) {
-        JsonNode n = ToolArguments.parseOrNull(body);
-        if (n == null || !n.isObject()) return VendorErrorKinds.of(status, body == null || body.isBlank() ? "upstream error" : body, null, null, null);
-        String message = n.has("message") ? n.path("message").asText() : n.path("Message").asText("upstream error");
-        return VendorErrorKinds.of(status, message, null, type(n.path("__type").asText(null)), null);
-    }
-
     /**
      * An exception event of ConverseStream, by its event type. The model's own failures (Bedrock answers them 424 and
      * 408) are the vendor's, not the caller's mistake: 502 and 504, so that they count against the deployment.

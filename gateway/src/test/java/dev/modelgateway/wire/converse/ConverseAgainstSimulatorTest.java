@@ -123,7 +123,7 @@ class ConverseAgainstSimulatorTest {
         List<String> stops = new ArrayList<>();
         List<Integer> outputTokens = new ArrayList<>();
         try (BedrockRuntimeAsyncClient client = BedrockRuntimeAsyncClient.builder().region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDEXAMPLE", "secret")))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDSIMBEDROCK", "sim-bedrock-secret")))
                 .endpointOverride(URI.create(sim.baseUrl())).build()) {
             ConverseStreamResponseHandler handler = ConverseStreamResponseHandler.builder()
                     .subscriber(ConverseStreamResponseHandler.Visitor.builder()

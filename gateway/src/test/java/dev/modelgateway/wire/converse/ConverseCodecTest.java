@@ -250,13 +250,6 @@ class ConverseCodecTest {
         assertThat(t.code()).isEqualTo("ThrottlingException");
     }
 
-    @Test
-    void modelIdsAreEncodedAsOnePathSegment() {
-        assertThat(ConverseCodec.modelPath("anthropic.claude-3-5-sonnet-20240620-v1:0")).isEqualTo("anthropic.claude-3-5-sonnet-20240620-v1%3A0");
-        assertThat(ConverseCodec.modelPath("arn:aws:bedrock:eu-west-1:123456789012:provisioned-model/abc~1 x"))
-                .isEqualTo("arn%3Aaws%3Abedrock%3Aeu-west-1%3A123456789012%3Aprovisioned-model%2Fabc~1%20x");
-    }
-
     private static EncodedRequest encode(Capabilities caps, CanonicalRequest r) {
         return new ConverseCodec(caps).encodeRequest(r, "model-x", false);
     }
