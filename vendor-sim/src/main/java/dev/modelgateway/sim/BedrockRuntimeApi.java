@@ -66,6 +66,7 @@ final class BedrockRuntimeApi {
         String model = URLDecoder.decode(parts[2], StandardCharsets.UTF_8);
         String operation = parts[3];
         if (!Set.of("invoke", "invoke-with-response-stream", "count-tokens").contains(operation)) {
+            // converse and converse-stream belong to the Converse double, which plugs in here once the signature is checked
             ex.fail(404, null, "UnknownOperationException");
             return;
         }
