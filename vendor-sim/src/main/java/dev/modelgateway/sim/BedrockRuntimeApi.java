@@ -72,6 +72,7 @@ final class BedrockRuntimeApi {
         String model = URLDecoder.decode(parts[2], StandardCharsets.UTF_8);
         String operation = parts[3];
         if (!Set.of("invoke", "invoke-with-response-stream", "count-tokens").contains(operation)) {
+            // converse and converse-stream belong to the Converse double, which plugs in here once the signature is checked
             ex.fail(404, null, "UnknownOperationException");
             return;
         }
@@ -106,10 +107,11 @@ final class BedrockRuntimeApi {
                 return;
             }
         }
-        JsonNode version = root.get("anthropic_version");
-        if (version == null || !version.asText().startsWith("bedrock-")) {
-            ex.fail(400, version == null ? "Malformed input request: #: required key [anthropic_version] not found, please reformat"
-                    + " your input and try again." : "Invalid API version", "ValidationException");
+        // required; its value is not checked: Bedrock's guide names bedrock-2023-05-31, and Anthropic's own Bedrock
+        // client sends its API version there
+        if (!root.hasNonNull("anthropic_version")) {
+            ex.fail(400, "Malformed input request: #: required key [anthropic_version] not found, please reformat"
+                    + " your input and try again.", "ValidationException");
             return;
         }
         ObjectNode messages = root.deepCopy();
@@ -135,6 +137,8 @@ final class BedrockRuntimeApi {
             String type = option(d, "exception", "modelStreamErrorException");
             frames.add(exception(type, streamError(type)));
         }
+        // the content type of the chunks' bytes, which Anthropic's Bedrock client checks
+        ex.header("x-amzn-bedrock-content-type", "application/json");
         ex.binary(EVENT_STREAM, frames);
     }
 

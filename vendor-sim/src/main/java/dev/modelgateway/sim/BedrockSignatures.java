@@ -2,6 +2,7 @@ package dev.modelgateway.sim;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.HostAndPort;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
@@ -74,11 +75,10 @@ final class BedrockSignatures {
 
     private static String recompute(HttpServerRequest req, Buffer body, String accessKeyId, String secret, String region,
                                     String service, String signedHeaders, Instant at) {
-        // the authority: HTTP/1.1's Host header or HTTP/2's :authority
-        var authority = req.authority();
+        // the Host header, or HTTP/2's :authority
+        HostAndPort authority = req.authority();
         SdkHttpRequest.Builder request = SdkHttpRequest.builder().method(SdkHttpMethod.fromValue(req.method().name()))
-                .protocol("http").host(authority.host())
-                .encodedPath(req.path());
+                .protocol("http").host(authority.host()).encodedPath(req.path());
         if (authority.port() > 0) request.port(authority.port());
         req.params().forEach(e -> request.appendRawQueryParameter(e.getKey(), e.getValue()));
         for (String name : signedHeaders.split(";")) {

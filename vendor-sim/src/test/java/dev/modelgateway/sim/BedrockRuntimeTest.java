@@ -40,6 +40,17 @@ class BedrockRuntimeTest extends SimTestBase {
     }
 
     @Test
+    void aCachedPromptReportsItsCacheReadOnTheSecondCall() {
+        String cached = "{\"anthropic_version\":\"bedrock-2023-05-31\",\"max_tokens\":50,\"system\":[{\"type\":\"text\",\"text\":\""
+                + "You are a careful assistant. ".repeat(20) + "\",\"cache_control\":{\"type\":\"ephemeral\"}}],"
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"cache me\"}]}";
+        JsonNode first = json(new String(signed(PATH + "/invoke", cached, BedrockSignatures.SECRET_ACCESS_KEY).body(), StandardCharsets.UTF_8));
+        JsonNode second = json(new String(signed(PATH + "/invoke", cached, BedrockSignatures.SECRET_ACCESS_KEY).body(), StandardCharsets.UTF_8));
+        assertThat(first.path("usage").path("cache_creation_input_tokens").asInt()).isPositive();
+        assertThat(second.path("usage").path("cache_read_input_tokens").asInt()).isEqualTo(first.path("usage").path("cache_creation_input_tokens").asInt());
+    }
+
+    @Test
     void aWrongSecretIsAwsInvalidSignature() {
         HttpResponse<byte[]> r = signed(PATH + "/invoke", BODY, "not-the-secret");
         assertThat(r.statusCode()).isEqualTo(403);

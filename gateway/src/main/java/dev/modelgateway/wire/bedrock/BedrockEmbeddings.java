@@ -17,6 +17,7 @@ import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Vendor B's embeddings request on Bedrock's embedding models through InvokeModel (Bedrock User Guide, "Amazon Titan
@@ -114,12 +115,13 @@ public final class BedrockEmbeddings {
      * and {@link #answer}).
      */
     public static VendorOperation operation(List<String> texts, Integer dimensions, String publicModel, boolean base64) {
-        String[] model = new String[1];
-        OperationAnswer answer = new OperationAnswer.Json(body -> answer(model[0], List.of(body), texts, publicModel, base64));
+        // the answer's shape is the model's, known when the deployment is chosen
+        AtomicReference<String> model = new AtomicReference<>();
+        OperationAnswer answer = new OperationAnswer.Json(body -> answer(model.get(), List.of(body), texts, publicModel, base64));
         return new VendorOperation(upstreamModel -> {
             List<OperationRequest> requests = requests(upstreamModel, texts, dimensions);
             if (requests.size() != 1) throw new IllegalStateException("Titan embeds one input per request: use requests()");
-            model[0] = upstreamModel;
+            model.set(upstreamModel);
             return requests.getFirst();
         }, answer, BedrockErrors.operationErrors());
     }

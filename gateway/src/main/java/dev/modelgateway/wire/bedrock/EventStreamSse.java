@@ -7,7 +7,9 @@ import io.vertx.core.buffer.Buffer;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.Locale;
 
 /**
  * Bedrock's event stream as SSE, at the transport edge (docs/clouds.md, "The event stream"), so that the taps and
@@ -48,6 +50,14 @@ public final class EventStreamSse {
     /** ConverseStream: Converse's events by their {@code :event-type}. */
     public static EventStreamSse converse(int maxMessageBytes, String region) {
         return new EventStreamSse(maxMessageBytes, false, region);
+    }
+
+    /**
+     * Whether an answer's content type is the event stream: a stream endpoint's 2xx answer of any other type (a JSON
+     * error body) must be read as JSON, never as frames (LiteLLM PR #28551 reported one as a checksum mismatch).
+     */
+    public static boolean isEventStream(String contentType) {
+        return contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("application/vnd.amazon.eventstream");
     }
 
     /**
@@ -124,9 +134,9 @@ public final class EventStreamSse {
     private static byte[] base64(ByteBuffer text) {
         try {
             ByteBuffer decoded = Base64.getDecoder().decode(text);
-            return decoded.hasArray() && decoded.arrayOffset() == 0 && decoded.remaining() == decoded.array().length
-                    ? decoded.array() : java.util.Arrays.copyOfRange(decoded.array(), decoded.arrayOffset() + decoded.position(),
-                    decoded.arrayOffset() + decoded.limit());
+            byte[] out = new byte[decoded.remaining()];
+            decoded.get(out);
+            return out;
         } catch (IllegalArgumentException e) {
             return null;
         }
@@ -148,7 +158,7 @@ public final class EventStreamSse {
                         if (v < json.length && json[v] == '"') {
                             int end = v + 1;
                             while (end < json.length && json[end] != '"' && json[end] != '\\') end++;
-                            if (end < json.length && json[end] == '"') return java.util.Arrays.copyOfRange(json, v + 1, end);
+                            if (end < json.length && json[end] == '"') return Arrays.copyOfRange(json, v + 1, end);
                             break;
                         }
                     }

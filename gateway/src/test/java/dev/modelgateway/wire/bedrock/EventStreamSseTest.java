@@ -110,6 +110,13 @@ class EventStreamSseTest {
                 .isInstanceOfSatisfying(GatewayException.class, e -> assertThat(e.status()).isEqualTo(502));
     }
 
+    @Test
+    void onlyTheEventStreamContentTypeIsReadAsFrames() {
+        assertThat(EventStreamSse.isEventStream("application/vnd.amazon.eventstream")).isTrue();
+        assertThat(EventStreamSse.isEventStream("application/json")).isFalse();
+        assertThat(EventStreamSse.isEventStream(null)).isFalse();
+    }
+
     private static GatewayException frameError(String type, String payload) {
         try {
             EventStreamSse.converse(1 << 20, null).convert(Buffer.buffer(concat(exception(type, payload))));
