@@ -19,7 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The places AWS credentials come from, simulated on their real wire: STS ({@code POST /sts/}, the query protocol's
+ * The places AWS credentials come from, simulated on their real wire: STS ({@code POST /}, the query protocol's
  * form body, {@code AssumeRole} SigV4-signed by the caller and {@code AssumeRoleWithWebIdentity} unsigned, XML
  * answers; docs.aws.amazon.com/STS/latest/APIReference), the container credentials endpoint of ECS and EKS Pod
  * Identity ({@code GET /aws/container-credentials} with the {@code Authorization} token; "Amazon ECS task IAM role",
@@ -27,9 +27,11 @@ import java.util.regex.Pattern;
  * {@code /latest/meta-data/iam/security-credentials/} role and its credentials; "Use IMDSv2", EC2 user guide).
  * Every credential issued is registered in {@link AwsIdentities}, so the simulator's AWS doubles accept it. Each
  * call is counted ({@link #calls}), failures included.
+ *
+ * <p>STS answers at the root because that is where the AWS SDK for Java v2 sends it whatever the endpoint's path
+ * (its query protocol drops the path: aws-sdk-java-v2 issue 3387), as real STS does.
  */
 public final class AwsCredentialEndpoints {
-    public static final String STS_PATH = "/sts/";
     public static final String CONTAINER_PATH = "/aws/container-credentials";
     private static final String IMDS_CREDENTIALS = "/latest/meta-data/iam/security-credentials/";
     private static final String STS_NS = "https://sts.amazonaws.com/doc/2011-06-15/";
@@ -91,7 +93,7 @@ public final class AwsCredentialEndpoints {
     /** Handles the request when it is for one of these endpoints. */
     boolean handle(HttpServerRequest req) {
         String path = req.path();
-        if (path.equals(STS_PATH) || path.equals("/sts")) {
+        if (path.equals("/") && req.method() == HttpMethod.POST) {
             req.body().onSuccess(body -> sts(req, body));
         } else if (path.equals(CONTAINER_PATH)) {
             container(req);

@@ -4,6 +4,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
@@ -52,10 +53,10 @@ public final class AwsIdentities {
         return accessKeyId == null ? Optional.empty() : Optional.ofNullable(byAccessKeyId.get(accessKeyId));
     }
 
-    /** New temporary credentials for {@code arn}, valid for {@code lifetime} from now (STS's ASIA… key ids). */
+    /** New temporary credentials for {@code arn}, valid for {@code lifetime} from now (STS's ASIA… key ids; whole seconds, as STS's). */
     public Identity issue(String arn, Duration lifetime) {
         String keyId = "ASIASIM" + String.format("%013d", issued.incrementAndGet());
-        Identity id = new Identity(keyId, random(30), random(96), clock.instant().plus(lifetime), arn);
+        Identity id = new Identity(keyId, random(30), random(96), clock.instant().truncatedTo(ChronoUnit.SECONDS).plus(lifetime), arn);
         byAccessKeyId.put(keyId, id);
         return id;
     }
