@@ -53,9 +53,13 @@ public final class AwsCredentialEndpoints {
         this.sigV4 = new SigV4Check(identities);
     }
 
-    /** {@code AssumeRole} of {@code roleArn} needs this external id (the confused-deputy guard; IAM user guide). */
+    /**
+     * {@code AssumeRole} of {@code roleArn} needs this external id (the confused-deputy guard; IAM user guide, "How to
+     * use an external ID"); null: no longer.
+     */
     public void requireExternalId(String roleArn, String externalId) {
-        externalIds.put(roleArn, externalId);
+        if (externalId == null) externalIds.remove(roleArn);
+        else externalIds.put(roleArn, externalId);
     }
 
     /**
