@@ -86,8 +86,14 @@ class AwsPlatformSourcesTest {
         assertThat(e.expiresAt()).isEqualTo(issued(e.value()).expiresAt());
         assertThat(sim.awsCredentials().calls("container")).isEqualTo(1);
 
+        // EKS Pod Identity sets the full URI instead (the agent's link-local address; here the simulator)
+        System.clearProperty("aws.containerCredentialsPath");
+        property("aws.containerCredentialsFullUri", sim.baseUrl() + AwsCredentialEndpoints.CONTAINER_PATH);
+        assertThat(issued(fetch("source", "container").value()).arn()).contains("assumed-role/sim-task-role");
+        assertThat(sim.awsCredentials().calls("container")).isEqualTo(2);
+
         Files.writeString(token, "a-token-the-agent-does-not-know");
-        assertThatThrownBy(() -> fetch("source", "container", "container_endpoint", sim.baseUrl()))
+        assertThatThrownBy(() -> fetch("source", "container"))
                 .hasMessageContaining("Failed to load credentials from metadata service");
     }
 
