@@ -98,6 +98,11 @@ public record AwsCredentialsSettings(Source source, String accessKeyId, String s
         }
         if (roleArn != null) roleArn(path + ".role_arn", roleArn);
         String sts = url(path, yaml, "sts_endpoint");
+        if (sts != null && !URI.create(sts).getRawPath().isEmpty()) {
+            // the SDK's query protocol drops the path and posts to the root (aws-sdk-java-v2 issue 3387)
+            throw new IllegalArgumentException(path + ".sts_endpoint must have no path (the AWS SDK calls STS at the host's root),"
+                    + " such as https://sts.us-east-1.amazonaws.com");
+        }
         if (sts != null && source != Source.WEB_IDENTITY && chain.isEmpty()) {
             throw new IllegalArgumentException(path + ".sts_endpoint: STS is called only for source web_identity or assume_role");
         }
@@ -207,7 +212,7 @@ public record AwsCredentialsSettings(Source source, String accessKeyId, String s
         } catch (Exception e) {
             // refused below, naming the key
         }
-        throw new IllegalArgumentException(path + "." + key + " must be an http(s) URL without a query, such as http://127.0.0.1:9090/sts");
+        throw new IllegalArgumentException(path + "." + key + " must be an http(s) URL without a query, such as http://127.0.0.1:9090");
     }
 
     private static String text(String path, Map<String, Object> yaml, String key) {

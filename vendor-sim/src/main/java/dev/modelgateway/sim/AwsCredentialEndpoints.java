@@ -19,7 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The places AWS credentials come from, simulated on their real wire: STS ({@code POST /sts/}, the query protocol's
+ * The places AWS credentials come from, simulated on their real wire: STS ({@code POST /}, the query protocol's
  * form body, {@code AssumeRole} SigV4-signed by the caller and {@code AssumeRoleWithWebIdentity} unsigned, XML
  * answers; docs.aws.amazon.com/STS/latest/APIReference), the container credentials endpoint of ECS and EKS Pod
  * Identity ({@code GET /aws/container-credentials} with the {@code Authorization} token; "Amazon ECS task IAM role",
@@ -27,14 +27,20 @@ import java.util.regex.Pattern;
  * {@code /latest/meta-data/iam/security-credentials/} role and its credentials; "Use IMDSv2", EC2 user guide).
  * Every credential issued is registered in {@link AwsIdentities}, so the simulator's AWS doubles accept it. Each
  * call is counted ({@link #calls}), failures included.
+ *
+ * <p>STS answers at the root because that is where the AWS SDK for Java v2 sends it whatever the endpoint's path
+ * (its query protocol drops the path: aws-sdk-java-v2 issue 3387), as real STS does.
  */
 public final class AwsCredentialEndpoints {
-    public static final String STS_PATH = "/sts/";
     public static final String CONTAINER_PATH = "/aws/container-credentials";
     private static final String IMDS_CREDENTIALS = "/latest/meta-data/iam/security-credentials/";
     private static final String STS_NS = "https://sts.amazonaws.com/doc/2011-06-15/";
     private static final Pattern ROLE_ARN = Pattern.compile("arn:aws(?:-cn|-us-gov)?:iam::(\\d{12}):role/(?:[\\w+=,.@-]+/)*([\\w+=,.@-]+)");
     private static final Duration ROLE_CHAINING_LIMIT = Duration.ofHours(1);
+    /** The container's and the instance's credentials last an hour (STS's follow the request's DurationSeconds). */
+    private static final Duration PLATFORM_LIFETIME = Duration.ofHours(1);
+    private static final String CONTAINER_TOKEN = "sim-container-authorization-token";
+    private static final String INSTANCE_ROLE = "sim-instance-role";
 
     private final AwsIdentities identities;
     private final SigV4Check sigV4;
@@ -42,18 +48,19 @@ public final class AwsCredentialEndpoints {
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
     private final Set<String> imdsTokens = ConcurrentHashMap.newKeySet();
     private volatile String lastWebIdentityToken;
-    private volatile Duration lifetime = Duration.ofHours(1);
-    private volatile String containerToken = "sim-container-authorization-token";
-    private volatile String instanceRole = "sim-instance-role";
 
     AwsCredentialEndpoints(AwsIdentities identities) {
         this.identities = identities;
         this.sigV4 = new SigV4Check(identities);
     }
 
-    /** {@code AssumeRole} of {@code roleArn} needs this external id (the confused-deputy guard; IAM user guide). */
+    /**
+     * {@code AssumeRole} of {@code roleArn} needs this external id (the confused-deputy guard; IAM user guide, "How to
+     * use an external ID"); null: no longer.
+     */
     public void requireExternalId(String roleArn, String externalId) {
-        externalIds.put(roleArn, externalId);
+        if (externalId == null) externalIds.remove(roleArn);
+        else externalIds.put(roleArn, externalId);
     }
 
     /**
@@ -70,28 +77,19 @@ public final class AwsCredentialEndpoints {
         return lastWebIdentityToken;
     }
 
-    /** The lifetime of the container's and instance's credentials (STS's follow the request's DurationSeconds). */
-    public void credentialLifetime(Duration lifetime) {
-        this.lifetime = lifetime;
-    }
-
     /** The token the container endpoint expects in {@code Authorization} (ECS and EKS put it in a file). */
     public String containerAuthorizationToken() {
-        return containerToken;
-    }
-
-    public void containerAuthorizationToken(String token) {
-        this.containerToken = token;
+        return CONTAINER_TOKEN;
     }
 
     public String instanceRole() {
-        return instanceRole;
+        return INSTANCE_ROLE;
     }
 
     /** Handles the request when it is for one of these endpoints. */
     boolean handle(HttpServerRequest req) {
         String path = req.path();
-        if (path.equals(STS_PATH) || path.equals("/sts")) {
+        if (path.equals("/") && req.method() == HttpMethod.POST) {
             req.body().onSuccess(body -> sts(req, body));
         } else if (path.equals(CONTAINER_PATH)) {
             container(req);
@@ -207,13 +205,13 @@ public final class AwsCredentialEndpoints {
 
     private void container(HttpServerRequest req) {
         count("container");
-        if (!containerToken.equals(req.getHeader("authorization"))) {
+        if (!CONTAINER_TOKEN.equals(req.getHeader("authorization"))) {
             // what the EKS Pod Identity agent answers an unknown token with
             req.response().setStatusCode(401).putHeader("content-type", "application/json")
                     .end("{\"Code\":\"AccessDeniedException\",\"Message\":\"Unauthorized\"}");
             return;
         }
-        AwsIdentities.Identity id = identities.issue("arn:aws:sts::123456789012:assumed-role/sim-task-role/container", lifetime);
+        AwsIdentities.Identity id = identities.issue("arn:aws:sts::123456789012:assumed-role/sim-task-role/container", PLATFORM_LIFETIME);
         ObjectNode body = Json.obj().put("RoleArn", "arn:aws:iam::123456789012:role/sim-task-role").put("AccessKeyId", id.accessKeyId())
                 .put("SecretAccessKey", id.secretAccessKey()).put("Token", id.sessionToken()).put("Expiration", id.expiresAt().toString());
         req.response().putHeader("content-type", "application/json").end(Json.write(body));
@@ -245,10 +243,10 @@ public final class AwsCredentialEndpoints {
             return;
         }
         if (path.equals(IMDS_CREDENTIALS)) {
-            req.response().putHeader("content-type", "text/plain").end(instanceRole);
-        } else if (path.equals(IMDS_CREDENTIALS + instanceRole)) {
+            req.response().putHeader("content-type", "text/plain").end(INSTANCE_ROLE);
+        } else if (path.equals(IMDS_CREDENTIALS + INSTANCE_ROLE)) {
             count("imds");
-            AwsIdentities.Identity id = identities.issue("arn:aws:sts::123456789012:assumed-role/" + instanceRole + "/i-0sim", lifetime);
+            AwsIdentities.Identity id = identities.issue("arn:aws:sts::123456789012:assumed-role/" + INSTANCE_ROLE + "/i-0sim", PLATFORM_LIFETIME);
             ObjectNode body = Json.obj().put("Code", "Success").put("LastUpdated", identities.clock().instant().toString())
                     .put("Type", "AWS-HMAC").put("AccessKeyId", id.accessKeyId()).put("SecretAccessKey", id.secretAccessKey())
                     .put("Token", id.sessionToken()).put("Expiration", id.expiresAt().toString());

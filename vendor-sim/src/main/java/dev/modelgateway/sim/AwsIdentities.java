@@ -4,6 +4,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
@@ -14,7 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * The AWS credentials the simulator knows: long-term keys a test registers, and the short-lived ones its STS,
  * container-credentials and instance-metadata doubles issue. {@link SigV4Check} looks a request's access key id up
  * here, as AWS does, so every AWS double of the simulator accepts exactly the credentials it knows. One clock for
- * the issued expirations and the checks: a test that advances its own clock sets it here ({@link #clock(InstantSource)}).
+ * the issued expirations and the expiry checks, which a test that advances its own clock sets here
+ * ({@link #clock(InstantSource)}); and the one a signature's date must be near, the signer's: AWS's SDKs sign with the
+ * system clock, a gateway under test with the clock the test gives it ({@link #signatureClock(InstantSource)}).
  */
 public final class AwsIdentities {
     /**
@@ -35,6 +38,7 @@ public final class AwsIdentities {
     private final Map<String, Identity> byAccessKeyId = new ConcurrentHashMap<>();
     private final AtomicLong issued = new AtomicLong();
     private volatile InstantSource clock = InstantSource.system();
+    private volatile InstantSource signatureClock = InstantSource.system();
 
     /** Registers long-term keys (an IAM user's), e.g. the static keys a test configures the gateway with. */
     public Identity registerLongTerm(String accessKeyId, String secretAccessKey, String arn) {
@@ -52,10 +56,10 @@ public final class AwsIdentities {
         return accessKeyId == null ? Optional.empty() : Optional.ofNullable(byAccessKeyId.get(accessKeyId));
     }
 
-    /** New temporary credentials for {@code arn}, valid for {@code lifetime} from now (STS's ASIA… key ids). */
+    /** New temporary credentials for {@code arn}, valid for {@code lifetime} from now (STS's ASIA… key ids; whole seconds, as STS's). */
     public Identity issue(String arn, Duration lifetime) {
         String keyId = "ASIASIM" + String.format("%013d", issued.incrementAndGet());
-        Identity id = new Identity(keyId, random(30), random(96), clock.instant().plus(lifetime), arn);
+        Identity id = new Identity(keyId, random(30), random(96), clock.instant().truncatedTo(ChronoUnit.SECONDS).plus(lifetime), arn);
         byAccessKeyId.put(keyId, id);
         return id;
     }
@@ -64,9 +68,18 @@ public final class AwsIdentities {
         return clock;
     }
 
-    /** The clock of the issued expirations and of {@link SigV4Check}'s date and expiry checks. */
+    /** The clock of the issued expirations and of {@link SigV4Check}'s expiry check. */
     public void clock(InstantSource clock) {
         this.clock = clock;
+    }
+
+    public InstantSource signatureClock() {
+        return signatureClock;
+    }
+
+    /** What {@link SigV4Check} compares a request's {@code X-Amz-Date} with (5 minutes either way); the system clock by default. */
+    public void signatureClock(InstantSource clock) {
+        this.signatureClock = clock;
     }
 
     private static String random(int bytes) {

@@ -27,10 +27,11 @@ import java.util.regex.Pattern;
 
 /**
  * Verifies a received request's SigV4 signature the way AWS does: the access key id must be one the simulator knows
- * ({@link AwsIdentities}), its session token must come with it, the date must be close to now, and the signature
- * must equal the one AWS's own signer ({@code AwsV4HttpSigner}) computes for the same method, path as received,
- * query, signed headers and body bytes with that identity's secret (AWS Signature Version 4, "Create a signed AWS
- * API request", docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html).
+ * ({@link AwsIdentities}), its session token must come with it, its date must be within 5 minutes of the signer's
+ * clock ({@link AwsIdentities#signatureClock}), and the signature must equal the one AWS's own signer
+ * ({@code AwsV4HttpSigner}) computes for the same method, path as received, query, signed headers and body bytes with
+ * that identity's secret (AWS Signature Version 4, "Create a signed AWS API request",
+ * docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html).
  *
  * <p>Each AWS double maps a {@link Problem} to its protocol's error ({@link Verdict#queryCode()} for STS's XML,
  * {@link Verdict#jsonCode()} for Bedrock Runtime's JSON).
@@ -132,7 +133,9 @@ public final class SigV4Check {
             return refused(Problem.MALFORMED, service, region);
         }
         if (!amzDate.startsWith(scopeDate)) return refused(Problem.BAD_SIGNATURE, service, region);
-        if (Duration.between(signedAt, now).abs().compareTo(MAX_SKEW) > 0) return refused(Problem.STALE_DATE, service, region);
+        if (Duration.between(signedAt, identities.signatureClock().instant()).abs().compareTo(MAX_SKEW) > 0) {
+            return refused(Problem.STALE_DATE, service, region);
+        }
 
         String expected = recompute(method, rawPath, rawQuery, lower, m.group(5), body, identity, signedAt, region, service);
         return expected.equals(authorization.trim()) ? new Verdict(identity, null, service, region)

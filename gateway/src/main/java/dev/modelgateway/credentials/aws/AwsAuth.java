@@ -2,6 +2,8 @@ package dev.modelgateway.credentials.aws;
 
 import dev.modelgateway.config.AwsCredentialsSettings;
 
+import java.util.Map;
+
 /**
  * How a provider on AWS authenticates: an API key sent as a bearer token, or SigV4 with credentials from its
  * {@code aws} block. Bedrock API keys ("Use an Amazon Bedrock API key", Bedrock user guide) and Claude Platform on
@@ -29,6 +31,7 @@ public sealed interface AwsAuth {
     /**
      * The provider's choice: {@code api_key} alone → bearer; an {@code aws} block → SigV4; neither → SigV4 with the
      * AWS SDK's default chain (environment, profile, web identity, container, instance metadata), as AWS's own tools do.
+     * Give SigV4's settings the provider's region with {@link AwsCredentialsSettings#withRegion} (STS is called there).
      *
      * @param path   the provider's path, for the refusal ({@code providers.aws-east})
      * @param apiKey the provider's {@code api_key}, or null
@@ -41,7 +44,6 @@ public sealed interface AwsAuth {
                     + " instead of a SigV4 signature); keep one");
         }
         if (apiKey != null) return new ApiKey(apiKey);
-        return new SigV4(aws != null ? aws : new AwsCredentialsSettings(AwsCredentialsSettings.Source.DEFAULT, null, null, null,
-                null, null, null, null, null, null, null));
+        return new SigV4(aws != null ? aws : AwsCredentialsSettings.parse(path + ".aws", Map.of()));
     }
 }
