@@ -19,6 +19,9 @@ import java.time.InstantSource;
  * meanwhile fail at once with the same message.
  */
 public final class RefreshingCredential<T> {
+    /** The code of a call's failure when its deployment's credentials cannot be had. */
+    public static final String CREDENTIALS_UNAVAILABLE = "credentials_unavailable";
+
     private final Vertx vertx;
     private final CredentialSource<T> source;
     private final InstantSource clock;
@@ -47,7 +50,7 @@ public final class RefreshingCredential<T> {
             return Future.succeededFuture(held.value());
         }
         if (refreshing != null) return refreshing;
-        if (backingOff(now)) return Future.failedFuture(failure(problem));
+        if (backingOff(now)) return Future.failedFuture(failure(problem, Duration.between(now, lastAttempt.plus(retryAfterFailure))));
         return refresh();
     }
 
@@ -87,7 +90,7 @@ public final class RefreshingCredential<T> {
                 }
             }
             if (ar.succeeded()) done.complete(ar.result().value());
-            else done.fail(failure(problem));
+            else done.fail(failure(problem, retryAfterFailure));
         });
         return refreshing;
     }
@@ -104,8 +107,13 @@ public final class RefreshingCredential<T> {
         return problem != null && lastAttempt != null && now.isBefore(lastAttempt.plus(retryAfterFailure));
     }
 
-    private static GatewayException failure(String problem) {
+    /**
+     * The failure a call sees: a 503 {@code credentials_unavailable} whose retry-after is when the source is asked
+     * again, so that routing takes the deployment out of rotation until then (upstream/Relay).
+     */
+    private static GatewayException failure(String problem, Duration retryIn) {
+        long seconds = Math.max(1, (retryIn.toMillis() + 999) / 1000);
         return GatewayException.of(ErrorKind.UNAVAILABLE, "The gateway could not obtain credentials for this deployment ("
-                + problem + ").").withCode("credentials_unavailable");
+                + problem + ").").withCode(CREDENTIALS_UNAVAILABLE).withHeaders(java.util.Map.of("retry-after", Long.toString(seconds)));
     }
 }

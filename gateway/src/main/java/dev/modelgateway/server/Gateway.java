@@ -9,6 +9,7 @@ import dev.modelgateway.config.ConfigValues;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Settings;
 import dev.modelgateway.config.ShownUrl;
+import dev.modelgateway.routing.Deployment;
 import dev.modelgateway.routing.Routes;
 import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.upstream.CloudAuth;
@@ -121,6 +122,8 @@ public final class Gateway {
         try {
             catalogue = Catalogue.load(config);
             table = new RoutingTable(Routes.build(bound, catalogue, breakers));
+            // the clouds' credentials fetched now: a source that cannot give them shows before the first call
+            cloudAuth.warm(table.current().all().values().stream().flatMap(List::stream).map(Deployment::endpoint).toList());
         } catch (IllegalArgumentException e) {
             database.onSuccess(Database::close);
             throw config.settings().substitutions().hide(e);

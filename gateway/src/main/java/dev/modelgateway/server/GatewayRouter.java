@@ -8,6 +8,7 @@ import dev.modelgateway.config.ServerLimits;
 import dev.modelgateway.console.Console;
 import dev.modelgateway.console.ConsoleApi;
 import dev.modelgateway.console.ConsolePages;
+import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.endpoint.admin.AdminAccess;
 import dev.modelgateway.endpoint.admin.ConfigEndpoint;
 import dev.modelgateway.endpoint.admin.KeysEndpoint;
@@ -50,6 +51,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.stream.Collectors;
 
@@ -80,7 +82,8 @@ public final class GatewayRouter {
      */
     public static Router create(Vertx vertx, CallServices platform, Authenticator authenticator, Accounts accounts,
                                 SharedServices services, ServerLimits limits, BodyBudget budget, ConfigReload reload,
-                                RoutingTable table, Telemetry telemetry, HealthEndpoints health) {
+                                RoutingTable table, Telemetry telemetry, HealthEndpoints health,
+                                Function<VendorEndpoint, String> credentialProblems) {
         Router router = Router.router(vertx);
         Set<String> routes = new CopyOnWriteArraySet<>();
         router.route().handler(ctx -> begin(ctx, telemetry, routes));
@@ -99,7 +102,7 @@ public final class GatewayRouter {
         router.route("/api/*").handler(bodies::done);
         AdminAccess access = new AdminAccess(accounts.admin().masterKeyConfigured());
         accountsApi(router, accounts.admin());
-        ConfigEndpoint config = new ConfigEndpoint(reload::reload, table);
+        ConfigEndpoint config = new ConfigEndpoint(reload::reload, table, credentialProblems);
         admin(router, access, HttpMethod.POST, "/api/v1/admin/reload", config::reload);
         admin(router, access, HttpMethod.GET, "/api/v1/admin/config", config::show);
 

@@ -102,7 +102,7 @@ final class GatewayVerticle extends VerticleBase {
                 .setMaxWebSocketMessageSize(RealtimeEndpoint.MAX_FRAME_BYTES);
         if (config.tls() != null) serveTls(options, config);
         Router router = GatewayRouter.create(vertx, platform, authenticator, accounts, services, config.limits(), bodies,
-                reload, table, telemetry, servesMetrics ? health : null);
+                reload, table, telemetry, servesMetrics ? health : null, cloudAuth::problem);
         routes.compareAndSet(null, router.getRoutes());
         ConnectionGuard.OnLoop guard = connections.new OnLoop(vertx);
         GatewayRouter.guard(router, guard);

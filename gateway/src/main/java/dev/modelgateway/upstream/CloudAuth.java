@@ -66,6 +66,21 @@ public final class CloudAuth {
         return refused.from().refreshAfterRejection(refused.token()).map(t -> new Credential.Bearer(t, refused.from()));
     }
 
+    /**
+     * Fetches the credentials of every cloud deployment of {@code endpoints} now, beside the event loops, so that a
+     * source that cannot give them shows in the admin API before the first call needs it.
+     */
+    public void warm(java.util.Collection<VendorEndpoint> endpoints) {
+        for (VendorEndpoint e : endpoints) if (e.cloud() != null) credential(e);
+    }
+
+    /** Why the deployment's credentials cannot be had now, or null when they can (or it needs none). */
+    public String problem(VendorEndpoint e) {
+        if (e.cloud() == null) return null;
+        CredentialHealth h = health(e);
+        return h.ready() ? null : h.problem();
+    }
+
     /** The credential's health: what the admin API shows and what keeps routing away from a deployment. */
     public CredentialHealth health(VendorEndpoint e) {
         CloudAccount account = e.cloud().account();

@@ -3,6 +3,7 @@ package dev.modelgateway.upstream;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.config.VendorAnswerLimits;
 import dev.modelgateway.config.VendorEndpoint;
+import dev.modelgateway.credentials.RefreshingCredential;
 import dev.modelgateway.error.AttemptFailure;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
@@ -235,6 +236,11 @@ public final class Relay {
             breaker.record(permit, call.callerLeft() ? CircuitBreaker.Outcome.UNKNOWN
                     : failure == null ? health.apply(ar.result()) : RetryRule.health(failure),
                     failure == null ? -1 : RetryRule.retryAfterMs(failure));
+            // credentials that cannot be had: out of rotation at once, until the source is asked again (docs/clouds.md)
+            if (ar.failed() && ar.cause() instanceof GatewayException g
+                    && RefreshingCredential.CREDENTIALS_UNAVAILABLE.equals(g.code())) {
+                breaker.coolDown(RetryRule.retryAfterMs(failure));
+            }
             if (!wasOpen) breakers.opened(req.endpoint().id(), breaker);
         });
     }

@@ -28,6 +28,7 @@ import io.vertx.ext.web.RoutingContext;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * {@code POST /api/v1/admin/reload} and {@code GET /api/v1/admin/config} (docs/configuration.md, "Hot reload"):
@@ -54,8 +55,11 @@ public final class ConfigEndpoint {
 
     private final Reload reload;
     private final RoutingTable table;
+    private final Function<VendorEndpoint, String> credentialProblems;
 
-    public ConfigEndpoint(Reload reload, RoutingTable table) {
+    /** @param credentialProblems why a cloud deployment's credentials cannot be had now, or null (upstream/CloudAuth) */
+    public ConfigEndpoint(Reload reload, RoutingTable table, Function<VendorEndpoint, String> credentialProblems) {
+        this.credentialProblems = credentialProblems;
         this.reload = reload;
         this.table = table;
     }
@@ -94,7 +98,10 @@ public final class ConfigEndpoint {
                 ObjectNode dn = ds.addObject().put("id", d.id()).put("provider", d.endpoint().provider()).put("model", d.upstreamModel())
                         .put("weight", d.weight()).put("region", d.region());
                 d.tags().forEach(dn.putArray("tags")::add);
-                dn.put("state", wait == 0 ? "ready" : "cooling").put("ready_in_ms", wait)
+                // a deployment whose credentials cannot be had is not ready, whatever its breaker says (docs/clouds.md)
+                String credentials = credentialProblems.apply(d.endpoint());
+                if (credentials != null) dn.put("credentials_problem", credentials);
+                dn.put("state", credentials != null ? "credentials_failing" : wait == 0 ? "ready" : "cooling").put("ready_in_ms", wait)
                         .put("breaker", BREAKER_STATES[b.stateCode()])
                         .put("cooling_until", wait == 0 ? null : Instant.now().plusMillis(wait).toString());
             }

@@ -1,5 +1,6 @@
 package dev.modelgateway.credentials.aws;
 
+import dev.modelgateway.config.AwsCredentialsSettings;
 import dev.modelgateway.credentials.CredentialHealth;
 import dev.modelgateway.credentials.RefreshingCredential;
 import dev.modelgateway.sim.AwsIdentities;

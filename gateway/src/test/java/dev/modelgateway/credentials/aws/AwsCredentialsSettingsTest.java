@@ -1,7 +1,8 @@
 package dev.modelgateway.credentials.aws;
 
-import dev.modelgateway.credentials.aws.AwsCredentialsSettings.AssumeRole;
-import dev.modelgateway.credentials.aws.AwsCredentialsSettings.Source;
+import dev.modelgateway.config.AwsCredentialsSettings;
+import dev.modelgateway.config.AwsCredentialsSettings.AssumeRole;
+import dev.modelgateway.config.AwsCredentialsSettings.Source;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;

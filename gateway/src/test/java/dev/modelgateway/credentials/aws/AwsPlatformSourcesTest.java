@@ -1,5 +1,6 @@
 package dev.modelgateway.credentials.aws;
 
+import dev.modelgateway.config.AwsCredentialsSettings;
 import dev.modelgateway.credentials.Expiring;
 import dev.modelgateway.sim.AwsCredentialEndpoints;
 import dev.modelgateway.sim.AwsIdentities;

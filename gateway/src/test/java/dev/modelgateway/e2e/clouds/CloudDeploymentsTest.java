@@ -50,6 +50,8 @@ class CloudDeploymentsTest {
         sim = VendorSimulator.start(vertx, 0, SimKeys.defaults()).await();
         Path dir = Files.createTempDirectory("clouds");
         var account = GoogleServiceAccounts.create(dir, "gateway", sim.baseUrl() + "/oauth2/token");
+        // a service account the token endpoint does not know: its deployment's credentials cannot be had
+        var untrusted = GoogleServiceAccounts.create(dir, "untrusted", sim.baseUrl() + "/oauth2/token");
         sim.googleOAuth().trustServiceAccount(account.clientEmail(), account.publicKey());
         sim.acceptVertexTokens(sim.googleTokens());
         Path file = dir.resolve("gateway.yaml");
@@ -67,6 +69,12 @@ class CloudDeploymentsTest {
                     location: us-east5
                     base_url: %1$s
                     google: {source: service_account, credentials_file: %2$s}
+                  gcp-untrusted:
+                    type: vertex
+                    project: sim-project
+                    location: us-east5
+                    base_url: %1$s
+                    google: {source: service_account, credentials_file: %4$s}
                 models:
                   platform/vendorA-sonnet-4.5:
                     deployments:
@@ -84,10 +92,14 @@ class CloudDeploymentsTest {
                     deployments:
                       - {provider: aws, model: "anthropic.claude-opus-4-7-v1:0", weight: 1000000}
                       - {provider: gcp, model: "claude-opus-4-7@20260101", weight: 1}
+                  platform/vendorA-sonnet-5:
+                    deployments:
+                      - {provider: gcp-untrusted, model: "claude-sonnet-5@20260101", weight: 1000000}
+                      - {provider: aws, model: "anthropic.claude-sonnet-5-v1:0", weight: 1}
                   vendorC-flash-3:
                     deployments:
                       - {provider: gcp, model: "gemini-3-flash"}
-                """.formatted(sim.baseUrl(), account.file(), INVOKE_MODEL));
+                """.formatted(sim.baseUrl(), account.file(), INVOKE_MODEL, untrusted.file()));
         h = GatewayHarness.builder().simulator(sim).configFile(file).start();
     }
 
@@ -175,6 +187,22 @@ class CloudDeploymentsTest {
                 .addUserMessage("Hello gateway").build());
         assertThat(c.choices().getFirst().message().content().orElseThrow()).contains("Hello gateway");
         assertThat(last("vertex").path()).endsWith("/publishers/google/models/gemini-3-flash:generateContent");
+    }
+
+    @Test
+    void aDeploymentWhoseCredentialsCannotBeHadIsNotReadyAndSkipped() {
+        for (int i = 0; i < 3; i++) {
+            Message m = h.anthropic().messages().create(hello("platform/vendorA-sonnet-5"));
+            assertThat(m.content().getLast().asText().text()).endsWith("You said: Hello gateway");
+        }
+        assertThat(sim.received().stream().filter(r -> r.vendor().equals("vertex"))).isEmpty();
+        JsonNode config = Json.parseOrNull(h.getAuthed("/api/v1/admin/config").body());
+        JsonNode failing = config.at("/models/platform~1vendorA-sonnet-5/deployments/0");
+        assertThat(failing.path("provider").asText()).isEqualTo("gcp-untrusted");
+        assertThat(failing.path("state").asText()).isEqualTo("credentials_failing");
+        assertThat(failing.path("credentials_problem").asText()).contains("untrusted.json", "account not found")
+                .doesNotContain("PRIVATE KEY");
+        assertThat(config.at("/models/platform~1vendorA-sonnet-5/deployments/1/state").asText()).isEqualTo("ready");
     }
 
     @Test
