@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelPrice;
+import dev.modelgateway.config.CloudAccount;
 import dev.modelgateway.config.ConfigValues;
 import dev.modelgateway.config.Cooldown;
 import dev.modelgateway.config.GatewayConfig;
@@ -147,6 +148,16 @@ public final class ConfigEndpoint {
         // header values may be credentials too (a proxy's token): shown masked
         p.headers().forEach((h, v) -> headers.put(h, VendorEndpoint.mask(v)));
         if (p.apiVersion() != null) n.put("api_version", p.apiVersion());
+        CloudAccount cloud = p.cloud();
+        if (cloud != null) {
+            // where the cloud's calls go and which identity signs them: described without a secret (docs/clouds.md)
+            if (cloud.region() != null) n.put("region", cloud.region());
+            if (cloud.project() != null) n.put("project", cloud.project()).put("location", cloud.location());
+            if (cloud.workspaceId() != null) n.put("workspace_id", cloud.workspaceId());
+            String credentials = cloud.google() != null ? cloud.google().describe()
+                    : cloud.aws() != null ? cloud.aws().describe() : p.keys().isEmpty() ? "AWS default credentials chain" : "API key";
+            n.put("credentials", credentials);
+        }
         n.put("connect_timeout_seconds", p.connectTimeoutMs() / 1000.0);
         n.put("max_connections", p.pool().maxConnections()).put("max_queued", p.pool().maxQueued())
                 .put("http_version", p.pool().http().name().toLowerCase());

@@ -203,6 +203,11 @@ class CloudDeploymentsTest {
         assertThat(failing.path("credentials_problem").asText()).contains("untrusted.json", "account not found")
                 .doesNotContain("PRIVATE KEY");
         assertThat(config.at("/models/platform~1vendorA-sonnet-5/deployments/1/state").asText()).isEqualTo("ready");
+        // the providers say where their calls go and which identity signs them, never a secret
+        assertThat(config.at("/providers/aws/region").asText()).isEqualTo("us-east-1");
+        assertThat(config.at("/providers/aws/credentials").asText()).contains("AKIDSIMBEDROCK").doesNotContain("sim-bedrock-secret");
+        assertThat(config.at("/providers/gcp/project").asText()).isEqualTo("sim-project");
+        assertThat(config.at("/providers/aws-key/keys/0/key").asText()).doesNotContain("sim-bedrock-api-key");
     }
 
     @Test
