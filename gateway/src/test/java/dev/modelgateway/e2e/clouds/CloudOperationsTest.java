@@ -4,6 +4,7 @@ import com.anthropic.models.messages.MessageCountTokensParams;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.openai.models.embeddings.CreateEmbeddingResponse;
 import com.openai.models.embeddings.EmbeddingCreateParams;
+import dev.modelgateway.config.OperationTimeouts;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
@@ -38,7 +39,9 @@ class CloudOperationsTest {
     static final String TITAN = "aws/titan-embed-text-v2";
     static final String COHERE = "aws/cohere-embed-v4";
     static final String TITAN_FAILING = "aws/titan-embed-text-v2-failing";
+    static final String TITAN_SLOW = "aws/titan-embed-text-v2-slow";
     static final String VERTEX_EMBED = "gcp/text-embedding-005";
+    static final int EMBEDDINGS_SECONDS = 3;
     static Vertx vertx;
     static VendorSimulator sim;
     static GatewayHarness h;
@@ -101,6 +104,13 @@ class CloudOperationsTest {
                     price: {input: 0.02, output: 0}
                     deployments:
                       - {provider: aws, model: "amazon.titan-embed-text-v2:0"}
+                  %7$s:
+                    vendor: openai
+                    kind: embedding
+                    capabilities: [embeddings]
+                    price: {input: 0.02, output: 0}
+                    deployments:
+                      - {provider: aws, model: "amazon.titan-embed-text-v2:0"}
                   %5$s:
                     vendor: openai
                     kind: embedding
@@ -115,8 +125,10 @@ class CloudOperationsTest {
                     price: {input: 0.025, output: 0}
                     deployments:
                       - {provider: gcp, model: "text-embedding-005"}
-                """.formatted(sim.baseUrl(), account.file(), TITAN, TITAN_FAILING, COHERE, VERTEX_EMBED));
-        h = GatewayHarness.builder().simulator(sim).configFile(file).start();
+                """.formatted(sim.baseUrl(), account.file(), TITAN, TITAN_FAILING, COHERE, VERTEX_EMBED, TITAN_SLOW));
+        // embeddings' deadline short enough for one test to pass it with requests that each answer well within it
+        h = GatewayHarness.builder().simulator(sim).configFile(file)
+                .timeouts(new OperationTimeouts(EMBEDDINGS_SECONDS, 30, 120, 300, 60, 300)).start();
     }
 
     @AfterAll
@@ -245,6 +257,19 @@ class CloudOperationsTest {
         assertThat(received("bedrock")).hasSizeLessThan(10);
         assertThat(h.ledger(TITAN_FAILING, 1)).singleElement()
                 .satisfies(row -> assertThat(((Number) row.get("status")).intValue()).isEqualTo(429));
+    }
+
+    @Test
+    void theDeadlineBoundsTheWholeFanOut() {
+        // 12 inputs: 11 fetched four at a time (three rounds), then the last; each answers in 0.9 s, well within the
+        // 3 s deadline, but all of them take about 3.6 s
+        String slow = "[[sim:delay_ms=900]]";
+        StringBuilder inputs = new StringBuilder();
+        for (int i = 0; i < 12; i++) inputs.append(i == 0 ? "" : ",").append("\"").append(slow).append(" input ").append(i).append("\"");
+        HttpResponse<String> r = h.postAuthed("/api/v1/embeddings", "{\"model\":\"" + TITAN_SLOW + "\",\"input\":[" + inputs + "]}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(504);
+        assertThat(Json.parseOrNull(r.body()).at("/error/message").asText())
+                .contains("did not answer within the call's deadline (" + EMBEDDINGS_SECONDS * 1000 + " ms)");
     }
 
     @Test
