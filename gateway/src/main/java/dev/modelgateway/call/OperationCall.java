@@ -16,6 +16,9 @@ import dev.modelgateway.upstream.RelayOutcome;
 import dev.modelgateway.upstream.TransportFailures;
 import dev.modelgateway.upstream.VendorErrorMapper;
 import dev.modelgateway.upstream.VendorRequest;
+import dev.modelgateway.wire.DeploymentOperation;
+import dev.modelgateway.wire.FannedOperation;
+import dev.modelgateway.wire.LocalAnswer;
 import dev.modelgateway.wire.OperationAnswer;
 import dev.modelgateway.wire.VendorErrors;
 import dev.modelgateway.wire.VendorOperation;
@@ -31,40 +34,61 @@ import java.util.function.Supplier;
  * The one path of every vendor call without {@code platform_options} (embeddings, images, image scales, speech,
  * transcriptions, token counting, stored responses): admit → choose the deployment through the routes in force
  * (by weight among those ready; when all are cooling, the one recovering first, whose breaker then refuses with a
- * retry hint) → build its request from the {@link VendorOperation} ({@link VendorRequest#of}) → relay → record one
- * ledger row whatever the outcome. One attempt, no retry: these calls never had one. The upstream deadline is the
- * operation's {@code timeouts.*} setting in force.
+ * retry hint) → the operation on that deployment ({@link DeploymentOperation}: its vendor's or its cloud's, which the
+ * endpoint's function picks) → build its request ({@link VendorRequest#of}) → relay → record one ledger row whatever
+ * the outcome. One attempt, no retry: these calls never had one. The upstream deadline is the operation's
+ * {@code timeouts.*} setting in force, for the whole operation (all the requests of a {@link FannedOperation}).
  */
 public final class OperationCall {
     private OperationCall() {
     }
 
     /**
+     * An operation that is the same on every deployment of its model (the vendor's only API serves it).
+     *
      * @param requestBytes the caller's body size, for the rate-limit estimate
      * @param timeout      the operation's setting among the configuration's {@code timeouts}
      */
     public static void run(CallServices services, Exchange ex, long requestBytes, ModelEntry model, VendorOperation op,
                            Function<OperationTimeouts, Duration> timeout) {
+        run(services, ex, requestBytes, model, d -> op, timeout);
+    }
+
+    /**
+     * An operation whose form depends on the deployment chosen (a cloud's own API, a count the gateway makes itself).
+     *
+     * @param operation the operation on the chosen deployment; it may throw a {@link GatewayException} when the
+     *                  deployment cannot take the request (a 400 naming the field)
+     */
+    public static void run(CallServices services, Exchange ex, long requestBytes, ModelEntry model,
+                           Function<Deployment, DeploymentOperation> operation, Function<OperationTimeouts, Duration> timeout) {
         admitted(services, ex, requestBytes, model, () -> {
             Deployment d = services.routes().choose(model, Set.of()).deployment();
             ModelEntry served = model.withUpstream(d.upstreamModel());
+            DeploymentOperation op = operation.apply(d);
             AttemptSpan span = ex.trace().attempt(d.endpoint().type().id(), d.endpoint().id(), model.id(), served.upstreamId(),
                     1, 0, 0);
             Deadline deadline = Deadline.ofMillis(timeout.apply(services.config().timeouts()).toMillis());
-            // the request copies or encodes the caller's body: beside the event loop when it is large
-            return new Attempt(served, span, Attempts.bodyWork(ex, Math.max(requestBytes, op.payloadBytes()),
-                    () -> VendorRequest.of(d.endpoint(), op.encode(served.upstreamId()), deadline))
-                    .compose(request -> relay(services, ex, request, op)));
+            // the requests copy or encode the caller's body, the local answer decodes it: beside the event loop when large
+            Future<RelayOutcome> outcome = switch (op) {
+                case VendorOperation one -> Attempts.bodyWork(ex, Math.max(requestBytes, one.payloadBytes()),
+                                () -> VendorRequest.of(d.endpoint(), one.encode(served.upstreamId()), deadline))
+                        .compose(request -> relay(services, ex, request, one));
+                case FannedOperation many -> Attempts.bodyWork(ex, requestBytes, () -> many.encode(served.upstreamId()).stream()
+                                .map(r -> VendorRequest.of(d.endpoint(), r, deadline)).toList())
+                        .compose(requests -> FannedCall.relay(services, ex, requests,
+                                bodies -> many.answer().join(served.upstreamId(), bodies), errors(many.errors())));
+                case LocalAnswer local -> Attempts.bodyWork(ex, requestBytes, local.json()::get).map(json -> answerHere(ex, json));
+            };
+            return new Attempt(served, span, outcome);
         });
     }
 
-    /** A call the gateway answers itself (a local token count), admitted and recorded like the others, with no usage. */
-    public static void answerLocally(CallServices services, Exchange ex, long requestBytes, ModelEntry model, Buffer json) {
-        admitted(services, ex, requestBytes, model, () -> {
-            AttemptSpan span = ex.trace().attempt(model.vendor().id(), model.vendor().id(), model.id(), model.upstreamId(), 1, 0, 0);
-            ex.response().putHeader("content-type", "application/json").end(json);
-            return new Attempt(model, span, Future.succeededFuture(new RelayOutcome.Answered(200, Usage.ZERO, null)));
-        });
+    /** The gateway's own answer (a local token count), with no usage. */
+    private static RelayOutcome answerHere(Exchange ex, Buffer json) {
+        if (ex.response().closed()) return new RelayOutcome.CallerLeft(Usage.ZERO, null);
+        ex.response().putHeader("content-type", "application/json").end(json);
+        return new RelayOutcome.Answered(200, Usage.ZERO, null);
     }
 
     /**
@@ -141,17 +165,21 @@ public final class OperationCall {
 
     /** Relays the answer as the operation says: a JSON body decoded whole, or bytes piped; a vendor error as it says. */
     private static Future<RelayOutcome> relay(CallServices services, Exchange ex, VendorRequest request, VendorOperation op) {
-        VendorErrorMapper errors = switch (op.errors()) {
-            case VendorErrors.AsSent asSent -> VendorErrorMapper.NATIVE;
-            case VendorErrors.Decoded d -> e -> d.codec().decodeError(e.status(), e.body().toString());
-            case VendorErrors.Mapped m -> m.map()::apply;
-        };
+        VendorErrorMapper errors = errors(op.errors());
         return switch (op.answer()) {
             case OperationAnswer.Json json -> services.relay().json(ex, request, vendorBody -> {
                 OperationAnswer.Decoded decoded = json.decoder().decode(vendorBody);
                 return new JsonAnswer.Answer(decoded.body(), decoded.usage());
             }, errors);
             case OperationAnswer.Bytes bytes -> services.relay().bytes(ex, request, bytes.usage(), errors);
+        };
+    }
+
+    private static VendorErrorMapper errors(VendorErrors errors) {
+        return switch (errors) {
+            case VendorErrors.AsSent asSent -> VendorErrorMapper.NATIVE;
+            case VendorErrors.Decoded d -> e -> d.codec().decodeError(e.status(), e.body().toString());
+            case VendorErrors.Mapped m -> m.map()::apply;
         };
     }
 }

@@ -6,7 +6,7 @@ import java.util.function.Function;
  * One vendor call of an endpoint without {@code platform_options} (embeddings, images, image scales, speech,
  * transcriptions, token counting, stored responses), as data, the way {@link VendorCodec} is for chat: the request
  * for the deployment chosen, how its answer reaches the caller, and what a vendor error becomes. Made per call by
- * the wire format's operations ({@link Operations} picks the vendor's); {@code call/OperationCall} runs every one
+ * the wire format's operations ({@link Operations} picks the chosen deployment's); {@code call/OperationCall} runs every one
  * the same way. Pure.
  *
  * @param encoder the request for the chosen deployment's id of the model; it may copy or encode the whole caller
@@ -18,7 +18,7 @@ import java.util.function.Function;
  *                     beside the event loop
  */
 public record VendorOperation(Function<String, OperationRequest> encoder, OperationAnswer answer, VendorErrors errors,
-                              long payloadBytes) {
+                              long payloadBytes) implements DeploymentOperation {
     /** An operation on the caller's JSON body, or on none. */
     public VendorOperation(Function<String, OperationRequest> encoder, OperationAnswer answer, VendorErrors errors) {
         this(encoder, answer, errors, 0);

@@ -14,7 +14,8 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * {@code POST /api/v1/embeddings} in vendor B's shape, for every embedding model of the catalogue: the request is
- * read and checked here, and sent by the model's vendor's operation ({@link Operations#embeddings}).
+ * read and checked here, and sent by the operation of the deployment chosen ({@link Operations#embeddings}: the
+ * vendor's own, or Bedrock's and Vertex's embedding models).
  */
 public final class EmbeddingsEndpoint {
     private final CallServices platform;
@@ -39,6 +40,7 @@ public final class EmbeddingsEndpoint {
             throw GatewayException.invalid("input", "Token-id input is accepted only by vendor B models; send text to " + model.id() + ".");
         }
         OperationCall.run(platform, Exchange.of(ctx), ctx.body().length(), model,
-                Operations.embeddings(model, req.body(), req.texts(), req.dimensions(), req.base64()), OperationTimeouts::embeddings);
+                d -> Operations.embeddings(d.endpoint(), model, req.body(), req.texts(), req.dimensions(), req.base64()),
+                OperationTimeouts::embeddings);
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.call.CallServices;
 import dev.modelgateway.call.OperationCall;
-import dev.modelgateway.canonical.CanonicalTokenCount;
 import dev.modelgateway.catalogue.ModelEntry;
 import dev.modelgateway.catalogue.ModelKind;
 import dev.modelgateway.config.OperationTimeouts;
@@ -12,32 +11,26 @@ import dev.modelgateway.config.Settings;
 import dev.modelgateway.endpoint.JsonBody;
 import dev.modelgateway.endpoint.MessageShape;
 import dev.modelgateway.error.GatewayException;
-import dev.modelgateway.http.BodyWork;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Fields;
-import dev.modelgateway.json.Json;
 import dev.modelgateway.wire.Operations;
-import dev.modelgateway.wire.VendorOperation;
 import dev.modelgateway.wire.anthropic.AccountObjects;
 import dev.modelgateway.wire.anthropic.AnthropicTokenCount;
 import dev.modelgateway.wire.anthropic.BetaFeatures;
-import dev.modelgateway.wire.anthropic.MessagesInbound;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
  * Token counting for a messages-protocol body, answered as {@code {"input_tokens":N}}: on
  * {@code POST /api/count-message-tokens} (docs/contract.md §4) and on the messages SDK's own
- * {@code POST /api/v1/messages/count_tokens}. A model whose vendor counts exactly is counted by the vendor
- * ({@link Operations#countTokens}: vendor A); other models locally ({@link CanonicalTokenCount}). Counting consumes no
- * tokens: its ledger row records the call with zero usage.
+ * {@code POST /api/v1/messages/count_tokens}. Counted exactly where the chosen deployment's API counts
+ * ({@link Operations#countTokens}: vendor A's, Bedrock's CountTokens, Vertex's count-tokens), else locally. Counting
+ * consumes no tokens: its ledger row records the call with zero usage.
  */
 public final class CountTokensEndpoint {
     static final Set<String> ROLES = Set.of("user", "assistant", "system");
-    private static final MessagesInbound MESSAGES = new MessagesInbound();
 
     private final CallServices platform;
 
@@ -70,17 +63,8 @@ public final class CountTokensEndpoint {
         List<String> betas = platform.config().settings().list(Settings.VENDOR_A_ALLOWED_BETAS);
         String beta = BetaFeatures.allowed(ctx.request().getHeader(BetaFeatures.HEADER), betas);
         BetaFeatures.checkBody(counted, betas);
-        Optional<VendorOperation> exact = Operations.countTokens(model, counted, beta);
-        if (exact.isPresent()) {
-            OperationCall.run(platform, Exchange.of(ctx), ctx.body().length(), model, exact.get(), OperationTimeouts::countTokens);
-            return;
-        }
-        // Decoding validates the body and names the offending field like the messages endpoint does; decoding
-        // and tokenizing walk the whole body: beside the event loop when it is large.
-        BodyWork.run(ctx.vertx(), ctx.body().length(), () -> {
-            ObjectNode decodable = counted.deepCopy().put("max_tokens", 1);
-            return CanonicalTokenCount.count(MESSAGES.decodeRequest(decodable));
-        }).onSuccess(tokens -> OperationCall.answerLocally(platform, Exchange.of(ctx), ctx.body().length(), model,
-                Json.toBuffer(JsonNodeFactory.instance.objectNode().put("input_tokens", tokens)))).onFailure(ctx::fail);
+        // counted where the chosen deployment's API counts (its vendor's, Bedrock's or Vertex's), else here
+        OperationCall.run(platform, Exchange.of(ctx), ctx.body().length(), model,
+                d -> Operations.countTokens(d.endpoint(), d.upstreamModel(), model.vendor(), counted, beta), OperationTimeouts::countTokens);
     }
 }

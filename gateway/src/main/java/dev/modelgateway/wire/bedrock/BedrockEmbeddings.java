@@ -7,17 +7,16 @@ import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.wire.FannedOperation;
 import dev.modelgateway.wire.OperationAnswer;
 import dev.modelgateway.wire.OperationRequest;
 import dev.modelgateway.wire.VendorJson;
-import dev.modelgateway.wire.VendorOperation;
 import dev.modelgateway.wire.openai.media.EmbeddingVectors;
 import io.vertx.core.buffer.Buffer;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Vendor B's embeddings request on Bedrock's embedding models through InvokeModel (Bedrock User Guide, "Amazon Titan
@@ -30,8 +29,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *       "search_document"}} → {@code {"embeddings": [[…], …]}}, without usage, so the inputs are counted here; only v4
  *       takes a dimension ({@code output_dimension}).</li>
  * </ul>
- * A Titan call of several inputs is several requests ({@link #requests}, {@link #answer}); {@link #operation} is the
- * one-request case as a {@link VendorOperation}.
+ * A Titan call of several inputs is several requests ({@link #requests}, {@link #answer}), which {@link #operation}
+ * makes one {@link FannedOperation}.
  */
 public final class BedrockEmbeddings {
     private static final Set<Integer> TITAN_V2_DIMENSIONS = Set.of(256, 512, 1024);
@@ -111,19 +110,12 @@ public final class BedrockEmbeddings {
     }
 
     /**
-     * The call as one operation, when it is one request: Cohere, or Titan with one input (for more, {@link #requests}
-     * and {@link #answer}).
+     * The call as one operation on the chosen deployment: its {@link #requests} (one per input for Titan, sent by the
+     * runner a few at a time), answered together by {@link #answer}.
      */
-    public static VendorOperation operation(List<String> texts, Integer dimensions, String publicModel, boolean base64) {
-        // the answer's shape is the model's, known when the deployment is chosen
-        AtomicReference<String> model = new AtomicReference<>();
-        OperationAnswer answer = new OperationAnswer.Json(body -> answer(model.get(), List.of(body), texts, publicModel, base64));
-        return new VendorOperation(upstreamModel -> {
-            List<OperationRequest> requests = requests(upstreamModel, texts, dimensions);
-            if (requests.size() != 1) throw new IllegalStateException("Titan embeds one input per request: use requests()");
-            model.set(upstreamModel);
-            return requests.getFirst();
-        }, answer, BedrockErrors.operationErrors());
+    public static FannedOperation operation(List<String> texts, Integer dimensions, String publicModel, boolean base64) {
+        return new FannedOperation(upstreamModel -> requests(upstreamModel, texts, dimensions),
+                (upstreamModel, answers) -> answer(upstreamModel, answers, texts, publicModel, base64), BedrockErrors.operationErrors());
     }
 
     private static String family(String upstreamModel) {

@@ -15,6 +15,7 @@ import dev.modelgateway.wire.VendorOperation;
 import dev.modelgateway.wire.gemini.GeminiCodec;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Vendor C's exact token count on Vertex, {@code publishers/google/models/{m}:countTokens}
@@ -35,10 +36,13 @@ public final class VertexGeminiTokenCount {
     private VertexGeminiTokenCount() {
     }
 
-    /** @param request the caller's body as a canonical request (the messages count endpoint's, decoded) */
-    public static VendorOperation operation(VertexLocation at, CanonicalRequest request, GeminiCodec gemini) {
+    /**
+     * @param request the caller's body as a canonical request (the messages count endpoint's, decoded): asked for
+     *                when the request is encoded, which the runner does beside the event loop for a large body
+     */
+    public static VendorOperation operation(VertexLocation at, Supplier<CanonicalRequest> request, GeminiCodec gemini) {
         return new VendorOperation(upstreamModel -> {
-            ObjectNode generate = gemini.encodeRequest(request, upstreamModel, false).body();
+            ObjectNode generate = gemini.encodeRequest(request.get(), upstreamModel, false).body();
             ObjectNode body = JsonNodeFactory.instance.objectNode();
             for (String field : COUNTED_FIELDS) {
                 if (generate.has(field)) body.set(field, generate.get(field));

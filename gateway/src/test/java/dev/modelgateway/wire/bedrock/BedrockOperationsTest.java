@@ -6,6 +6,7 @@ import dev.modelgateway.config.Capabilities;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.error.VendorError;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.wire.FannedOperation;
 import dev.modelgateway.wire.OperationAnswer;
 import dev.modelgateway.wire.OperationRequest;
 import dev.modelgateway.wire.VendorErrors;
@@ -97,11 +98,12 @@ class BedrockOperationsTest {
 
     @Test
     void cohereEmbedsAllInputsInOneRequest() throws Exception {
-        VendorOperation op = BedrockEmbeddings.operation(List.of("x", "y"), null, "platform/cohere", false);
-        OperationRequest r = op.encode("cohere.embed-english-v3");
+        FannedOperation op = BedrockEmbeddings.operation(List.of("x", "y"), null, "platform/cohere", false);
+        OperationRequest r = op.encode("cohere.embed-english-v3").getFirst();
+        assertThat(op.encode("cohere.embed-english-v3")).hasSize(1);
         assertThat(r.body().toString()).isEqualTo("{\"texts\":[\"x\",\"y\"],\"input_type\":\"search_document\"}");
-        OperationAnswer.Decoded d = ((OperationAnswer.Json) op.answer()).decoder()
-                .decode(Buffer.buffer("{\"id\":\"1\",\"embeddings\":[[0.1],[0.2]],\"texts\":[\"x\",\"y\"],\"response_type\":\"embeddings_floats\"}"));
+        OperationAnswer.Decoded d = op.answer().join("cohere.embed-english-v3",
+                List.of(Buffer.buffer("{\"id\":\"1\",\"embeddings\":[[0.1],[0.2]],\"texts\":[\"x\",\"y\"],\"response_type\":\"embeddings_floats\"}")));
         assertThat(Json.MAPPER.readTree(d.body().getBytes()).path("data")).hasSize(2);
         assertThat(d.usage().inputTokens()).isPositive();
     }

@@ -133,7 +133,7 @@ class VertexGeminiOracleTest {
         CanonicalRequest request = new MessagesInbound().decodeRequest(Fixtures.parse("""
                 {"model":"m","max_tokens":64,"system":"Be terse.","messages":[{"role":"user","content":"Hello"}],
                  "tools":[{"name":"f","input_schema":{"type":"object","properties":{"x":{"type":"string"}}}}]}"""));
-        OperationRequest ours = VertexGeminiTokenCount.operation(AT, request, CODEC).encode(MODEL);
+        OperationRequest ours = VertexGeminiTokenCount.operation(AT, () -> request, CODEC).encode(MODEL);
         ObjectNode generate = CODEC.encodeRequest(request, MODEL, false).body();
 
         ObjectNode config = Fixtures.JSON.createObjectNode();
@@ -151,7 +151,7 @@ class VertexGeminiOracleTest {
     @Test
     void embeddingsSendWhatTheSdkSendsToVertexPredict() {
         OperationRequest ours = VertexEmbeddings.operation(AT, "platform/embed", List.of("first", "second"), 256,
-                "RETRIEVAL_QUERY", false).encode("text-embedding-005");
+                "RETRIEVAL_QUERY", false).encode("text-embedding-005").getFirst();
         vertex.models.embedContent("text-embedding-005", List.of("first", "second"),
                 EmbedContentConfig.builder().outputDimensionality(256).taskType("RETRIEVAL_QUERY").build());
         CapturingServer.Captured sdk = server.take();

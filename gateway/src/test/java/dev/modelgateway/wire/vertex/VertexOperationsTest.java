@@ -2,8 +2,10 @@ package dev.modelgateway.wire.vertex;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.wire.FannedOperation;
 import dev.modelgateway.wire.Fixtures;
 import dev.modelgateway.wire.OperationAnswer;
+import dev.modelgateway.wire.OperationRequest;
 import dev.modelgateway.wire.VendorErrors;
 import dev.modelgateway.wire.VendorOperation;
 import dev.modelgateway.wire.anthropic.MessagesInbound;
@@ -12,6 +14,7 @@ import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -26,30 +29,52 @@ class VertexOperationsTest {
 
     @Test
     void embeddingsAnswerVendorBsListWithVertexsTokenCounts() {
-        VendorOperation op = VertexEmbeddings.operation(AT, "platform/embed", List.of("a", "b"), null, null, false);
-        OperationAnswer.Decoded decoded = answer(op, """
+        FannedOperation op = VertexEmbeddings.operation(AT, "platform/embed", List.of("a", "b"), null, null, false);
+        OperationAnswer.Decoded decoded = op.answer().join("text-embedding-005", List.of(Buffer.buffer("""
                 {"predictions":[{"embeddings":{"values":[0.25,0.5],"statistics":{"token_count":3,"truncated":false}}},
                                 {"embeddings":{"values":[0.75,1.0],"statistics":{"token_count":4,"truncated":false}}}],
-                 "metadata":{"billableCharacterCount":2}}""");
+                 "metadata":{"billableCharacterCount":2}}""")));
         assertThat(Fixtures.parse(decoded.body().toString())).isEqualTo(Fixtures.parse("""
                 {"object":"list","data":[{"object":"embedding","index":0,"embedding":[0.25,0.5]},
                                          {"object":"embedding","index":1,"embedding":[0.75,1.0]}],
                  "model":"platform/embed","usage":{"prompt_tokens":7,"total_tokens":7}}"""));
         assertThat(decoded.usage().inputTokens()).isEqualTo(7);
-        assertThat(Fixtures.parse(op.encode("text-embedding-005").body().toString()))
-                .isEqualTo(Fixtures.parse("{\"instances\":[{\"content\":\"a\"},{\"content\":\"b\"}]}"));
+        assertThat(op.encode("text-embedding-005")).singleElement().satisfies(r -> assertThat(Fixtures.parse(r.body().toString()))
+                .isEqualTo(Fixtures.parse("{\"instances\":[{\"content\":\"a\"},{\"content\":\"b\"}]}")));
+    }
+
+    @Test
+    void geminiEmbeddingTakesOneInputPerRequestAndTheOthersAtMost250() {
+        FannedOperation op = VertexEmbeddings.operation(AT, "platform/embed", List.of("a", "b", "c"), 8, null, false);
+        List<OperationRequest> one = op.encode("gemini-embedding-001");
+        assertThat(one).extracting(OperationRequest::path)
+                .containsOnly("/v1/projects/my-project/locations/us-central1/publishers/google/models/gemini-embedding-001:predict");
+        assertThat(one).extracting(r -> r.body().toString()).containsExactly(
+                "{\"instances\":[{\"content\":\"a\"}],\"parameters\":{\"outputDimensionality\":8}}",
+                "{\"instances\":[{\"content\":\"b\"}],\"parameters\":{\"outputDimensionality\":8}}",
+                "{\"instances\":[{\"content\":\"c\"}],\"parameters\":{\"outputDimensionality\":8}}");
+        List<String> many = IntStream.range(0, 251).mapToObj(i -> "t" + i).toList();
+        List<OperationRequest> batches = VertexEmbeddings.operation(AT, "platform/embed", many, null, null, false).encode("text-embedding-005");
+        assertThat(batches).extracting(r -> Fixtures.parse(r.body().toString()).path("instances").size()).containsExactly(250, 1);
+
+        OperationAnswer.Decoded joined = op.answer().join("gemini-embedding-001", List.of(
+                Buffer.buffer("{\"predictions\":[{\"embeddings\":{\"values\":[1.0],\"statistics\":{\"token_count\":2}}}]}"),
+                Buffer.buffer("{\"predictions\":[{\"embeddings\":{\"values\":[2.0],\"statistics\":{\"token_count\":3}}}]}")));
+        assertThat(Fixtures.parse(joined.body().toString()).path("data").get(1).path("index").asInt()).isEqualTo(1);
+        assertThat(Fixtures.parse(joined.body().toString()).path("data").get(1).path("embedding").toString()).isEqualTo("[2.0]");
+        assertThat(joined.usage().inputTokens()).isEqualTo(5);
     }
 
     @Test
     void anInvalidAnswerIsTheVendorsFault() {
-        VendorOperation op = VertexEmbeddings.operation(AT, "platform/embed", List.of("a"), 8, null, false);
-        assertThatThrownBy(() -> answer(op, "<html>")).isInstanceOf(GatewayException.class)
+        FannedOperation op = VertexEmbeddings.operation(AT, "platform/embed", List.of("a"), 8, null, false);
+        assertThatThrownBy(() -> op.answer().join("text-embedding-005", List.of(Buffer.buffer("<html>")))).isInstanceOf(GatewayException.class)
                 .satisfies(e -> assertThat(((GatewayException) e).status()).isEqualTo(502));
     }
 
     @Test
     void geminiCountIsAnsweredInTheMessagesCountShape() {
-        VendorOperation op = VertexGeminiTokenCount.operation(AT, new MessagesInbound().decodeRequest(Fixtures.parse("""
+        VendorOperation op = VertexGeminiTokenCount.operation(AT, () -> new MessagesInbound().decodeRequest(Fixtures.parse("""
                 {"model":"m","max_tokens":16,"messages":[{"role":"user","content":"Hello"}]}""")), new GeminiCodec());
         OperationAnswer.Decoded decoded = answer(op, "{\"totalTokens\":12,\"promptTokensDetails\":[{\"modality\":\"TEXT\",\"tokenCount\":12}]}");
         assertThat(Fixtures.parse(decoded.body().toString())).isEqualTo(Fixtures.parse("{\"input_tokens\":12}"));
