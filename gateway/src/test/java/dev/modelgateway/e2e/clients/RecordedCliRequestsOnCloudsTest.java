@@ -1,6 +1,8 @@
 package dev.modelgateway.e2e.clients;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.e2e.GatewayHarness;
+import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.ReceivedRequest;
 import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
@@ -101,6 +103,24 @@ class RecordedCliRequestsOnCloudsTest {
     void codexOnVertex() {
         RecordedCliRequestsTest.codex(gateway, VERTEX);
         assertThat(paths("vertex")).hasSize(3);
+    }
+
+    /**
+     * The prompt goes to both clouds as Claude Code wrote it: its cache markers (the cache is declared), the system
+     * entries in the middle of the conversation and the tools, not hoisted, dropped or re-serialised differently.
+     */
+    @Test
+    void claudeCodesPromptReachesBothCloudsAsSent() {
+        JsonNode sent = RecordedClientRequest.load("claude-code/continue-second-turn.json").body();
+        assertThat(sent.toString()).contains("cache_control").contains("\"role\":\"system\"");
+        for (String model : List.of(BEDROCK, VERTEX)) {
+            sim.clearReceived();
+            RecordedClientRequest.load("claude-code/continue-second-turn.json").replay(gateway, model);
+            JsonNode received = Json.parseOrNull(sim.received().getLast().body());
+            for (String field : List.of("system", "messages", "tools", "thinking")) {
+                assertThat(received.get(field)).as(model + ": " + field).isEqualTo(sent.get(field));
+            }
+        }
     }
 
     /** The paths the simulator's double for {@code vendor} received; no request went to vendor A's own API. */
