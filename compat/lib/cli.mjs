@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { recordingProxy, MASTER_KEY } from './stack.mjs';
-import { VENDORS, VENDOR_IDS, expect, excerpt } from './vendors.mjs';
+import { VENDORS, ROW_IDS, CLOUD_IDS, expect, excerpt } from './vendors.mjs';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', '.bin');
 const CLI_TIMEOUT_MS = 90_000;
@@ -108,10 +108,12 @@ const claudeScenarios = {
   /**
    * Switching vendor mid-session: the session starts on another vendor (A, or B when the cell is A's), goes on
    * with `-c --model <this vendor>`, and comes back: each turn replays the others' history, thinking included.
+   * A cloud row starts on its cloud-served model, goes to vendor B and comes back to the cloud.
    */
   switch_vendor: (vendor) => (ctx) => claudeCell(ctx, vendor, async (c, s) => {
-    const other = vendor === 'A' ? 'B' : 'A';
-    const turns = [[other, []], [vendor, ['-c']], [other, ['-c']]];
+    const other = VENDORS[vendor].family === 'A' ? 'B' : 'A';
+    const turns = CLOUD_IDS.includes(vendor) ? [[vendor, []], [other, ['-c']], [vendor, ['-c']]]
+      : [[other, []], [vendor, ['-c']], [other, ['-c']]];
     for (const [i, [v, extra]] of turns.entries()) {
       const r = await claude(c, { ...s, model: VENDORS[v].model, prompt: `[[sim:tool=none]] Turn ${i + 1}.`, extra });
       expect(r.code === 0, failed(`turn ${i + 1} on ${v}`, r));
@@ -188,7 +190,7 @@ export function cliCells() {
   const cells = [];
   for (const [client, scenarios] of [['claude-code', claudeScenarios], ['codex', codexScenarios]]) {
     for (const [scenario, make] of Object.entries(scenarios)) {
-      for (const vendor of VENDOR_IDS) cells.push({ kind: 'cli', client, scenario, vendor, run: make(vendor) });
+      for (const vendor of ROW_IDS) cells.push({ kind: 'cli', client, scenario, vendor, run: make(vendor) });
     }
   }
   return cells;

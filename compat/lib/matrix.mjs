@@ -1,6 +1,6 @@
 // docs/compatibility.md from the suite's results: client × scenario × vendor, and inbound protocol × vendor ×
 // feature, ✅/❌ per cell, every ❌ with its reason; n/a (a cell that cannot apply to a vendor) with its reason.
-import { VENDORS, VENDOR_IDS, REALTIME_MODELS } from './vendors.mjs';
+import { VENDORS, ROW_IDS, CLOUD_IDS, CLOUD_CLIENTS, REALTIME_MODELS } from './vendors.mjs';
 import { FEATURES } from './sdk.mjs';
 import { codexConfig } from './cli.mjs';
 
@@ -25,7 +25,7 @@ const SCENARIOS = {
   plain: 'a plain answer, the default tools declared',
   bash_tool: 'the model calls `Bash`; Claude Code runs it (a file is written) and sends the result back',
   continue: '`-c` continues the session: the second turn carries the first',
-  switch_vendor: '`-c --model` switches vendor mid-session and back (A ⇄ this vendor; B ⇄ A for A)',
+  switch_vendor: '`-c --model` switches vendor mid-session and back (A ⇄ this vendor; B ⇄ A for A; a cloud row ⇄ B, starting on the cloud)',
   shell_tool: 'the model calls `exec_command`; Codex runs it (a file is written) and sends the output back',
   text: 'a text answer', stream: 'a streamed answer', tools: 'a tool call, then the tool result answered',
   parallel_tools: 'two tool calls in one turn, then both results', thinking_multi_turn: 'reasoning on, a tool call and its result replayed with the reasoning',
@@ -63,8 +63,14 @@ export function renderMatrix(results, { only } = {}) {
     '`./gw test` runs it after the Java tests, and fails on a cell that fails without being listed in',
     '`compat/known.json` (or that passes while listed).', '');
   out.push(`**${passed} of ${applicable} cells pass**${naReasons.length ? `; ${results.length - applicable} do not apply (n/a)` : ''}.${only ? ` (run restricted to \`${only}\`)` : ''}`, '');
-  out.push('| vendor | model called | realtime model |', '|---|---|---|');
-  for (const v of VENDOR_IDS) out.push(`| ${VENDORS[v].name} | \`${VENDORS[v].model}\` | ${REALTIME_MODELS[v] ? `\`${REALTIME_MODELS[v]}\`` : 'none'} |`);
+  out.push('| vendor | model called | served as | realtime model |', '|---|---|---|---|');
+  for (const v of ROW_IDS) {
+    out.push(`| ${v === VENDORS[v].family ? VENDORS[v].name : `${v}: ${VENDORS[v].name}`} | \`${VENDORS[v].model}\` | \`${VENDORS[v].upstream}\` | ${REALTIME_MODELS[v] ? `\`${REALTIME_MODELS[v]}\`` : 'none'} |`);
+  }
+  out.push('', `The ${CLOUD_IDS.map((v) => `\`${v}\``).join(' and ')} rows are vendor A's models that the demo serves through the simulator's`,
+    'AWS Bedrock and Google Vertex AI doubles, SigV4-signed and with a service account\'s OAuth tokens',
+    '([clouds.md, In demo mode](clouds.md#in-demo-mode)); the CLIs and the official SDKs run on them',
+    `(${[...CLOUD_CLIENTS].map((c) => `\`${c}\``).join(', ')}), so only their tables have those columns.`);
   out.push('', 'The `openai-https` and `openai-realtime` cells talk to a second gateway that serves TLS itself',
     '([configuration.md, TLS](configuration.md#tls)) with a self-signed certificate made for the run; each of those',
     'cells runs in a node process that trusts it through `NODE_EXTRA_CA_CERTS`.', '');
@@ -73,18 +79,20 @@ export function renderMatrix(results, { only } = {}) {
   const clients = [...new Set(results.map((r) => r.client))];
   for (const client of clients) {
     out.push(`### ${CLIENTS[client] ?? client}`, '');
-    out.push(`| scenario | ${VENDOR_IDS.join(' | ')} |`, `|---|${VENDOR_IDS.map(() => ':-:').join('|')}|`);
+    const rows = ROW_IDS.filter((v) => results.some((r) => r.client === client && r.vendor === v));
+    out.push(`| scenario | ${rows.join(' | ')} |`, `|---|${rows.map(() => ':-:').join('|')}|`);
     const scenarios = [...new Set(results.filter((r) => r.client === client).map((r) => r.scenario))];
-    for (const s of scenarios) out.push(`| \`${s}\`: ${SCENARIOS[s] ?? ''} | ${VENDOR_IDS.map((v) => cell(client, s, v)).join(' | ')} |`);
+    for (const s of scenarios) out.push(`| \`${s}\`: ${SCENARIOS[s] ?? ''} | ${rows.map((v) => cell(client, s, v)).join(' | ')} |`);
     out.push('');
   }
 
   out.push('## Inbound protocol × vendor × feature', '');
   out.push('A cell is ✅ when every SDK client of that protocol passes the feature on that vendor; the numbers point to',
-    'the failing clients\' reasons. — : the protocol has no such feature (`cache_control` is not part of the Responses API).', '');
+    'the failing clients\' reasons. — : the protocol has no such feature (`cache_control` is not part of the Responses API).',
+    'On the cloud rows only the official SDKs run.', '');
   out.push(`| protocol | vendor | ${FEATURES.map((f) => `\`${f}\``).join(' | ')} |`, `|---|---|${FEATURES.map(() => ':-:').join('|')}|`);
   for (const [p, label] of Object.entries(PROTOCOLS)) {
-    for (const v of VENDOR_IDS) {
+    for (const v of ROW_IDS) {
       const cols = FEATURES.map((f) => {
         const rs = results.filter((r) => r.protocol === p && r.vendor === v && r.scenario === f);
         if (rs.length === 0) return '—';

@@ -1,5 +1,5 @@
 // The SDK cells: each client speaks one inbound protocol; each runs the matrix's features on every vendor.
-import { VENDOR_IDS } from './vendors.mjs';
+import { VENDOR_IDS, ROW_IDS, CLOUD_CLIENTS } from './vendors.mjs';
 import * as official from './official.mjs';
 import * as fw from './frameworks.mjs';
 
@@ -23,7 +23,7 @@ export function sdkCells() {
   for (const [client, [protocol, features]] of Object.entries(SDK_CLIENTS)) {
     for (const scenario of FEATURES) {
       if (!features[scenario]) continue;
-      for (const vendor of VENDOR_IDS) cells.push({ kind: 'sdk', client, scenario, vendor, protocol, run: (ctx) => features[scenario](ctx, vendor) });
+      for (const vendor of CLOUD_CLIENTS.has(client) ? ROW_IDS : VENDOR_IDS) cells.push({ kind: 'sdk', client, scenario, vendor, protocol, run: (ctx) => features[scenario](ctx, vendor) });
     }
   }
   return cells;

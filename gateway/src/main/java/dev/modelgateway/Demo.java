@@ -2,6 +2,7 @@ package dev.modelgateway;
 
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.config.RoutingConfig;
 import dev.modelgateway.config.Settings;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.config.VendorEndpoint;
@@ -10,6 +11,7 @@ import dev.modelgateway.sim.SimKeys;
 import dev.modelgateway.sim.VendorSimulator;
 import io.vertx.core.Vertx;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -36,6 +38,8 @@ final class Demo {
         VendorSimulator sim = VendorSimulator.start(vertx, 0).await();
         String s = sim.baseUrl();
         GatewayConfig config = config(base, s, SimKeys.defaults());
+        config = config.withRouting(clouds(sim, Path.of(base.settings().text(Settings.SERVER_DATA_DIR)))
+                .withCooldown(base.routing().cooldown()));
         Gateway gateway = Gateway.start(vertx, config, Main.eventLoops()).await();
         String url = config.scheme() + "://" + HOST + ":" + gateway.port();
         System.out.println("""
@@ -64,9 +68,23 @@ final class Demo {
                       .create({model: "platform/vendorA-sonnet-5", max_tokens: 256, messages: [{role: "user", content: "Hello!"}]})
                       .then(m => console.log(m.content.at(-1).text))'
 
+                Served through the simulated clouds (docs/clouds.md, "In demo mode"): %5$s on AWS Bedrock
+                (InvokeModel, SigV4), %6$s on Google Vertex AI (rawPredict, a service account's tokens)
+
                 Press Ctrl+C to stop.
-                """.formatted(url, s, config.masterKey(), config.databaseUrl()));
+                """.formatted(url, s, config.masterKey(), config.databaseUrl(), DemoClouds.BEDROCK_MODEL, DemoClouds.VERTEX_MODEL));
         Main.stopOnShutdown(vertx, gateway);
+    }
+
+    /**
+     * Two of vendor A's models on the simulator's Bedrock and Vertex doubles: a service account made for this start,
+     * which the simulator's Google token endpoint trusts, and whose tokens are the only ones its Vertex double takes.
+     */
+    static RoutingConfig clouds(VendorSimulator sim, Path dataDir) throws IOException {
+        DemoServiceAccount account = DemoServiceAccount.create(dataDir, DemoClouds.SERVICE_ACCOUNT_FILE, sim.baseUrl() + "/oauth2/token");
+        sim.googleOAuth().trustServiceAccount(account.clientEmail(), account.publicKey());
+        sim.acceptVertexTokens(sim.googleTokens());
+        return DemoClouds.routing(dataDir, sim.baseUrl(), account);
     }
 
     /** The serve configuration turned into the demo's: simulated vendors, loopback only, its own database. */

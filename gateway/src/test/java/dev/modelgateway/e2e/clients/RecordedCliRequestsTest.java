@@ -31,58 +31,59 @@ class RecordedCliRequestsTest {
 
     @Test
     void claudeCodeOnVendorA() {
-        claudeCode(A);
+        claudeCode(gateway, A);
     }
 
     @Test
     void claudeCodeOnVendorB() {
-        claudeCode(B);
+        claudeCode(gateway, B);
     }
 
     @Test
     void claudeCodeOnVendorC() {
-        claudeCode(C);
+        claudeCode(gateway, C);
     }
 
     @Test
     void claudeCodeOnVendorD() {
-        claudeCode(D);
+        claudeCode(gateway, D);
     }
 
     @Test
     void codexOnVendorA() {
-        codex(A);
+        codex(gateway, A);
     }
 
     @Test
     void codexOnVendorB() {
-        codex(B);
+        codex(gateway, B);
     }
 
     @Test
     void codexOnVendorC() {
-        codex(C);
+        codex(gateway, C);
     }
 
     @Test
     void codexOnVendorD() {
-        codex(D);
+        codex(gateway, D);
     }
 
-    private static void claudeCode(String model) {
+    /** Claude Code's recorded requests on {@code model}: its answers are what Claude Code can show. */
+    static void claudeCode(GatewayHarness gateway, String model) {
         for (String f : List.of("plain.json", "continue-second-turn.json")) {
-            assertThat(lastBlock(messages("claude-code/" + f, model)).path("text").asText()).as(f).startsWith("Hello from ");
+            assertThat(lastBlock(messages(gateway, "claude-code/" + f, model)).path("text").asText()).as(f).startsWith("Hello from ");
         }
-        assertThat(lastBlock(messages("claude-code/bash-tool-result.json", model)).path("text").asText())
+        assertThat(lastBlock(messages(gateway, "claude-code/bash-tool-result.json", model)).path("text").asText())
                 .startsWith("Tool result received: ");
-        JsonNode call = lastBlock(messages("claude-code/bash-tool-call.json", model));
+        JsonNode call = lastBlock(messages(gateway, "claude-code/bash-tool-call.json", model));
         assertThat(call.path("type").asText()).isEqualTo("tool_use");
         assertThat(call.path("name").asText()).isEqualTo("Bash");
         assertThat(Fixtures.parse(call.path("input").asText()).path("command").asText()).isEqualTo("echo compat-ok > out.txt");
     }
 
     /** The content blocks a messages stream builds (text and tool input accumulated), checked for what Claude Code needs. */
-    private static List<JsonNode> messages(String fixture, String model) {
+    private static List<JsonNode> messages(GatewayHarness gateway, String fixture, String model) {
         RecordedClientRequest.Answer a = RecordedClientRequest.load(fixture).replay(gateway, model);
         assertThat(a.status()).as(fixture + " on " + model + ": " + a.body()).isEqualTo(200);
         List<JsonNode> data = a.data();
@@ -114,18 +115,19 @@ class RecordedCliRequestsTest {
         return blocks.getLast();
     }
 
-    private static void codex(String model) {
-        assertThat(lastItem(responses("codex/plain.json", model)).path("content").get(0).path("text").asText()).startsWith("Hello from ");
-        assertThat(lastItem(responses("codex/shell-tool-result.json", model)).path("content").get(0).path("text").asText())
+    /** Codex's recorded requests on {@code model}: its answers are what Codex can show. */
+    static void codex(GatewayHarness gateway, String model) {
+        assertThat(lastItem(responses(gateway, "codex/plain.json", model)).path("content").get(0).path("text").asText()).startsWith("Hello from ");
+        assertThat(lastItem(responses(gateway, "codex/shell-tool-result.json", model)).path("content").get(0).path("text").asText())
                 .startsWith("Tool result received: ");
-        JsonNode call = lastItem(responses("codex/shell-tool-call.json", model));
+        JsonNode call = lastItem(responses(gateway, "codex/shell-tool-call.json", model));
         assertThat(call.path("type").asText()).isEqualTo("function_call");
         assertThat(call.path("name").asText()).isEqualTo("exec_command");
         assertThat(Fixtures.parse(call.path("arguments").asText()).path("cmd").asText()).isEqualTo("echo compat-ok > out.txt");
     }
 
     /** The output items of a Responses stream's {@code response.completed}; at most one message item. */
-    private static List<JsonNode> responses(String fixture, String model) {
+    private static List<JsonNode> responses(GatewayHarness gateway, String fixture, String model) {
         RecordedClientRequest.Answer a = RecordedClientRequest.load(fixture).replay(gateway, model);
         assertThat(a.status()).as(fixture + " on " + model + ": " + a.body()).isEqualTo(200);
         JsonNode done = a.data().stream().filter(e -> e.path("type").asText().equals("response.completed")).findFirst()
