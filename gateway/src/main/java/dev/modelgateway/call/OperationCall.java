@@ -52,7 +52,7 @@ public final class OperationCall {
                     1, 0, 0);
             Deadline deadline = Deadline.ofMillis(timeout.apply(services.config().timeouts()).toMillis());
             // the request copies or encodes the caller's body: beside the event loop when it is large
-            return new Attempt(served, span, Attempts.bodyWork(ex, Math.max(requestBytes, op.payloadBytes()),
+            return new Attempt(served, d, span, Attempts.bodyWork(ex, Math.max(requestBytes, op.payloadBytes()),
                     () -> VendorRequest.of(d.endpoint(), op.encode(served.upstreamId()), deadline))
                     .compose(request -> relay(services, ex, request, op)));
         });
@@ -63,7 +63,7 @@ public final class OperationCall {
         admitted(services, ex, requestBytes, model, () -> {
             AttemptSpan span = ex.trace().attempt(model.vendor().id(), model.vendor().id(), model.id(), model.upstreamId(), 1, 0, 0);
             ex.response().putHeader("content-type", "application/json").end(json);
-            return new Attempt(model, span, Future.succeededFuture(new RelayOutcome.Answered(200, Usage.ZERO, null)));
+            return new Attempt(model, null, span, Future.succeededFuture(new RelayOutcome.Answered(200, Usage.ZERO, null)));
         });
     }
 
@@ -96,8 +96,11 @@ public final class OperationCall {
                 .recover(e -> Future.failedFuture(TransportFailures.classify(e, "accounts")));
     }
 
-    /** The attempt under way: the model as the chosen deployment serves it, its span, its outcome. */
-    private record Attempt(ModelEntry served, AttemptSpan span, Future<RelayOutcome> outcome) {
+    /**
+     * The attempt under way: the model as the chosen deployment serves it, that deployment (null: the gateway
+     * answers itself), its span, its outcome.
+     */
+    private record Attempt(ModelEntry served, Deployment deployment, AttemptSpan span, Future<RelayOutcome> outcome) {
     }
 
     @FunctionalInterface
@@ -121,11 +124,12 @@ public final class OperationCall {
             try {
                 started = attempt.start();
             } catch (GatewayException e) {
-                started = new Attempt(model, AttemptSpan.NONE, Future.failedFuture(e));
+                started = new Attempt(model, null, AttemptSpan.NONE, Future.failedFuture(e));
             } catch (RuntimeException e) {
-                started = new Attempt(model, AttemptSpan.NONE, Future.failedFuture(Attempts.internal(ex, e)));
+                started = new Attempt(model, null, AttemptSpan.NONE, Future.failedFuture(Attempts.internal(ex, e)));
             }
             Attempt a = started;
+            record.servedBy(a.deployment());
             a.outcome().onComplete(done -> {
                 if (done.succeeded()) {
                     a.span().succeeded(done.result().status(), a.served().upstreamId(), done.result().usage());

@@ -94,6 +94,7 @@ public final class ConfigEndpoint {
                 ObjectNode dn = ds.addObject().put("id", d.id()).put("provider", d.endpoint().provider()).put("model", d.upstreamModel())
                         .put("weight", d.weight()).put("region", d.region());
                 d.tags().forEach(dn.putArray("tags")::add);
+                if (d.price() != null) dn.set("price", price(d.price())); // its own, which its calls are billed at
                 dn.put("state", wait == 0 ? "ready" : "cooling").put("ready_in_ms", wait)
                         .put("breaker", BREAKER_STATES[b.stateCode()])
                         .put("cooling_until", wait == 0 ? null : Instant.now().plusMillis(wait).toString());
