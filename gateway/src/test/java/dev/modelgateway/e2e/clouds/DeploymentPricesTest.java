@@ -27,7 +27,8 @@ import java.util.TreeSet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One public model served by vendor A directly (at its catalogue price), by Bedrock and by Vertex AI, each cloud
+ * One public model served by vendor A directly (at its catalogue price), by Bedrock (InvokeModel and Converse) and by
+ * Vertex AI, each cloud
  * deployment at its own price (docs/clouds.md, "Prices"): every ledger row costs its tokens at the prices of the
  * deployment that served it, a cached prompt's reads included, and the admin API shows those prices.
  */
@@ -36,11 +37,13 @@ class DeploymentPricesTest {
     static final String MODEL = "platform/vendorA-sonnet-4.5";
     static final String DIRECT = "anthropic/vendorA-sonnet-4.5";
     static final String BEDROCK = "aws/us.anthropic.claude-sonnet-4-5-v1:0";
+    static final String CONVERSE = "aws/anthropic.claude-sonnet-4-5-v1:0";
     static final String VERTEX = "gcp/claude-sonnet-4-5@20250929";
     /** Per million tokens: input, output, cache_read, cache_write_5m, cache_write_1h (the catalogue's for the direct one). */
     static final Map<String, List<String>> PRICES = Map.of(
             DIRECT, List.of("3.00", "15.00", "0.30", "3.75", "6.00"),
             BEDROCK, List.of("3.30", "16.50", "0.33", "4.125", "6.60"),
+            CONVERSE, List.of("3.10", "15.50", "0.31", "3.875", "6.20"),
             VERTEX, List.of("2.70", "13.50", "0.27", "3.375", "5.40"));
     static final String[] COLUMNS = {"input_tokens", "output_tokens", "cache_read_tokens", "cache_write_5m_tokens",
             "cache_write_1h_tokens"};
@@ -78,6 +81,11 @@ class DeploymentPricesTest {
                         model: us.anthropic.claude-sonnet-4-5-v1:0
                         capabilities: {prompt_cache: true}
                         price: {input: 3.30, output: 16.50, cache_read: 0.33, cache_write_5m: 4.125, cache_write_1h: 6.60}
+                      - provider: aws
+                        model: anthropic.claude-sonnet-4-5-v1:0
+                        api: converse
+                        capabilities: {prompt_cache: true}
+                        price: {input: 3.10, output: 15.50, cache_read: 0.31, cache_write_5m: 3.875, cache_write_1h: 6.20}
                       - provider: gcp
                         model: claude-sonnet-4-5@20250929
                         capabilities: {prompt_cache: true}
@@ -114,13 +122,13 @@ class DeploymentPricesTest {
                 {"model":"%s","max_tokens":100,
                  "system":[{"type":"text","text":"%s","cache_control":{"type":"ephemeral"}}],
                  "messages":[{"role":"user","content":"Hello gateway"}]}""".formatted(MODEL, "You are a careful assistant. ".repeat(200));
-        // equal weights: the rotation gives each deployment two of the six calls, so each sees the prefix again
-        for (int i = 0; i < 6; i++) {
+        // equal weights: the rotation gives each deployment two of the eight calls, so each sees the prefix again
+        for (int i = 0; i < 8; i++) {
             HttpResponse<String> r = h.postAuthed("/api/v1/messages", cached, "anthropic-version", "2023-06-01");
             assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         }
-        List<Map<String, Object>> rows = h.ledger(MODEL, 6);
-        assertThat(rows).hasSize(6);
+        List<Map<String, Object>> rows = h.ledger(MODEL, 8);
+        assertThat(rows).hasSize(8);
         Set<String> served = new TreeSet<>();
         Map<String, Long> cacheReads = new HashMap<>();
         for (Map<String, Object> row : rows) {
@@ -129,8 +137,9 @@ class DeploymentPricesTest {
             cacheReads.merge(deployment, tokens(row, "cache_read_tokens"), Long::sum);
             assertThat(tokens(row, "cost_usd_e10")).as("the row of %s: %s", deployment, row).isEqualTo(expectedE10(row));
         }
-        assertThat(served).containsExactlyInAnyOrder(DIRECT, BEDROCK, VERTEX);
+        assertThat(served).containsExactlyInAnyOrder(DIRECT, BEDROCK, CONVERSE, VERTEX);
         assertThat(cacheReads.get(BEDROCK)).as("a cached prompt through Bedrock reports its cache reads").isPositive();
+        assertThat(cacheReads.get(CONVERSE)).as("through Converse").isPositive();
         assertThat(cacheReads.get(VERTEX)).as("and through Vertex").isPositive();
         Map<String, Object> bedrockRead = rows.stream().filter(r -> BEDROCK.equals(r.get("deployment")))
                 .filter(r -> tokens(r, "cache_read_tokens") > 0).findFirst().orElseThrow();
@@ -142,7 +151,7 @@ class DeploymentPricesTest {
                 "{\"from\":\"" + from + "\",\"to\":\"" + Instant.now().plusSeconds(60) + "\"}");
         assertThat(reprice.statusCode()).as(reprice.body()).isEqualTo(200);
         assertThat(Json.parseOrNull(reprice.body()).path("repriced").asLong()).isZero();
-        for (Map<String, Object> row : h.ledger(MODEL, 6)) assertThat(tokens(row, "cost_usd_e10")).isEqualTo(expectedE10(row));
+        for (Map<String, Object> row : h.ledger(MODEL, 8)) assertThat(tokens(row, "cost_usd_e10")).isEqualTo(expectedE10(row));
     }
 
     private static Map<String, Object> withDeployment(Map<String, Object> row, String deployment) {
@@ -158,7 +167,7 @@ class DeploymentPricesTest {
         JsonNode deployments = Json.parseOrNull(r.body()).path("models").path(MODEL).path("deployments");
         Map<String, JsonNode> byId = new HashMap<>();
         deployments.forEach(d -> byId.put(d.path("id").asText(), d));
-        assertThat(byId).containsOnlyKeys(DIRECT, BEDROCK, VERTEX);
+        assertThat(byId).containsOnlyKeys(DIRECT, BEDROCK, CONVERSE, VERTEX);
         assertThat(byId.get(DIRECT).has("price")).as("priced as its model").isFalse();
         assertThat(byId.get(BEDROCK).at("/price/cache_read").decimalValue()).isEqualByComparingTo("0.33");
         assertThat(byId.get(VERTEX).at("/price/input").decimalValue()).isEqualByComparingTo("2.70");
