@@ -55,9 +55,7 @@ public record ModelPrice(BigDecimal input, BigDecimal output, BigDecimal cacheRe
         if (!node.isObject()) throw new IllegalArgumentException(at + " must be an object of prices or the word unknown");
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String name = names.next();
-            if (!FIELDS.contains(name)) {
-                throw new IllegalArgumentException((at.equals("price") ? "" : at + ": ") + "unknown price field '" + name + "'");
-            }
+            if (!FIELDS.contains(name)) throw new IllegalArgumentException(at + ": unknown price field '" + name + "'");
         }
         BigDecimal input = required(at, node, "input");
         BigDecimal output = required(at, node, "output");

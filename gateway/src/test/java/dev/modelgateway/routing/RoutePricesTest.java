@@ -114,6 +114,15 @@ class RoutePricesTest {
     }
 
     @Test
+    void aReloadsAuditSummaryNamesTheDeploymentsWhosePriceChanged() throws Exception {
+        Routes before = routes(PRICED);
+        Routes after = routes(PRICED.replace("input: 3.30", "input: 3.60"));
+        assertThat(RoutesChange.between(before, after).path("prices_changed").toString())
+                .isEqualTo("[\"" + MODEL + " @ aws/us.anthropic.claude-sonnet-5-v1:0\"]");
+        assertThat(RoutesChange.between(before, routes(PRICED)).path("prices_changed").isEmpty()).isTrue();
+    }
+
+    @Test
     void aBadPriceIsRefusedNamingItsField() {
         String at = "models.platform/vendorA-sonnet-5.deployments[1].price";
         assertThatThrownBy(() -> routes(PRICED.replace("input: 3.30, ", "")))
