@@ -146,6 +146,17 @@ class DeploymentPricesTest {
         assertThat(tokens(bedrockRead, "cost_usd_e10")).as("not the catalogue's prices")
                 .isNotEqualTo(expectedE10(withDeployment(bedrockRead, DIRECT)));
 
+        // the usage report by deployment: what each way of serving the model cost
+        Map<String, Long> byDeployment = new HashMap<>();
+        rows.forEach(row -> byDeployment.merge((String) row.get("deployment"), expectedE10(row), Long::sum));
+        HttpResponse<String> usage = h.getAuthed("/api/v1/admin/usage?group_by=deployment&from=" + from.getEpochSecond());
+        assertThat(usage.statusCode()).as(usage.body()).isEqualTo(200);
+        Map<String, BigDecimal> reported = new HashMap<>();
+        Json.parseOrNull(usage.body()).path("data").forEach(g ->
+                reported.put(g.path("deployment").asText(), new BigDecimal(g.path("cost_usd").asText())));
+        assertThat(reported).containsOnlyKeys(byDeployment.keySet());
+        byDeployment.forEach((d, e10) -> assertThat(reported.get(d)).as(d).isEqualByComparingTo(BigDecimal.valueOf(e10, 10)));
+
         // a re-pricing with the configuration in force keeps each deployment's own prices
         HttpResponse<String> reprice = h.postAuthed("/api/v1/admin/reprice",
                 "{\"from\":\"" + from + "\",\"to\":\"" + Instant.now().plusSeconds(60) + "\"}");
