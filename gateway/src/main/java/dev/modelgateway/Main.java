@@ -2,14 +2,19 @@ package dev.modelgateway;
 
 import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.catalogue.Catalogue;
+import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.cli.KeysCommand;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.console.ConsoleTimings;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Settings;
+import dev.modelgateway.routing.CircuitBreakers;
+import dev.modelgateway.routing.RoutePrices;
+import dev.modelgateway.routing.Routes;
 import dev.modelgateway.server.Gateway;
 import dev.modelgateway.server.StartupFailure;
 import dev.modelgateway.server.Version;
+import dev.modelgateway.time.Ticker;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 
@@ -128,8 +133,16 @@ public final class Main {
         int status = KeysCommand.run(rest.toArray(String[]::new),
                 new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey(), null, config.defaultMaxConcurrent(),
                         config.ledgerJournalDir()),
-                Catalogue.load(config), System.out);
+                cliPrices(config), System.out);
         System.exit(status);
+    }
+
+    /**
+     * The prices the configuration gives, as a gateway running it prices with them: the catalogue's and the
+     * deployments' own (docs/accounts.md, "Re-pricing"), so that {@code keys reprice} matches the gateway's table.
+     */
+    private static PriceBook cliPrices(GatewayConfig config) {
+        return RoutePrices.of(Routes.build(config, Catalogue.load(config), new CircuitBreakers(Ticker.SYSTEM)));
     }
 
     static VertxOptions vertxOptions() {

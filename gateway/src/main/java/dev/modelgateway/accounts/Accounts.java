@@ -65,7 +65,7 @@ public final class Accounts {
     /** How often other instances' spend is read back from the database. */
     static final Duration SPEND_REFRESH = Duration.ofSeconds(1);
     /** The accounts tables; the newest of the migrations under {@code db/migration/accounts} (a test checks it). */
-    public static final Schema SCHEMA = new Schema("accounts", "14");
+    public static final Schema SCHEMA = new Schema("accounts", "15");
     private static final Logger LOG = LoggerFactory.getLogger(Accounts.class);
 
     private final Vertx vertx;
@@ -343,14 +343,15 @@ public final class Accounts {
     }
 
     /**
-     * Queues a usage record for the ledger, priced with the current price table; never blocks and never throws. A
+     * Queues a usage record for the ledger, priced with the current price table (the price of the deployment that
+     * served it when it has its own, else its model's: docs/clouds.md, "Prices"); never blocks and never throws. A
      * model whose price is the operator's {@code unknown} (or that lost its price since admission) costs 0 and its
      * row is marked, and an alert says so once a day per model: never a silent $0.
      */
     public void record(UsageRecord record) {
         try {
             String model = record.answeredModel() != null ? record.answeredModel() : record.publicModel();
-            ModelPrice price = model == null ? null : prices.priceOf(model);
+            ModelPrice price = model == null ? null : prices.priceOf(model, record.deployment());
             Usage usage = record.usage() == null ? Usage.ZERO : record.usage();
             boolean unknown = price == null || price.unknown();
             if (unknown && (usage.totalTokens() > 0 || usage.webSearchCalls() > 0)) priceUnknown(model);

@@ -262,7 +262,7 @@ public final class CallRunner {
 
         private Metering.Record record(ModelEntry model) {
             return services.metering().record(call.exchange(), admission, call.primary()).attempted(model, sent)
-                    .fallbackAdmissions(fallbackAdmissions);
+                    .servedBy(deployment).fallbackAdmissions(fallbackAdmissions);
         }
     }
 }

@@ -10,6 +10,7 @@ import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.observability.CallFacts;
+import dev.modelgateway.routing.Deployment;
 import dev.modelgateway.upstream.RelayOutcome;
 import io.vertx.core.Future;
 
@@ -96,6 +97,7 @@ public final class Metering {
         private final Admission admission;
         private final ModelEntry requested;
         private ModelEntry answered;
+        private Deployment deployment;
         private Usage usage = Usage.ZERO;
         private int attempts;
         private int status;
@@ -113,6 +115,15 @@ public final class Metering {
         public Record attempted(ModelEntry model, int attempts) {
             this.answered = model;
             this.attempts = attempts;
+            return this;
+        }
+
+        /**
+         * The deployment of the last attempt (null: none was chosen): the row names it, and is billed at its own
+         * price when it has one (docs/clouds.md, "Prices").
+         */
+        public Record servedBy(Deployment deployment) {
+            this.deployment = deployment;
             return this;
         }
 
@@ -153,8 +164,12 @@ public final class Metering {
             write();
         }
 
+        private String deploymentId() {
+            return deployment == null ? null : deployment.id();
+        }
+
         private double cost() {
-            ModelPrice price = prices == null ? null : prices.priceOf((answered == null ? requested : answered).id());
+            ModelPrice price = prices == null ? null : prices.priceOf((answered == null ? requested : answered).id(), deploymentId());
             return price == null ? 0 : price.cost(usage).doubleValue();
         }
 
@@ -167,7 +182,7 @@ public final class Metering {
             long latencyMs = ex.elapsedMs();
             accounts.record(new UsageRecord(ex.traceId(), ex.caller().keyId(), requested.id(),
                     answered == null ? null : answered.id(), vendor, usage, attempts, status, latencyMs, ttftMs, Instant.now(),
-                    ex.caller().key().teamId()));
+                    ex.caller().key().teamId(), deploymentId()));
             ex.trace().recorded(new CallFacts(requested.id(), answered == null ? null : answered.id(), vendor, status, usage,
                     attempts, latencyMs, ttftMs, cost()), ex.caller().keyId());
             if (admission != null) admission.settle(usage.totalTokens());

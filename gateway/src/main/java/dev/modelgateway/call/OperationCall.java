@@ -80,7 +80,7 @@ public final class OperationCall {
                                 bodies -> many.answer().join(served.upstreamId(), bodies), errors(many.errors())));
                 case LocalAnswer local -> Attempts.bodyWork(ex, requestBytes, local.json()::get).map(json -> answerHere(ex, json));
             };
-            return new Attempt(served, span, outcome);
+            return new Attempt(served, d, span, outcome);
         });
     }
 
@@ -120,8 +120,11 @@ public final class OperationCall {
                 .recover(e -> Future.failedFuture(TransportFailures.classify(e, "accounts")));
     }
 
-    /** The attempt under way: the model as the chosen deployment serves it, its span, its outcome. */
-    private record Attempt(ModelEntry served, AttemptSpan span, Future<RelayOutcome> outcome) {
+    /**
+     * The attempt under way: the model as the chosen deployment serves it, that deployment (null: the gateway
+     * answers itself), its span, its outcome.
+     */
+    private record Attempt(ModelEntry served, Deployment deployment, AttemptSpan span, Future<RelayOutcome> outcome) {
     }
 
     @FunctionalInterface
@@ -145,11 +148,12 @@ public final class OperationCall {
             try {
                 started = attempt.start();
             } catch (GatewayException e) {
-                started = new Attempt(model, AttemptSpan.NONE, Future.failedFuture(e));
+                started = new Attempt(model, null, AttemptSpan.NONE, Future.failedFuture(e));
             } catch (RuntimeException e) {
-                started = new Attempt(model, AttemptSpan.NONE, Future.failedFuture(Attempts.internal(ex, e)));
+                started = new Attempt(model, null, AttemptSpan.NONE, Future.failedFuture(Attempts.internal(ex, e)));
             }
             Attempt a = started;
+            record.servedBy(a.deployment());
             a.outcome().onComplete(done -> {
                 if (done.succeeded()) {
                     a.span().succeeded(done.result().status(), a.served().upstreamId(), done.result().usage());

@@ -73,7 +73,7 @@ public final class RealtimeSessions {
                 if (connected.failed()) {
                     GatewayException e = connectFailure(model, connected.cause());
                     ex.fail(e);
-                    metering.record(ex, admission, model).attempted(model, 1).status(e.status()).write();
+                    metering.record(ex, admission, model).attempted(model, 1).servedBy(d).status(e.status()).write();
                     return;
                 }
                 WebSocket upstream = connected.result();
@@ -82,7 +82,7 @@ public final class RealtimeSessions {
                 request.toWebSocket().onComplete(upgraded -> {
                     if (upgraded.failed()) {
                         upstream.close();
-                        metering.record(ex, admission, model).attempted(model, 1).status(400).write();
+                        metering.record(ex, admission, model).attempted(model, 1).servedBy(d).status(400).write();
                         return;
                     }
                     // one ledger row per response, written as it completes (a crash loses at most the one under
@@ -91,13 +91,13 @@ public final class RealtimeSessions {
                     RealtimeRelay session = new RealtimeRelay(upgraded.result(), upstream,
                             usage -> {
                                 responses.incrementAndGet();
-                                metering.record(ex, null, model).attempted(model, 1)
+                                metering.record(ex, null, model).attempted(model, 1).servedBy(d)
                                         .outcome(new RelayOutcome.Answered(101, usage, null)).write();
                             },
                             total -> {
                                 // a session that produced no response still leaves one (empty) row
                                 if (responses.get() == 0) {
-                                    metering.record(ex, admission, model).attempted(model, 1).status(101).write();
+                                    metering.record(ex, admission, model).attempted(model, 1).servedBy(d).status(101).write();
                                 } else {
                                     admission.settle(total.totalTokens());
                                 }

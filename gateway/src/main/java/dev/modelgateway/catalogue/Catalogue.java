@@ -13,15 +13,11 @@ import dev.modelgateway.error.GatewayException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -258,22 +254,11 @@ public final class Catalogue implements PriceBook {
         return Collections.unmodifiableSortedMap(table);
     }
 
-    /** {@code pt-} and 12 hex digits of a SHA-256 of every model's prices, in id order. */
+    /** {@code pt-} and 12 hex digits of a SHA-256 of every model's prices, in id order ({@link PriceBook#versionOf}). */
     @Override
     public String version() {
         String v = priceVersion;
-        if (v == null) {
-            StringBuilder table = new StringBuilder();
-            table().forEach((id, price) -> table.append(id).append('=')
-                    .append(price == null ? "none" : price.fingerprint()).append('\n'));
-            try {
-                byte[] digest = MessageDigest.getInstance("SHA-256").digest(table.toString().getBytes(StandardCharsets.UTF_8));
-                v = "pt-" + HexFormat.of().formatHex(digest, 0, 6);
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("every JDK has SHA-256", e);
-            }
-            priceVersion = v;
-        }
+        if (v == null) priceVersion = v = PriceBook.versionOf(table());
         return v;
     }
 

@@ -42,26 +42,34 @@ public record ModelPrice(BigDecimal input, BigDecimal output, BigDecimal cacheRe
      * gateway refuses it. Throws {@link IllegalArgumentException} naming the field for anything else.
      */
     public static ModelPrice parse(JsonNode node) {
+        return parse("price", node);
+    }
+
+    /**
+     * {@link #parse(JsonNode)} of the price written at {@code at}, which the refusals name
+     * ({@code models.<id>.deployments[0].price.input is required}): a deployment's own price (docs/clouds.md, "Prices").
+     */
+    public static ModelPrice parse(String at, JsonNode node) {
         if (node == null || node.isMissingNode() || node.isNull()) return null;
         if (node.isTextual() && node.asText().equals("unknown")) return UNKNOWN;
-        if (!node.isObject()) throw new IllegalArgumentException("price must be an object of prices or the word unknown");
+        if (!node.isObject()) throw new IllegalArgumentException(at + " must be an object of prices or the word unknown");
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String name = names.next();
-            if (!FIELDS.contains(name)) throw new IllegalArgumentException("unknown price field '" + name + "'");
+            if (!FIELDS.contains(name)) throw new IllegalArgumentException(at + ": unknown price field '" + name + "'");
         }
-        BigDecimal input = required(node, "input");
-        BigDecimal output = required(node, "output");
-        return new ModelPrice(input, output, optional(node, "cache_read", input), optional(node, "cache_write_5m", input),
-                optional(node, "cache_write_1h", input), optional(node, "reasoning", output),
-                optional(node, "web_search", BigDecimal.ZERO), false);
+        BigDecimal input = required(at, node, "input");
+        BigDecimal output = required(at, node, "output");
+        return new ModelPrice(input, output, optional(at, node, "cache_read", input), optional(at, node, "cache_write_5m", input),
+                optional(at, node, "cache_write_1h", input), optional(at, node, "reasoning", output),
+                optional(at, node, "web_search", BigDecimal.ZERO), false);
     }
 
-    private static BigDecimal required(JsonNode node, String field) {
-        if (!node.hasNonNull(field)) throw new IllegalArgumentException("price." + field + " is required");
-        return optional(node, field, null);
+    private static BigDecimal required(String at, JsonNode node, String field) {
+        if (!node.hasNonNull(field)) throw new IllegalArgumentException(at + "." + field + " is required");
+        return optional(at, node, field, null);
     }
 
-    private static BigDecimal optional(JsonNode node, String field, BigDecimal dflt) {
+    private static BigDecimal optional(String at, JsonNode node, String field, BigDecimal dflt) {
         if (!node.hasNonNull(field)) return dflt;
         try {
             BigDecimal v = new BigDecimal(node.get(field).asText());
@@ -69,7 +77,7 @@ public record ModelPrice(BigDecimal input, BigDecimal output, BigDecimal cacheRe
         } catch (NumberFormatException e) {
             // the message below
         }
-        throw new IllegalArgumentException("price." + field + " must be a non-negative number of dollars");
+        throw new IllegalArgumentException(at + "." + field + " must be a non-negative number of dollars");
     }
 
     /**

@@ -1,6 +1,10 @@
 package dev.modelgateway.catalogue;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.SortedMap;
 import java.util.function.Supplier;
 
@@ -10,6 +14,15 @@ import java.util.function.Supplier;
  */
 public interface PriceBook {
     ModelPrice priceOf(String publicModelId);
+
+    /**
+     * The price of a call to {@code publicModelId} that deployment {@code deploymentId} served (null: none, or not
+     * known): the deployment's own price when the configuration gives it one (docs/clouds.md, "Prices"), else the
+     * model's. The catalogue knows no deployments: the model's.
+     */
+    default ModelPrice priceOf(String publicModelId, String deploymentId) {
+        return priceOf(publicModelId);
+    }
 
     /**
      * Names this table of prices: the same prices, the same version. Each ledger row keeps the version it was
@@ -24,12 +37,29 @@ public interface PriceBook {
         return Collections.emptySortedMap();
     }
 
+    /** {@code pt-} and 12 hex digits of a SHA-256 of every entry of a {@link #table()}, in its order. */
+    static String versionOf(SortedMap<String, ModelPrice> table) {
+        StringBuilder text = new StringBuilder();
+        table.forEach((id, price) -> text.append(id).append('=').append(price == null ? "none" : price.fingerprint()).append('\n'));
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.toString().getBytes(StandardCharsets.UTF_8));
+            return "pt-" + HexFormat.of().formatHex(digest, 0, 6);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+
     /** The prices of whichever book {@code current} gives at each call: the catalogue in force after a reload. */
     static PriceBook current(Supplier<? extends PriceBook> current) {
         return new PriceBook() {
             @Override
             public ModelPrice priceOf(String publicModelId) {
                 return current.get().priceOf(publicModelId);
+            }
+
+            @Override
+            public ModelPrice priceOf(String publicModelId, String deploymentId) {
+                return current.get().priceOf(publicModelId, deploymentId);
             }
 
             @Override

@@ -1,5 +1,7 @@
 package dev.modelgateway.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.util.List;
 
 /**
@@ -14,12 +16,16 @@ import java.util.List;
  * @param api      which of the provider's APIs it calls ({@code api: invoke | converse} on Bedrock); null: the default,
  *                 {@link #apiFor}
  * @param capabilities what its model can do, as declared (docs/clouds.md, "Capabilities")
+ * @param price    its own price as written ({@code price: {input: ..., output: ...}}; null: the public model's), read
+ *                 by the one reader of a price, {@code catalogue/ModelPrice.parse}, when the routes are built (the
+ *                 configuration imports nothing of the catalogue): docs/clouds.md, "Prices"
  */
 public record DeploymentSpec(String provider, String model, int weight, String region, List<String> tags,
-                             DeploymentApi api, Capabilities capabilities) {
+                             DeploymentApi api, Capabilities capabilities, JsonNode price) {
     public DeploymentSpec {
         tags = tags == null ? List.of() : List.copyOf(tags);
         if (capabilities == null) capabilities = Capabilities.NATIVE;
+        if (price != null) price = price.deepCopy();
     }
 
     /**
@@ -33,6 +39,6 @@ public record DeploymentSpec(String provider, String model, int weight, String r
 
     /** A deployment on a vendor's own API. */
     public DeploymentSpec(String provider, String model, int weight, String region, List<String> tags) {
-        this(provider, model, weight, region, tags, null, null);
+        this(provider, model, weight, region, tags, null, null, null);
     }
 }

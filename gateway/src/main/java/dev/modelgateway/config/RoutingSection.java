@@ -20,7 +20,8 @@ final class RoutingSection {
     private static final Set<String> PROVIDER_FIELDS = Set.of("type", "base_url", "api_key", "keys", "headers", "api_version", "enabled",
             "connect_timeout_seconds", "connect_timeout_ms", "max_connections", "max_queued", "http_version", "ca_file",
             "region", "project", "location", "aws", "google", "workspace_id");
-    private static final Set<String> DEPLOYMENT_FIELDS = Set.of("provider", "model", "weight", "region", "tags", "api", "capabilities");
+    private static final Set<String> DEPLOYMENT_FIELDS = Set.of("provider", "model", "weight", "region", "tags", "api", "capabilities",
+            "price");
     private static final Set<String> CAPABILITY_FIELDS = Set.of("prompt_cache", "thinking", "mid_conversation_system",
             "max_output_tokens", "context_window", "base_model");
     /** catalogue.yaml's own fields, which a configuration entry may set; plus its deployments and aliases. */
@@ -299,8 +300,10 @@ final class RoutingSection {
                 // nothing declared: nothing assumed (no cache markers, thinking as the caller sent it); docs/clouds.md
                 capabilities = new Capabilities(false, Set.of("adaptive", "enabled"), true, null, null, null);
             }
+            // read by catalogue/ModelPrice.parse when the routes are built, naming where.price's fields (Routes)
+            JsonNode price = d.hasNonNull("price") ? d.get("price") : null;
             out.add(new DeploymentSpec(provider, model, (int) weight, d.hasNonNull("region") ? d.get("region").asText() : null, tags,
-                    api, capabilities));
+                    api, capabilities, price));
         }
         return out;
     }

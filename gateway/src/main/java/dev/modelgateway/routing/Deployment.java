@@ -1,5 +1,6 @@
 package dev.modelgateway.routing;
 
+import dev.modelgateway.catalogue.ModelPrice;
 import dev.modelgateway.config.VendorEndpoint;
 
 import java.util.List;
@@ -14,7 +15,9 @@ import java.util.List;
  * @param endpoint      where the calls go, tracked under {@code id}
  * @param upstreamModel the id sent to the provider (an Azure deployment's name)
  * @param weight        its share of the model's traffic among the deployments ready to take it
+ * @param price         its own price, which the calls it serves are billed at (regional, global and provisioned
+ *                      throughput differ: docs/clouds.md, "Prices"); null: the public model's
  */
 public record Deployment(String id, VendorEndpoint endpoint, String upstreamModel, double weight, String region,
-                         List<String> tags) {
+                         List<String> tags, ModelPrice price) {
 }

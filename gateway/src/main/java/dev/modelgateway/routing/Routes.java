@@ -2,6 +2,7 @@ package dev.modelgateway.routing;
 
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.catalogue.ModelEntry;
+import dev.modelgateway.catalogue.ModelPrice;
 import dev.modelgateway.config.DeploymentSpec;
 import dev.modelgateway.config.ProviderType;
 import dev.modelgateway.config.GatewayConfig;
@@ -76,6 +77,7 @@ public final class Routes {
                             + m.id() + ", a " + m.vendor().id() + " model" + (p.type() == ProviderType.BEDROCK
                             ? ", through InvokeModel: set api: converse" : ""));
                 }
+                ModelPrice price = ModelPrice.parse(at + ".price", s.price());
                 if (!p.enabled()) continue; // switched off on purpose: its deployments are not served
                 int keys = Math.max(1, p.keys().size());
                 int keyWeights = p.keys().stream().mapToInt(Provider.Key::weight).sum();
@@ -83,7 +85,7 @@ public final class Routes {
                     String id = p.name() + "/" + s.model() + (keys > 1 ? "#" + (k + 1) : "");
                     double share = p.keys().isEmpty() ? 1 : (double) p.keys().get(k).weight() / keyWeights;
                     VendorEndpoint e = p.endpoint(k, id, s.model(), m.vendor(), s);
-                    ds.add(new Deployment(id, e, s.model(), s.weight() * share, s.region(), s.tags()));
+                    ds.add(new Deployment(id, e, s.model(), s.weight() * share, s.region(), s.tags(), price));
                 }
             }
             byModel.put(m.id(), List.copyOf(ds));

@@ -12,7 +12,8 @@ import java.util.TreeSet;
 
 /**
  * What a reload changed in the routes in force, summarized for its audit entry (docs/configuration.md, "Hot reload"):
- * the public models and the deployments added and removed, the models whose price changed.
+ * the public models and the deployments added and removed, the models whose price changed and the deployments whose
+ * own price did ({@code <model id> @ <deployment id>}).
  */
 public final class RoutesChange {
     private RoutesChange() {
@@ -29,6 +30,14 @@ public final class RoutesChange {
             ModelEntry was = before.catalogue().find(m.id());
             if (was != null && was.id().equals(m.id()) && !Objects.equals(was.price(), m.price())) repriced.add(m.id());
         }
+        // a deployment's own price (docs/clouds.md, "Prices"), named as the price tables name it
+        after.all().forEach((model, ds) -> {
+            for (Deployment d : ds) {
+                for (Deployment was : before.all().getOrDefault(model, List.of())) {
+                    if (was.id().equals(d.id()) && !Objects.equals(was.price(), d.price())) repriced.add(model + RoutePrices.VIA + d.id());
+                }
+            }
+        });
         repriced.forEach(out.putArray("prices_changed")::add);
         return out;
     }

@@ -10,6 +10,7 @@ import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Settings;
 import dev.modelgateway.config.ShownUrl;
 import dev.modelgateway.routing.Deployment;
+import dev.modelgateway.routing.RoutePrices;
 import dev.modelgateway.routing.Routes;
 import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.upstream.CloudAuth;
@@ -132,8 +133,9 @@ public final class Gateway {
             throw e;
         }
         ConfigReload reload = new ConfigReload(vertx, ConfigLoader.fromSystemEnv(), table, breakers);
-        // billed at the price in force when the call is recorded: a reload re-prices the next calls
-        PriceBook prices = PriceBook.current(() -> table.current().catalogue());
+        // billed at the price in force when the call is recorded (a deployment's own, else its model's): a reload
+        // re-prices the next calls
+        PriceBook prices = RoutePrices.inForce(table::current);
         BodyBudget bodies = new BodyBudget(config.limits().bufferedBodyBudget());
         ConnectionGuard connections = new ConnectionGuard(config.limits());
         AtomicReference<List<Route>> routes = new AtomicReference<>();

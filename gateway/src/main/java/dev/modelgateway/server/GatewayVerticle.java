@@ -9,6 +9,7 @@ import dev.modelgateway.endpoint.realtime.RealtimeEndpoint;
 import dev.modelgateway.http.Caller;
 import dev.modelgateway.observability.Telemetry;
 import dev.modelgateway.routing.CircuitBreakers;
+import dev.modelgateway.routing.RoutePrices;
 import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.services.SharedServices;
 import dev.modelgateway.upstream.MediaFetcher;
@@ -83,7 +84,7 @@ final class GatewayVerticle extends VerticleBase {
         lagTimer = telemetry.watchEventLoop(vertx, Thread.currentThread().getName());
         // the cost metric prices a call as the ledger does: at the catalogue in force when it is recorded
         CallServices platform = new CallServices(table, new Relay(clients, breakers, config.limits().vendorAnswers()),
-                new Metering(accounts, id -> table.current().catalogue().priceOf(id)), media);
+                new Metering(accounts, RoutePrices.inForce(table::current)), media);
         Authenticator authenticator = token -> accounts.authenticate(token).map(Caller::new);
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(config.host())

@@ -181,7 +181,7 @@ public final class TranscriptionTasks {
                 blocking(() -> {
                     store.succeed(task.id(), result, done);
                     return null;
-                }).onSuccess(v -> record(task, model, OpenAiTranscriptions.usage(a.body()), 200));
+                }).onSuccess(v -> record(task, model, d, OpenAiTranscriptions.usage(a.body()), 200));
             } else if (ar.cause() instanceof VendorError e && !RetryRule.retryableStatus(e.status())) {
                 JsonNode vendorError = Json.parseOrNull(e.body().toString());
                 String message = vendorError != null ? vendorError.at("/error/message").asText("") : "";
@@ -216,14 +216,15 @@ public final class TranscriptionTasks {
             return null;
         }).onSuccess(v -> {
             ModelEntry model = table.current().catalogue().find(task.model());
-            if (model != null) record(task, model, Usage.ZERO, status);
+            if (model != null) record(task, model, null, Usage.ZERO, status);
         });
     }
 
-    private void record(TranscriptionTask task, ModelEntry model, Usage usage, int status) {
+    /** The task's row; billed at {@code served}'s own price when it has one (null: no deployment answered). */
+    private void record(TranscriptionTask task, ModelEntry model, Deployment served, Usage usage, int status) {
         long latency = task.startedAtMs() == null ? 0 : System.currentTimeMillis() - task.startedAtMs();
         accounts.record(new UsageRecord(task.id(), task.keyId(), model.id(), model.id(), model.vendor().id(), usage,
-                task.attempts(), status, latency, null, Instant.now()));
+                task.attempts(), status, latency, null, Instant.now(), null, served == null ? null : served.id()));
     }
 
     /** Stops starting work; tasks in flight stay running in the database and are resumed by the next start. */

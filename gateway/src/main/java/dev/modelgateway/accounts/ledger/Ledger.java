@@ -36,8 +36,8 @@ public class Ledger {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO usage_ledger (id, trace_id, key_id,"
                     + " public_model, answered_model, vendor, input_tokens, cache_read_tokens, cache_write_5m_tokens,"
                     + " cache_write_1h_tokens, output_tokens, reasoning_tokens, attempts, status, latency_ms, ttft_ms,"
-                    + " at_ms, cost_usd_e10, team_id, web_search_calls, price_version, price_unknown)"
-                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")) {
+                    + " at_ms, cost_usd_e10, team_id, web_search_calls, price_version, price_unknown, deployment)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")) {
                 for (LedgerEntry e : batch) {
                     UsageRecord r = e.record();
                     ps.setString(1, e.id());
@@ -63,6 +63,7 @@ public class Ledger {
                     ps.setLong(20, e.usage().webSearchCalls());
                     ps.setString(21, e.priceVersion());
                     ps.setInt(22, e.priceUnknown() ? 1 : 0);
+                    ps.setString(23, r.deployment());
                     ps.addBatch();
                 }
                 inserted = ps.executeBatch();

@@ -22,8 +22,10 @@ import java.util.TreeMap;
 /**
  * Prices the ledger rows of a time range again with the current price table, after a price correction
  * (docs/accounts.md, "Prices"): each row's cost is computed from its raw usage, and the difference is carried to its
- * key's and team's spend in the same transaction, page by page. A row whose model has no real price in the current
- * table ({@code unknown} or none) is left as it is. Blocking.
+ * key's and team's spend in the same transaction, page by page. A row is priced as it was recorded: at the own price
+ * of the deployment that served it when the current configuration still gives that deployment one, else at its
+ * model's (docs/clouds.md, "Prices"). A row without a real price now ({@code unknown} or none) is left as it is.
+ * Blocking.
  */
 public final class Repricing {
     private static final int PAGE = 2_000;
@@ -38,7 +40,7 @@ public final class Repricing {
     }
 
     private record Row(String id, String keyId, String teamId, String model, Usage usage, Instant at, long costE10,
-                       String version) {}
+                       String version, String deployment) {}
 
     private Repricing() {}
 
@@ -62,7 +64,7 @@ public final class Repricing {
         List<Row> rows = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT id, key_id, team_id, COALESCE(answered_model, public_model),"
                 + " input_tokens, cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens, output_tokens,"
-                + " reasoning_tokens, web_search_calls, at_ms, cost_usd_e10, price_version FROM usage_ledger"
+                + " reasoning_tokens, web_search_calls, at_ms, cost_usd_e10, price_version, deployment FROM usage_ledger"
                 + " WHERE at_ms >= ? AND at_ms < ? AND id > ? ORDER BY id LIMIT " + PAGE)) {
             ps.setLong(1, from.toEpochMilli());
             ps.setLong(2, to.toEpochMilli());
@@ -72,7 +74,7 @@ public final class Repricing {
                     rows.add(new Row(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
                             new Usage(rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9),
                                     rs.getLong(10), rs.getLong(11)), Instant.ofEpochMilli(rs.getLong(12)), rs.getLong(13),
-                            rs.getString(14)));
+                            rs.getString(14), rs.getString(15)));
                 }
             }
         }
@@ -83,7 +85,7 @@ public final class Repricing {
                 "UPDATE usage_ledger SET cost_usd_e10 = ?, price_version = ?, price_unknown = 0 WHERE id = ?")) {
             for (Row r : rows) {
                 totals[0]++;
-                ModelPrice price = r.model() == null ? null : prices.priceOf(r.model());
+                ModelPrice price = r.model() == null ? null : prices.priceOf(r.model(), r.deployment());
                 if (price == null || price.unknown()) {
                     totals[2]++;
                     totals[3] += r.costE10();

@@ -9,6 +9,8 @@ public enum UsageGrouping {
     KEY("key_id", "key_id"),
     MODEL("public_model", "model"),
     ANSWERED_MODEL("answered_model", "answered_model"),
+    /** The deployment that served the rows, which their prices come from (docs/clouds.md, "Prices"). */
+    DEPLOYMENT("deployment", "deployment"),
     DAY("(at_ms / 86400000)", "day"),
     HOUR("(at_ms / 3600000)", "hour");
 

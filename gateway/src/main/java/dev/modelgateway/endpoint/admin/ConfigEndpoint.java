@@ -99,6 +99,7 @@ public final class ConfigEndpoint {
                 ObjectNode dn = ds.addObject().put("id", d.id()).put("provider", d.endpoint().provider()).put("model", d.upstreamModel())
                         .put("weight", d.weight()).put("region", d.region());
                 d.tags().forEach(dn.putArray("tags")::add);
+                if (d.price() != null) dn.set("price", price(d.price())); // its own, which its calls are billed at
                 // a deployment whose credentials cannot be had is not ready, whatever its breaker says (docs/clouds.md)
                 String credentials = credentialProblems.apply(d.endpoint());
                 if (credentials != null) dn.put("credentials_problem", credentials);

@@ -48,7 +48,7 @@ public final class UsageEndpoint {
             for (String g : groups.split(",")) {
                 UsageGrouping grouping = UsageGrouping.parse(g);
                 if (grouping == null) {
-                    throw GatewayException.invalid("group_by", "'group_by' takes key, model, answered_model, day or hour"
+                    throw GatewayException.invalid("group_by", "'group_by' takes key, model, answered_model, deployment, day or hour"
                             + " (comma-separated to combine), not '" + g.strip() + "'.");
                 }
                 if (!groupBy.contains(grouping)) groupBy.add(grouping);

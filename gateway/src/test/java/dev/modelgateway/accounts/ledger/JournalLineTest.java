@@ -16,11 +16,23 @@ class JournalLineTest {
     void everyFieldSurvivesTheRoundTrip() {
         Usage u = new Usage(1, 2, 3, 4, 5, 6, 7);
         UsageRecord r = new UsageRecord("trace \"quoted\" \\ back", "key-1", "platform/vendorA-sonnet-5", null,
-                "anthropic", u, 2, 200, -1234, null, Instant.ofEpochMilli(1_700_000_000_123L), "team\n\ttab\u0001");
+                "anthropic", u, 2, 200, -1234, null, Instant.ofEpochMilli(1_700_000_000_123L), "team\n\ttab\u0001",
+                "aws/arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/x#2");
         LedgerEntry e = new LedgerEntry("id-1", r, u, "key-1", r.at(), Long.MAX_VALUE, "v1", true, null);
         LedgerEntry back = roundTrip(e);
         assertThat(back.record()).isEqualTo(r);
         assertThat(back).usingRecursiveComparison().isEqualTo(e);
+    }
+
+    @Test
+    void aLineJournaledBeforeRowsNamedTheirDeploymentReadsBackWithNone() {
+        String line = "{\"id\":\"id-0\",\"trace\":\"t\",\"key\":\"k\",\"team\":null,\"model\":\"m\",\"answered\":\"m\","
+                + "\"vendor\":\"anthropic\",\"in\":1,\"cr\":0,\"cw5\":0,\"cw1\":0,\"out\":1,\"rs\":0,\"ws\":0,"
+                + "\"attempts\":1,\"status\":200,\"latency\":3,\"ttft\":null,\"at\":5,\"cost\":18,\"prices\":\"v\","
+                + "\"unknown\":false}\n";
+        LedgerEntry back = JournalLine.decode(line);
+        assertThat(back.record().deployment()).isNull();
+        assertThat(back.costE10()).isEqualTo(18);
     }
 
     @Test
