@@ -66,6 +66,8 @@ final class ClaudePlatformApi {
         }
         JsonNode root = Prelude.begin(sim, ex, body, null, model -> "model: " + model);
         if (root == null) return;
+        // vendor A's own API: its betas in the anthropic-beta header
+        if (AnthropicApi.refusedComputerUse(ex, root, ex.req.getHeader("anthropic-beta"))) return;
         anthropic.answer(ex, root, count);
     }
 
