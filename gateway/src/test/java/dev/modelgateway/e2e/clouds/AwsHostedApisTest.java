@@ -77,7 +77,7 @@ class AwsHostedApisTest {
                 models:
                   platform/vendorA-sonnet-4.8:
                     deployments:
-                      - {provider: claude-aws, model: claude-sonnet-4-8}
+                      - {provider: claude-aws, model: claude-sonnet-4-8, capabilities: {prompt_cache: true}}
                   platform/vendorA-sonnet-4.7:
                     deployments:
                       - {provider: claude-aws-key, model: claude-sonnet-4-7}
@@ -138,6 +138,27 @@ class AwsHostedApisTest {
         assertThat(acc.message().content().getLast().asText().text()).endsWith("You said: Hello gateway");
         assertThat(acc.message().usage().outputTokens()).isPositive();
         assertThat(Json.parseOrNull(last("claude-aws").body()).path("stream").asBoolean()).isTrue();
+    }
+
+    @Test
+    void aCachedPromptOnClaudePlatformReportsCacheReadsWhereCachingIsDeclared() {
+        String cached = """
+                {"model":"%s","max_tokens":100,
+                 "system":[{"type":"text","text":"%s","cache_control":{"type":"ephemeral"}}],
+                 "messages":[{"role":"user","content":"Hello gateway"}]}""";
+        String system = "You are a careful assistant. ".repeat(200);
+        h.postAuthed("/api/v1/messages", cached.formatted("platform/vendorA-sonnet-4.8", system), "anthropic-version", "2023-06-01");
+        HttpResponse<String> second = h.postAuthed("/api/v1/messages", cached.formatted("platform/vendorA-sonnet-4.8", system),
+                "anthropic-version", "2023-06-01");
+        assertThat(second.statusCode()).isEqualTo(200);
+        assertThat(Json.parseOrNull(second.body()).at("/usage/cache_read_input_tokens").asLong()).isPositive();
+        assertThat(last("claude-aws").body()).contains("cache_control");
+
+        // a deployment that declares nothing loses its markers, as every cloud deployment does (docs/clouds.md)
+        HttpResponse<String> dropped = h.postAuthed("/api/v1/messages", cached.formatted("platform/vendorA-sonnet-4.7", system),
+                "anthropic-version", "2023-06-01");
+        assertThat(dropped.statusCode()).isEqualTo(200);
+        assertThat(last("claude-aws").body()).doesNotContain("cache_control");
     }
 
     @Test
