@@ -208,6 +208,15 @@ class AwsHostedApisTest {
     }
 
     @Test
+    void aMessagesCallerReachesVendorBOnBedrockTranslatedAndSigned() {
+        Message m = h.anthropic().messages().create(hello("platform/vendorB-5.5"));
+        assertThat(m.content().getLast().asText().text()).isEqualTo("Hello from openai.gpt-5.5. You said: Hello gateway");
+        ReceivedRequest r = last("bedrock-openai");
+        assertThat(r.path()).isEqualTo("/bedrock-openai/openai/v1/chat/completions");
+        assertThat(r.headers().get("authorization")).contains("/us-east-1/bedrock/aws4_request");
+    }
+
+    @Test
     void responsesReachBedrocksOpenAiEndpointWithABedrockApiKey() {
         Response r = h.openai().responses().create(ResponseCreateParams.builder().model("platform/vendorB-5.4")
                 .input("Hello gateway").build());
