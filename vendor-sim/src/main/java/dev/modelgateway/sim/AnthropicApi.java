@@ -29,7 +29,15 @@ final class AnthropicApi {
         }
         JsonNode root = Prelude.begin(sim, ex, body, null, model -> "model: " + model);
         if (root == null) return;
+        if (refusedComputerUse(ex, root, ex.req.getHeader("anthropic-beta"))) return;
         answer(ex, root, count);
+    }
+
+    /** A computer use tool without its beta ({@link ComputerUse}) is refused, as vendor A refuses it: true when refused. */
+    static boolean refusedComputerUse(Exchange ex, JsonNode root, String betas) {
+        String missing = ComputerUse.missingBeta(root, betas);
+        if (missing != null) ex.fail(400, missing, null);
+        return missing != null;
     }
 
     /** Answers a messages (or count) body whose prelude has run: the body names its model. Vertex's rawPredict too. */
@@ -105,6 +113,7 @@ final class AnthropicApi {
             if (schema != null) m.text(Json.write(schema));
             String type = Json.text(t, "type");
             if (name != null && schema != null && (type == null || type.equals("custom"))) tools.add(new Conversation.Tool(name, schema));
+            else if (name != null && ComputerUse.isComputerTool(t)) tools.add(new Conversation.Tool(name, ComputerUse.SCHEMA));
             marker(m, t);
         }
         JsonNode system = root.get("system");

@@ -114,6 +114,8 @@ final class BedrockRuntimeApi {
                     + " your input and try again.", "ValidationException");
             return;
         }
+        // Bedrock takes vendor A's betas in the body's anthropic_beta array, not in a header
+        if (refusedComputerUse(ex, root)) return;
         ObjectNode messages = root.deepCopy();
         messages.remove("anthropic_version");
         messages.remove("anthropic_beta");
@@ -140,6 +142,13 @@ final class BedrockRuntimeApi {
         // the content type of the chunks' bytes, which Anthropic's Bedrock client checks
         ex.header("x-amzn-bedrock-content-type", "application/json");
         ex.binary(EVENT_STREAM, frames);
+    }
+
+    /** Bedrock's refusal of a computer use tool whose beta the body's {@code anthropic_beta} lacks: true when refused. */
+    private static boolean refusedComputerUse(Exchange ex, JsonNode root) {
+        String missing = ComputerUse.missingBeta(root, ComputerUse.bodyBetas(root));
+        if (missing != null) ex.fail(400, missing, "ValidationException");
+        return missing != null;
     }
 
     /** Bedrock adds its invocation metrics to vendor A's {@code message_stop}. */

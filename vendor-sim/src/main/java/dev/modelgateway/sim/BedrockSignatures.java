@@ -19,11 +19,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What AWS checks of a Bedrock Runtime request's {@code Authorization}: a SigV4 signature recomputed with AWS's own
- * signer ({@code AwsV4HttpSigner}) over the request as it arrived (method, path as sent, query, the headers it names
- * as signed, the body) for the secret of the access key it names, at the time of its {@code x-amz-date}; or a Bedrock
- * API key ({@code Authorization: Bearer}). The refusals are AWS's (403 {@code MissingAuthenticationTokenException},
- * {@code UnrecognizedClientException}, {@code InvalidSignatureException}).
+ * What AWS checks of a request's {@code Authorization}: a SigV4 signature recomputed with AWS's own signer
+ * ({@code AwsV4HttpSigner}) over the request as it arrived (method, path as sent, query, the headers it names as
+ * signed, the body) for the secret of the access key it names, at the time of its {@code x-amz-date}, scoped to the
+ * service's signing name; or the service's API key ({@code Authorization: Bearer}). The refusals are AWS's (403
+ * {@code MissingAuthenticationTokenException}, {@code UnrecognizedClientException}, {@code InvalidSignatureException}).
+ * One instance per service (Bedrock Runtime's {@code bedrock}, Claude Platform on AWS's {@code aws-external-anthropic}),
+ * sharing the key pairs: an IAM identity is the account's, whichever service it calls.
  */
 final class BedrockSignatures {
     /** The access key, secret and API key the double accepts unless told others. */
@@ -35,8 +37,28 @@ final class BedrockSignatures {
             "AWS4-HMAC-SHA256 Credential=([^/,\\s]+)/(\\d{8})/([^/]+)/([^/]+)/aws4_request,\\s*SignedHeaders=([^,\\s]+),\\s*Signature=([0-9a-f]+)");
     private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
-    private final Map<String, String> secrets = new ConcurrentHashMap<>(Map.of(ACCESS_KEY_ID, SECRET_ACCESS_KEY));
-    private volatile String apiKey = API_KEY;
+    /** Bedrock Runtime's signing name (its OpenAI-compatible endpoint's too). */
+    static final String BEDROCK = "bedrock";
+
+    private final String service;
+    private final Map<String, String> secrets;
+    private volatile String apiKey;
+
+    /** Bedrock Runtime's: service {@code bedrock}, the Bedrock API key {@link #API_KEY}. */
+    BedrockSignatures() {
+        this(BEDROCK, API_KEY, new ConcurrentHashMap<>(Map.of(ACCESS_KEY_ID, SECRET_ACCESS_KEY)));
+    }
+
+    private BedrockSignatures(String service, String apiKey, Map<String, String> secrets) {
+        this.service = service;
+        this.apiKey = apiKey;
+        this.secrets = secrets;
+    }
+
+    /** Another AWS service's check: its signing name and API key, the same key pairs as this one. */
+    BedrockSignatures forService(String signingName, String serviceApiKey) {
+        return new BedrockSignatures(signingName, serviceApiKey, secrets);
+    }
 
     /** Accepts signatures made with this key pair too (the STS double's temporary credentials, a test's own). */
     void accept(String accessKeyId, String secretAccessKey) {
@@ -66,6 +88,10 @@ final class BedrockSignatures {
         if (secret == null) return new Refusal("UnrecognizedClientException", "The security token included in the request is invalid.");
         String date = req.getHeader("x-amz-date");
         if (date == null) return new Refusal("IncompleteSignatureException", "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header.");
+        // AWS's answer to a signature scoped to another service (the signing name is part of the derived key)
+        if (!m.group(4).equals(service)) {
+            return new Refusal("InvalidSignatureException", "Credential should be scoped to correct service: '" + service + "'. ");
+        }
         Instant at = Instant.from(AMZ_DATE.parse(date));
         String expected = recompute(req, body, m.group(1), secret, m.group(3), m.group(4), m.group(5), at);
         return m.group(6).equals(expected) ? null : new Refusal("InvalidSignatureException",

@@ -55,6 +55,8 @@ public final class VendorSimulator {
     private volatile VertexApi vertex = new VertexApi(this, VertexApi.PROJECT, VertexApi.LOCATIONS,
             this::staticVertexToken);
     private final BedrockRuntimeApi bedrock = new BedrockRuntimeApi(this, anthropic);
+    private final ClaudePlatformApi claudePlatform = new ClaudePlatformApi(this, anthropic, bedrock.signatures);
+    private final BedrockOpenAiApi bedrockOpenAi = new BedrockOpenAiApi(this, bedrock.signatures);
     private HttpServer server;
 
     private VendorSimulator(Vertx vertx, SimKeys keys) {
@@ -174,6 +176,16 @@ public final class VendorSimulator {
         bedrock.profileOnly.addAll(List.of(modelIds));
     }
 
+    /** Claude Platform on AWS's workspace API key ({@code Authorization: Bearer}) instead of {@code sim-claude-aws-api-key}. */
+    public void claudePlatformApiKey(String key) {
+        claudePlatform.signatures.apiKey(key);
+    }
+
+    /** Workspaces Claude Platform on AWS serves besides {@code wrkspc_01SimWorkspace}. */
+    public void claudePlatformWorkspaces(String... workspaceIds) {
+        claudePlatform.workspaces.addAll(List.of(workspaceIds));
+    }
+
     public Future<Void> close() {
         return server == null ? Future.succeededFuture() : server.close();
     }
@@ -216,6 +228,8 @@ public final class VendorSimulator {
             case "vertex" -> vertex.handle(ex, path, body);
             case "azure" -> doubles.azure(ex, path, body);
             case "compat" -> doubles.compatible(ex, path, body);
+            case "claude-aws" -> claudePlatform.handle(ex, path, body, raw);
+            case "bedrock-openai" -> bedrockOpenAi.handle(ex, path, body, raw);
             case "bedrock" -> {
                 if (path.endsWith("/converse") || path.endsWith("/converse-stream")) {
                     if (bedrock.signed(ex, raw)) converse.handle(ex, path, body);
@@ -243,13 +257,15 @@ public final class VendorSimulator {
         if (path.startsWith("/azure/")) return "azure";
         if (path.startsWith("/compat/")) return "compat";
         if (path.startsWith("/model/")) return "bedrock";
+        if (path.startsWith(ClaudePlatformApi.PREFIX + "/")) return "claude-aws";
+        if (path.startsWith("/bedrock-openai/")) return "bedrock-openai";
         if (path.startsWith("/v1/projects/") || path.startsWith("/v1beta1/projects/")) return "vertex";
         return null;
     }
 
     static Exchange.ErrorRenderer errorsOf(String vendor) {
         return switch (vendor) {
-            case "anthropic" -> VendorErrors::anthropic;
+            case "anthropic", "claude-aws" -> VendorErrors::anthropic;
             case "gemini", "vertex" -> VendorErrors::gemini;
             case "dashscope" -> VendorErrors::dashscope;
             case "bedrock" -> BedrockConverseApi::error;
@@ -275,9 +291,9 @@ public final class VendorSimulator {
             case "vertex" -> {
                 return vertex.authorized(req, ex);
             }
-            // SigV4 signs the body too: BedrockRuntimeApi checks it with the body
+            // SigV4 signs the body too: BedrockRuntimeApi, ClaudePlatformApi and BedrockOpenAiApi check it with the body
             // vLLM started without --api-key, Ollama: any key or none
-            case "bedrock", "compat" -> {
+            case "bedrock", "claude-aws", "bedrock-openai", "compat" -> {
                 return true;
             }
             case "gemini" -> {
@@ -385,6 +401,8 @@ public final class VendorSimulator {
             System.out.println("  azure:     " + base + "/azure (api_version 2024-10-21)");
             System.out.println("  compat:    " + base + "/compat/v1");
             System.out.println("  bedrock:   " + base + " (SigV4 " + BedrockSignatures.ACCESS_KEY_ID + ")");
+            System.out.println("  claude-aws: " + base + ClaudePlatformApi.PREFIX + " (workspace " + ClaudePlatformApi.WORKSPACE + ")");
+            System.out.println("  bedrock-openai: " + base + BedrockOpenAiApi.PREFIX);
             System.out.println("  vertex:    " + base + " (project " + VertexApi.PROJECT + ", token " + VertexApi.STATIC_TOKEN + ")");
         }).onFailure(t -> {
             System.err.println("vendor-sim failed to start: " + t);

@@ -116,6 +116,8 @@ public final class VertexApi {
             ex.fail(400, "model: Field required", null);
             return;
         }
+        // Vertex takes vendor A's betas in the anthropic-beta header (docs.claude.com, "Claude on Vertex AI")
+        if (AnthropicApi.refusedComputerUse(ex, root, ex.req.getHeader("anthropic-beta"))) return;
         ObjectNode request = ((ObjectNode) root).deepCopy();
         request.remove("anthropic_version");
         if (!count) request.put("model", model);

@@ -28,8 +28,12 @@ final class ConverseTools {
 
     static void encode(CanonicalRequest r, boolean thinking, ConverseBlocks blocks, Warnings warnings, ObjectNode body) {
         if (!r.vendorTools().isEmpty()) {
-            throw GatewayException.invalid("tools[" + r.tools().size() + "]",
-                    "tool type '" + r.vendorTools().getFirst().raw().path("type").asText() + "' is not supported by this model");
+            // Converse takes only tools with a JSON schema (API reference, "Tool"): a vendor's own tools, vendor A's
+            // computer use among them, exist only in its native body, which Bedrock takes through InvokeModel
+            String type = r.vendorTools().getFirst().raw().path("type").asText();
+            throw GatewayException.invalid("tools", "tools: the tool type '" + type + "' is not available through Bedrock's"
+                    + " Converse API, which takes only tools with an input schema; vendor A's own tools (computer use among"
+                    + " them) need its native messages body: a bedrock deployment with api: invoke, or vertex");
         }
         boolean history = ConverseRequestEncoder.hasToolHistory(r.messages());
         ToolChoice choice = r.toolChoice();
