@@ -62,6 +62,11 @@ public enum ProviderType {
         return this == BEDROCK || this == VERTEX || this == ANTHROPIC_AWS || this == BEDROCK_OPENAI;
     }
 
+    /** A vendor's own API served by a cloud (Claude Platform on AWS, Bedrock's OpenAI endpoint): its models as the vendor's. */
+    public boolean vendorsOwnApi() {
+        return this == ANTHROPIC_AWS || this == BEDROCK_OPENAI;
+    }
+
     /** False for servers that may run without credentials (a local vLLM or Ollama) and for the clouds' own credentials. */
     public boolean needsKey() {
         return this != OPENAI_COMPATIBLE && !cloud();

@@ -296,8 +296,9 @@ final class RoutingSection {
                 if (!cloud) throw new IllegalArgumentException(where + ".capabilities applies to deployments on a cloud provider"
                         + " (a vendor's own API has its catalogue entry)");
                 capabilities = capabilities(where + ".capabilities", d.get("capabilities"));
-            } else if (cloud) {
-                // nothing declared: nothing assumed (no cache markers, thinking as the caller sent it); docs/clouds.md
+            } else if (cloud && !p.type().vendorsOwnApi()) {
+                // nothing declared: nothing assumed (no cache markers, thinking as the caller sent it); docs/clouds.md.
+                // The vendors' own APIs on AWS (Claude Platform, Bedrock's OpenAI endpoint) are the vendor's models.
                 capabilities = new Capabilities(false, Set.of("adaptive", "enabled"), true, null, null, null);
             }
             // read by catalogue/ModelPrice.parse when the routes are built, naming where.price's fields (Routes)

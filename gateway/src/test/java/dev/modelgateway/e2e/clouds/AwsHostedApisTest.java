@@ -141,7 +141,7 @@ class AwsHostedApisTest {
     }
 
     @Test
-    void aCachedPromptOnClaudePlatformReportsCacheReadsWhereCachingIsDeclared() {
+    void aCachedPromptOnClaudePlatformKeepsItsMarkersAndReportsCacheReads() {
         String cached = """
                 {"model":"%s","max_tokens":100,
                  "system":[{"type":"text","text":"%s","cache_control":{"type":"ephemeral"}}],
@@ -154,11 +154,11 @@ class AwsHostedApisTest {
         assertThat(Json.parseOrNull(second.body()).at("/usage/cache_read_input_tokens").asLong()).isPositive();
         assertThat(last("claude-aws").body()).contains("cache_control");
 
-        // a deployment that declares nothing loses its markers, as every cloud deployment does (docs/clouds.md)
-        HttpResponse<String> dropped = h.postAuthed("/api/v1/messages", cached.formatted("platform/vendorA-sonnet-4.7", system),
+        // one that declares nothing keeps them: Claude Platform on AWS is vendor A's own API (docs/clouds.md, "Capabilities")
+        HttpResponse<String> undeclared = h.postAuthed("/api/v1/messages", cached.formatted("platform/vendorA-sonnet-4.7", system),
                 "anthropic-version", "2023-06-01");
-        assertThat(dropped.statusCode()).isEqualTo(200);
-        assertThat(last("claude-aws").body()).doesNotContain("cache_control");
+        assertThat(undeclared.statusCode()).isEqualTo(200);
+        assertThat(last("claude-aws").body()).contains("cache_control");
     }
 
     @Test
