@@ -151,18 +151,20 @@ settle() { # wait (≤ 10 s) until the gateway is idle, so work left from one ru
   local t0 t1
   for _ in $(seq 1 20); do t0=$(gw_ticks); sleep 0.5; t1=$(gw_ticks); [ $(( (t1 - t0) * 20 )) -le "$HZ" ] && return 0; done
 }
-measure() { # cell conns -> "p50_us cpu_us_per_request errors loop_cpu_us_per_request"
+measure() { # cell conns -> "p50 cpu/req errors loops/req cpu-idle/req loops-idle/req" (µs)
   local t0 t1 l0 l1 n
   wrk_run 1 "${BODY[$1]}" "$2" >/dev/null   # a second at this concurrency: the pool and the event loops settle
-  t0=$(gw_ticks); l0=$(loop_ticks)
+  t0=$(gw_ticks); l0=$(loop_ticks); s0=$(date +%s.%N)
   wrk_run "$DURATION" "${BODY[$1]}" "$2" --latency
-  t1=$(gw_ticks); l1=$(loop_ticks)
+  t1=$(gw_ticks); l1=$(loop_ticks); s1=$(date +%s.%N)
   n=$(awk '/requests in/ { print $1 }' "$WORK/wrk.out")
   [ "${n:-0}" -gt 0 ] || { echo "error: no requests completed:" >&2; cat "$WORK/wrk.out" >&2; exit 1; }
-  awk -v hz="$HZ" -v t="$(( t1 - t0 ))" -v l="$(( l1 - l0 ))" -v n="$n" '
+  awk -v hz="$HZ" -v t="$(( t1 - t0 ))" -v l="$(( l1 - l0 ))" -v n="$n" -v w="$(awk -v a="$s0" -v b="$s1" 'BEGIN { print b - a }')" \
+      -v it="$IDLE_TPS" -v il="$IDLE_LOOP_TPS" '
     $1 == "50%" { v = $2 + 0; if ($2 ~ /ms$/) v *= 1000; else if ($2 ~ /[0-9]s$/) v *= 1e6; p50 = v }
     /Non-2xx/ { e += $5 } /Socket errors/ { split($0, s, /[ ,]+/); e += s[4] + s[6] + s[8] + s[10] }
-    END { printf "%.0f %.1f %d %.1f\n", p50, t / hz * 1e6 / n, e, l / hz * 1e6 / n }' "$WORK/wrk.out"
+    END { ct = t - it * w; cl = l - il * w; if (ct < 0) ct = 0; if (cl < 0) cl = 0
+      printf "%.0f %.1f %d %.1f %.1f %.1f\n", p50, t / hz * 1e6 / n, e, l / hz * 1e6 / n, ct / hz * 1e6 / n, cl / hz * 1e6 / n }' "$WORK/wrk.out"
   settle
 }
 
@@ -173,6 +175,12 @@ for _ in 1 2; do
   for cell in "json|a" "json|b" "stream|a" "stream|b"; do wrk_run $(( (WARMUP + 7) / 8 )) "${BODY[$cell]}" 16; done
 done
 settle
+# the gateway's own pace when idle (timers, the ledger's writer, JIT and GC threads): reported, and subtracted from
+# each run as an estimate of the work that does not follow the requests (it weighs more per request on the path whose
+# upstream answers more slowly, and on a loaded machine that is most of the c=1 figure)
+i0=$(gw_ticks); il0=$(loop_ticks); sleep 10; i1=$(gw_ticks); il1=$(loop_ticks)
+IDLE_TPS=$(awk -v t=$((i1 - i0)) 'BEGIN { print t / 10 }'); IDLE_LOOP_TPS=$(awk -v t=$((il1 - il0)) 'BEGIN { print t / 10 }')
+echo "gateway idle: $IDLE_TPS ticks/s (event loops $IDLE_LOOP_TPS)" >&2
 : >"$WORK/rounds"
 for r in $(seq 1 "$ROUNDS"); do
   for s in json stream; do
@@ -192,8 +200,8 @@ FOREIGN_NOTE="Other processes used $FOREIGN CPU-seconds during the $((T1 - T0)) 
 echo "$FOREIGN_NOTE" >&2
 GW_WARN=$(grep -cE ' (ERROR|WARN) ' "$WORK/gateway.log" || true)
 
-# rounds: r scenario conns a_p50 a_cpu a_err a_loop b_p50 b_cpu b_err b_loop -> per cell: medians, the ratios b/a of
-# each round (median, min, max) and the rounds' spread of each path's CPU (max/min)
+# rounds: r scenario conns, then for (a) and (b): p50 cpu errors loops cpu-less-idle loops-less-idle -> per cell:
+# medians, the ratios b/a of each round (median, min–max) and the rounds' spread of each path's CPU (max/min)
 {
   echo "# Bedrock Invoke against vendor A direct: gateway CPU per request ($(date -u +%Y-%m-%dT%H:%MZ))"
   echo
@@ -210,30 +218,37 @@ GW_WARN=$(grep -cE ' (ERROR|WARN) ' "$WORK/gateway.log" || true)
   echo
   case "$FOREIGN_NOTE" in WARNING*) echo "**$FOREIGN_NOTE**" ;; *) echo "$FOREIGN_NOTE" ;; esac
   echo
-  echo "| scenario | conc. | (a) direct CPU µs/req | (b) Bedrock CPU µs/req | ratio (b)/(a), median (min–max) | (a) event loops µs/req | (b) event loops µs/req | event-loop ratio, median (min–max) | (a) p50 µs | (b) p50 µs | spread of (a) / (b) CPU over rounds | errors a/b |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| scenario | conc. | (a) direct CPU µs/req | (b) Bedrock CPU µs/req | ratio (b)/(a), median (min–max) | (a) event loops µs/req | (b) event loops µs/req | event-loop ratio | (a) − idle µs/req | (b) − idle µs/req | ratio less idle | event-loop ratio less idle | (a) p50 µs | (b) p50 µs | spread of (a) / (b) CPU over rounds | errors a/b |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   awk '
     function median(x, n,   i, j, t) { for (i = 2; i <= n; i++) { t = x[i]; for (j = i - 1; j >= 1 && x[j] > t; j--) x[j + 1] = x[j]; x[j + 1] = t }
       return n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2 }
     function lo(x, n,   i, v) { v = x[1]; for (i = 2; i <= n; i++) if (x[i] < v) v = x[i]; return v }
     function hi(x, n,   i, v) { v = x[1]; for (i = 2; i <= n; i++) if (x[i] > v) v = x[i]; return v }
+    function r(b, a) { return a > 0 ? b / a : 0 }
+    function cell(x, m) { return sprintf("**%.2f** (%.2f–%.2f)", median(x, m), lo(x, m), hi(x, m)) }
     { k = $2 "|" $3; if (!(k in n)) order[++cells] = k; i = ++n[k]
-      ap[k, i] = $4; ac[k, i] = $5; ae[k] += $6; al[k, i] = $7; bp[k, i] = $8; bc[k, i] = $9; be[k] += $10; bl[k, i] = $11 }
+      for (f = 4; f <= 15; f++) v[k, i, f] = $f; ae[k] += $6; be[k] += $12 }
     END { for (c = 1; c <= cells; c++) { k = order[c]; m = n[k]; split(k, kk, "|")
-        for (i = 1; i <= m; i++) { x1[i] = ap[k, i]; x2[i] = ac[k, i]; x3[i] = bp[k, i]; x4[i] = bc[k, i]; x5[i] = bc[k, i] / ac[k, i]
-          x6[i] = al[k, i]; x7[i] = bl[k, i]; x8[i] = al[k, i] > 0 ? bl[k, i] / al[k, i] : 0 }
-        printf "| messages %s | %s | %.1f | %.1f | **%.2f** (%.2f–%.2f) | %.1f | %.1f | **%.2f** (%.2f–%.2f) | %.0f | %.0f | %.2f / %.2f | %d/%d |\n",
-          kk[1], kk[2], median(x2, m), median(x4, m), median(x5, m), lo(x5, m), hi(x5, m), median(x6, m), median(x7, m),
-          median(x8, m), lo(x8, m), hi(x8, m), median(x1, m), median(x3, m), hi(x2, m) / lo(x2, m), hi(x4, m) / lo(x4, m), ae[k], be[k] } }' "$WORK/rounds"
+        for (i = 1; i <= m; i++) {
+          ap[i] = v[k, i, 4]; ac[i] = v[k, i, 5]; al[i] = v[k, i, 7]; ai[i] = v[k, i, 8]
+          bp[i] = v[k, i, 10]; bc[i] = v[k, i, 11]; bl[i] = v[k, i, 13]; bi[i] = v[k, i, 14]
+          rc[i] = r(v[k, i, 11], v[k, i, 5]); rl[i] = r(v[k, i, 13], v[k, i, 7]); ri[i] = r(v[k, i, 14], v[k, i, 8]); rli[i] = r(v[k, i, 15], v[k, i, 9]) }
+        printf "| messages %s | %s | %.1f | %.1f | %s | %.1f | %.1f | %s | %.1f | %.1f | %s | %s | %.0f | %.0f | %.2f / %.2f | %d/%d |\n",
+          kk[1], kk[2], median(ac, m), median(bc, m), cell(rc, m), median(al, m), median(bl, m), cell(rl, m),
+          median(ai, m), median(bi, m), cell(ri, m), cell(rli, m), median(ap, m), median(bp, m),
+          hi(ac, m) / lo(ac, m), hi(bc, m) / lo(bc, m), ae[k], be[k] } }' "$WORK/rounds"
   echo
+  echo "Idle: the gateway used $IDLE_TPS ticks/s (event loops: $IDLE_LOOP_TPS) of $HZ per CPU-second over 10 s without load; \"less idle\""
+  echo "subtracts that rate × the run's duration before dividing by the requests."
   echo "Target (issue 31): (b)/(a) ≤ 1.5. Spread = the largest ÷ the smallest of a path's per-round CPU figures (process)."
   echo "Gateway log: $GW_WARN ERROR/WARN lines."
   echo
   echo "<details><summary>Every round</summary>"
   echo
-  echo "| round | scenario | conc. | (a) p50 µs | (a) CPU µs/req | (a) loops µs/req | (b) p50 µs | (b) CPU µs/req | (b) loops µs/req | (b)/(a) | errors a/b |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|"
-  awk '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %s/%s |\n", $1, $2, $3, $4, $5, $7, $8, $9, $11, $9 / $5, $6, $10 }' "$WORK/rounds"
+  echo "| round | scenario | conc. | (a) p50 µs | (a) CPU µs/req | (a) loops µs/req | (a) less idle | (b) p50 µs | (b) CPU µs/req | (b) loops µs/req | (b) less idle | (b)/(a) | errors a/b |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  awk '{ printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %s/%s |\n", $1, $2, $3, $4, $5, $7, $8, $10, $11, $13, $14, $11 / $5, $6, $12 }' "$WORK/rounds"
   echo
   echo "</details>"
 } >"$WORK/report.md"
