@@ -3,8 +3,8 @@
 # and streamed, for one vendor A model served (a) by the simulator's vendor A mount and (b) by a `bedrock` deployment
 # on the simulator's Bedrock double (InvokeModel / InvokeModelWithResponseStream, SigV4 with the double's credentials),
 # both in one gateway, loaded alternately in short rounds as ab.sh does, so that the machine's drift hits both alike.
-# Usage: bench/bedrock-invoke.sh [--conns 1,64] [--rounds N] [--duration S] [--warmup S] [--delay-ms MS] [--wait-quiet S]
-#                                [--out FILE]
+# Usage: bench/bedrock-invoke.sh [--conns 1,64] [--rounds N] [--duration S] [--warmup S] [--delay-ms MS]
+#                                [--chunk-delay-ms MS] [--wait-quiet S] [--out FILE]
 #   --conns       wrk connections, comma-separated (default 1,64)
 #   --rounds      measured rounds; each runs (a) and (b) once per scenario and concurrency, in alternating order (default 6)
 #   --duration    seconds per measured run (default 5)
@@ -13,6 +13,10 @@
 #                 slowly than the vendor A mount (it checks SigV4 and frames the stream), and on a loaded machine a
 #                 longer wait between requests costs the gateway more CPU per request (colder caches); an equal wait
 #                 much longer than that difference leaves the gateway's own work as the difference
+#   --chunk-delay-ms  the streams' 20 chunks MS ms apart, on both paths (default 0). Without it the simulator's
+#                 vendor A mount writes a whole stream at once (one read for the gateway) while the Bedrock double
+#                 writes each event-stream frame on its own (23 reads, each relayed): a real stream comes event by
+#                 event on both, which a delay between chunks reproduces
 #   --wait-quiet  wait up to S seconds for the 1-minute load average to drop to 1 first (default 60)
 #   --out         a Markdown report of the rounds and the ratios (default: printed only)
 # The figure is the gateway process's utime + stime (/proc) over a run ÷ requests: the simulator's own CPU differs
@@ -23,7 +27,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAR="$ROOT/gateway/target/gateway.jar"
 ARGS="$*"
-CONNS=1,64; ROUNDS=6; DURATION=5; WARMUP=120; DELAY_MS=0; WAIT_QUIET=60; OUT=""
+CONNS=1,64; ROUNDS=6; DURATION=5; WARMUP=120; DELAY_MS=0; CHUNK_DELAY_MS=0; WAIT_QUIET=60; OUT=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --conns) CONNS="$2"; shift 2 ;;
@@ -31,9 +35,10 @@ while [ $# -gt 0 ]; do
     --duration) DURATION="$2"; shift 2 ;;
     --warmup) WARMUP="$2"; shift 2 ;;
     --delay-ms) DELAY_MS="$2"; shift 2 ;;
+    --chunk-delay-ms) CHUNK_DELAY_MS="$2"; shift 2 ;;
     --wait-quiet) WAIT_QUIET="$2"; shift 2 ;;
     --out) OUT="$2"; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "error: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -115,9 +120,10 @@ case "$(tr '\0' ' ' <"/proc/$GW_PID/cmdline")" in *java*) ;; *) echo "error: pid
 # --- cells: scenario × path. Every one must answer 200 with a complete body (wrk only counts status codes).
 URL=http://127.0.0.1:$GW_PORT/api/v1/messages
 DELAY=""; [ "$DELAY_MS" -gt 0 ] && DELAY=";delay_ms=$DELAY_MS"
+SDELAY=$DELAY; [ "$CHUNK_DELAY_MS" -gt 0 ] && SDELAY="$SDELAY;chunk_delay_ms=$CHUNK_DELAY_MS"
 body() { # model stream(true|false)
   if [ "$2" = true ]; then
-    printf '{"model":"%s","max_tokens":256,"stream":true,"messages":[{"role":"user","content":"[[sim:chunks=20%s]] Hello"}]}' "$1" "$DELAY"
+    printf '{"model":"%s","max_tokens":256,"stream":true,"messages":[{"role":"user","content":"[[sim:chunks=20%s]] Hello"}]}' "$1" "$SDELAY"
   elif [ -n "$DELAY" ]; then
     printf '{"model":"%s","max_tokens":256,"messages":[{"role":"user","content":"[[sim:delay_ms=%s]] Hello, benchmark"}]}' "$1" "$DELAY_MS"
   else
@@ -219,7 +225,7 @@ GW_WARN=$(grep -cE ' (ERROR|WARN) ' "$WORK/gateway.log" || true)
   echo "its JVM flags${BENCH_GW_JAVA_OPTS:+ + \`$BENCH_GW_JAVA_OPTS\`}) on CPU $PROXY_CPUS, the simulator and wrk on CPU $SIM_CPUS. (a) \`bench/vendorA-direct\` → the simulator's vendor A"
   echo "mount; (b) \`bench/vendorA-bedrock\` → a \`bedrock\` provider (SigV4, static keys) on the simulator's Bedrock double,"
   echo "\`us.anthropic.claude-sonnet-5-v1:0\` by InvokeModel / InvokeModelWithResponseStream; both over h2c. Messages API,"
-  echo "JSON and streamed (20 chunks)${DELAY:+, the simulator waiting ${DELAY_MS} ms before each answer}. ${WARMUP}s of 16-connection warm-up over the four cells, then per round, scenario and"
+  echo "JSON and streamed (20 chunks${SDELAY:+: \`[[sim:chunks=20$SDELAY]]\`})${DELAY:+, the simulator waiting ${DELAY_MS} ms before each answer}. ${WARMUP}s of 16-connection warm-up over the four cells, then per round, scenario and"
   echo "concurrency one ${DURATION}-s run of each path (after 1 s unmeasured), (a) first in odd rounds, (b) in even ones."
   echo "CPU µs/req = the gateway's utime + stime over the run ÷ requests completed: the whole process, and its event loops"
   echo "only (the request's own work; GC, JIT and timers excluded)."
