@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * SigV4 over one request exactly as it will be sent, with AWS's own signer ({@code AwsV4HttpSigner}, http-auth-aws):
@@ -71,7 +70,7 @@ public final class AwsSigning {
     public Map<String, String> sign(String method, URI uri, Map<String, String> headers, byte[] body,
                                     AwsCredentialsIdentity credentials, Instant at) {
         SdkHttpRequest.Builder request = SdkHttpRequest.builder()
-                .method(SdkHttpMethod.fromValue(method.toUpperCase(Locale.ROOT)))
+                .method(SdkHttpMethod.valueOf(method.toUpperCase(Locale.ROOT)))
                 .protocol(uri.getScheme())
                 .host(uri.getHost())
                 .encodedPath(uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
@@ -84,11 +83,11 @@ public final class AwsSigning {
                 .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, service)
                 .putProperty(AwsV4HttpSigner.REGION_NAME, region)
                 .putProperty(HttpSigner.SIGNING_CLOCK, Clock.fixed(at, ZoneOffset.UTC))).request();
-        TreeSet<String> given = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-        given.addAll(headers.keySet());
+        // the signed request keeps each given header under the name it was given (and adds Host only when no header
+        // of that name, in any case, was given), so what is not among the given names is what the signer added
         Map<String, String> added = new LinkedHashMap<>();
         signed.forEachHeader((name, values) -> {
-            if (!given.contains(name)) added.put(name, String.join(",", values));
+            if (!headers.containsKey(name)) added.put(name, values.size() == 1 ? values.getFirst() : String.join(",", values));
         });
         return added;
     }

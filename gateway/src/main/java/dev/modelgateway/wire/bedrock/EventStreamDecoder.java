@@ -1,6 +1,8 @@
 package dev.modelgateway.wire.bedrock;
 
+import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -42,8 +44,16 @@ public final class EventStreamDecoder {
         this.maxMessageBytes = maxMessageBytes;
     }
 
-    /** Decodes the messages this read completes, in order, handing each to {@code out}. */
+    /**
+     * Decodes the messages this read completes, in order, handing each to {@code out}. The read's bytes are decoded
+     * where they lie when it has a backing array (as {@code SseParser} reads them): every byte of a Bedrock stream
+     * passes here, and a copy of each read was the decoder's largest allocation.
+     */
     public void feed(Buffer read, Consumer<EventStreamMessage> out) {
+        if (read instanceof BufferInternal internal && internal.unwrap() instanceof ByteBuf buf && buf.hasArray()) {
+            feed(buf.array(), buf.arrayOffset() + buf.readerIndex(), buf.readableBytes(), out);
+            return;
+        }
         byte[] bytes = read.getBytes();
         feed(bytes, 0, bytes.length, out);
     }
@@ -146,7 +156,7 @@ public final class EventStreamDecoder {
         while (pos < end) {
             int nameLength = b[pos++] & 0xff;
             need(pos, nameLength + 1, end);
-            String name = new String(b, pos, nameLength, StandardCharsets.UTF_8);
+            String name = text(b, pos, nameLength);
             pos += nameLength;
             int type = b[pos++];
             Object value;
@@ -179,7 +189,7 @@ public final class EventStreamDecoder {
                     int length = ((b[pos] & 0xff) << 8) | (b[pos + 1] & 0xff);
                     pos += 2;
                     need(pos, length, end);
-                    value = type == 6 ? Arrays.copyOfRange(b, pos, pos + length) : new String(b, pos, length, StandardCharsets.UTF_8);
+                    value = type == 6 ? Arrays.copyOfRange(b, pos, pos + length) : text(b, pos, length);
                     pos += length;
                 }
                 case 9 -> {
@@ -196,6 +206,21 @@ public final class EventStreamDecoder {
 
     private static void need(int pos, int length, int end) {
         if (pos + length > end) throw new EventStreamException("event stream header runs past the headers' length");
+    }
+
+    /**
+     * The header names and values every message of a Bedrock stream repeats, shared rather than decoded each time
+     * (three names and three values per message).
+     */
+    private static final String[] COMMON = {":message-type", ":event-type", ":content-type", ":exception-type", "event",
+            "chunk", "exception", "application/json"};
+    private static final byte[][] COMMON_BYTES = Arrays.stream(COMMON).map(t -> t.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
+
+    private static String text(byte[] b, int at, int length) {
+        for (int k = 0; k < COMMON.length; k++) {
+            if (COMMON_BYTES[k].length == length && Arrays.equals(COMMON_BYTES[k], 0, length, b, at, at + length)) return COMMON[k];
+        }
+        return new String(b, at, length, StandardCharsets.UTF_8);
     }
 
     private static int readInt(byte[] b, int at) {

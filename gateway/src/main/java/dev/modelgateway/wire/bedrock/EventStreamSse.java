@@ -134,6 +134,10 @@ public final class EventStreamSse {
     private static byte[] base64(ByteBuffer text) {
         try {
             ByteBuffer decoded = Base64.getDecoder().decode(text);
+            // the decoder sizes its array from the text: it is the answer itself unless the text was padded oddly
+            if (decoded.arrayOffset() == 0 && decoded.position() == 0 && decoded.remaining() == decoded.array().length) {
+                return decoded.array();
+            }
             byte[] out = new byte[decoded.remaining()];
             decoded.get(out);
             return out;
