@@ -2,6 +2,7 @@ package dev.modelgateway.upstream;
 
 import dev.modelgateway.config.ProviderType;
 import dev.modelgateway.config.VendorEndpoint;
+import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.wire.bedrock.EventStreamSse;
 import io.vertx.core.buffer.Buffer;
 
@@ -18,7 +19,17 @@ interface StreamFraming {
         String region = endpoint.cloud().account().region();
         EventStreamSse sse = endpoint.converse() ? EventStreamSse.converse(maxEventBytes, region)
                 : EventStreamSse.invoke(maxEventBytes, region);
-        return sse::convert;
+        return new StreamFraming() {
+            @Override
+            public Buffer toSse(Buffer read) {
+                return sse.convert(read);
+            }
+
+            @Override
+            public GatewayException pending() {
+                return sse.pending();
+            }
+        };
     }
 
     /**
@@ -26,8 +37,7 @@ interface StreamFraming {
      * JSON body (LiteLLM PR #28551 read one as a "ChecksumMismatch"); it is an error, read as one.
      */
     static boolean notAStream(VendorEndpoint endpoint, String contentType) {
-        return endpoint.type() == ProviderType.BEDROCK && contentType != null
-                && !contentType.startsWith("application/vnd.amazon.eventstream");
+        return endpoint.type() == ProviderType.BEDROCK && contentType != null && !EventStreamSse.isEventStream(contentType);
     }
 
     /**
@@ -37,4 +47,9 @@ interface StreamFraming {
      *                                                 exception frame) or the framing is broken
      */
     Buffer toSse(Buffer read);
+
+    /** The failure the last read ended on after the events {@link #toSse} returned, once; null when none. */
+    default GatewayException pending() {
+        return null;
+    }
 }

@@ -94,6 +94,9 @@ final class StreamPump {
                 return;
             }
             flush();
+            // an AWS exception frame behind events in the same read: those went out first, now the failure
+            GatewayException failed = framing.pending();
+            if (failed != null) stop(failed);
         });
         upstream.endHandler(v -> {
             if (done.future().isComplete()) return;

@@ -35,6 +35,7 @@ public final class EventStreamSse {
     private final boolean invoke;
     private final String region;
     private Buffer out;
+    private GatewayException pending;
 
     private EventStreamSse(int maxMessageBytes, boolean invoke, String region) {
         this.decoder = new EventStreamDecoder(maxMessageBytes);
@@ -67,14 +68,32 @@ public final class EventStreamSse {
      */
     public Buffer convert(Buffer read) {
         out = Buffer.buffer(read.length() + 64);
+        GatewayException failed = null;
         try {
             decoder.feed(read, this::append);
         } catch (EventStreamException e) {
-            throw BedrockErrors.corruptStream(e);
+            failed = BedrockErrors.corruptStream(e);
+        } catch (GatewayException e) {
+            failed = e;
         }
         Buffer done = out;
         out = null;
+        if (failed != null) {
+            // the events before the failure in this read still reach the caller first: then the failure (pending())
+            if (done.length() == 0) throw failed;
+            pending = failed;
+        }
         return done;
+    }
+
+    /**
+     * The failure a read ended on after events that {@link #convert} returned (an exception frame behind chunks in one
+     * read), once, to be reported after those events are relayed; null when there is none.
+     */
+    public GatewayException pending() {
+        GatewayException p = pending;
+        pending = null;
+        return p;
     }
 
     /**

@@ -75,6 +75,19 @@ class EventStreamSseTest {
     }
 
     @Test
+    void chunksBeforeAnExceptionFrameInTheSameReadAreReturnedAndTheFailureIsPending() {
+        EventStreamSse sse = EventStreamSse.invoke(1 << 20, null);
+        Buffer read = Buffer.buffer(concat(chunk(START), chunk(DELTA),
+                exception("modelStreamErrorException", "{\"message\":\"the model failed\"}")));
+        Buffer out = sse.convert(read);
+        assertThat(parse(out)).extracting(SseEvent::event).containsExactly("message_start", "content_block_delta");
+        GatewayException pending = sse.pending();
+        assertThat(pending).isNotNull();
+        assertThat(pending.code()).isEqualTo("ModelStreamErrorException");
+        assertThat(sse.pending()).isNull();
+    }
+
+    @Test
     void eachStreamExceptionOfTheApiMapsToItsKind() {
         assertThat(frameError("modelStreamErrorException", "{\"message\":\"boom\",\"originalStatusCode\":500,\"originalMessage\":\"x\"}"))
                 .satisfies(e -> {
