@@ -92,6 +92,10 @@ class CloudDeploymentsTest {
                     deployments:
                       - {provider: aws, model: "anthropic.claude-opus-4-7-v1:0", weight: 1000000}
                       - {provider: gcp, model: "claude-opus-4-7@20260101", weight: 1}
+                  platform/vendorA-opus-4.8:
+                    deployments:
+                      - {provider: aws, model: "arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/cached",
+                         capabilities: {prompt_cache: true, base_model: "anthropic.claude-opus-4-8-v1:0"}}
                   platform/vendorA-sonnet-5:
                     deployments:
                       - {provider: gcp-untrusted, model: "claude-sonnet-5@20260101", weight: 1000000}
@@ -258,6 +262,15 @@ class CloudDeploymentsTest {
         assertThat(second.statusCode()).isEqualTo(200);
         assertThat(Json.parseOrNull(second.body()).at("/usage/cache_read_input_tokens").asLong()).isPositive();
         assertThat(last("bedrock").body()).contains("cache_control");
+
+        // an application profile's ARN that declares prompt caching keeps its markers (the id says nothing of caching)
+        h.postAuthed("/api/v1/messages", cached.formatted("platform/vendorA-opus-4.8", longSystem), "anthropic-version", "2023-06-01");
+        HttpResponse<String> arn = h.postAuthed("/api/v1/messages", cached.formatted("platform/vendorA-opus-4.8", longSystem),
+                "anthropic-version", "2023-06-01");
+        assertThat(arn.statusCode()).isEqualTo(200);
+        assertThat(last("bedrock").path()).startsWith("/model/arn%3Aaws%3Abedrock%3Aus-east-1%3A123456789012%3Aapplication-inference-profile%2Fcached/");
+        assertThat(last("bedrock").body()).contains("cache_control");
+        assertThat(Json.parseOrNull(arn.body()).at("/usage/cache_read_input_tokens").asLong()).isPositive();
 
         // an application profile that declares nothing: the markers are dropped, so the model does not refuse them
         sim.bedrockWithoutCaching("arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/nocache");
