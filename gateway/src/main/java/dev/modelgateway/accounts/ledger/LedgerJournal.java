@@ -16,6 +16,7 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
@@ -362,7 +363,13 @@ public final class LedgerJournal implements AutoCloseable {
             segments = files.filter(p -> p.getFileName().toString().endsWith(SUFFIX)).sorted().toList();
         }
         for (Path p : segments) {
-            try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            FileChannel opened;
+            try {
+                opened = FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            } catch (NoSuchFileException e) {
+                continue; // gone since the listing: its process finished with it, or another start replayed it
+            }
+            try (FileChannel ch = opened) {
                 FileLock lock;
                 try {
                     lock = ch.tryLock();
@@ -392,8 +399,9 @@ public final class LedgerJournal implements AutoCloseable {
                     throw new IllegalStateException("replaying the ledger journal " + p + " failed; it is kept", e);
                 }
                 LOG.info("ledger journal {}: {} usage rows replayed", p.getFileName(), rows.size());
+                // deleted while still locked: released first, another start could lock and replay it again
+                Files.deleteIfExists(p);
                 lock.release();
-                Files.delete(p);
             }
         }
     }
