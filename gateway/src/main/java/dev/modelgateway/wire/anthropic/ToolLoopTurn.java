@@ -3,8 +3,8 @@ package dev.modelgateway.wire.anthropic;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.modelgateway.canonical.ContentBlock;
 import dev.modelgateway.canonical.Message;
-import dev.modelgateway.canonical.Role;
 import dev.modelgateway.canonical.SignatureOrigin;
+import dev.modelgateway.canonical.ToolLoop;
 import dev.modelgateway.wire.SignatureEnvelope;
 
 import java.util.List;
@@ -45,46 +45,35 @@ final class ToolLoopTurn {
 
     /** The same for a canonical request, reading each block as the encoder will send it or leave it out. */
     static boolean opensWithoutThinking(List<Message> messages) {
-        List<Message> turns = messages.stream().filter(m -> m.role() != Role.SYSTEM).toList();
-        int last = turns.size() - 1;
-        if (last < 0 || !answersTools(turns.get(last))) return false;
-        int start = last;
-        while (start > 0 && (turns.get(start - 1).role() != Role.USER || answersTools(turns.get(start - 1)))) start--;
-        for (int i = start; i < last; i++) {
-            if (turns.get(i).role() != Role.ASSISTANT) continue;
-            for (ContentBlock b : turns.get(i).content()) {
-                switch (b) {
-                    case ContentBlock.Thinking t when t.origin() == SignatureOrigin.ANTHROPIC && t.signature() != null -> {
-                        return false;
-                    }
-                    case ContentBlock.RedactedThinking r -> {
-                        return false;
-                    }
-                    case ContentBlock.VendorBlock v when v.vendor().equals("anthropic") -> {
-                        String type = v.raw().path("type").asText();
-                        return !type.equals("thinking") && !type.equals("redacted_thinking");
-                    }
-                    // Not sent to vendor A: blank text, another vendor's reasoning, another vendor's blocks.
-                    case ContentBlock.Text t when t.isBlank() -> { }
-                    case ContentBlock.Thinking t -> { }
-                    case ContentBlock.VendorBlock v -> { }
-                    default -> {
-                        return true;
-                    }
+        Message opening = ToolLoop.openingMessage(messages);
+        if (opening == null) return false;
+        for (ContentBlock b : opening.content()) {
+            switch (b) {
+                case ContentBlock.Thinking t when t.origin() == SignatureOrigin.ANTHROPIC && t.signature() != null -> {
+                    return false;
+                }
+                case ContentBlock.RedactedThinking r -> {
+                    return false;
+                }
+                case ContentBlock.VendorBlock v when v.vendor().equals("anthropic") -> {
+                    String type = v.raw().path("type").asText();
+                    return !type.equals("thinking") && !type.equals("redacted_thinking");
+                }
+                // Not sent to vendor A: blank text, another vendor's reasoning, another vendor's blocks.
+                case ContentBlock.Text t when t.isBlank() -> { }
+                case ContentBlock.Thinking t -> { }
+                case ContentBlock.VendorBlock v -> { }
+                default -> {
+                    return true;
                 }
             }
-            return true;
         }
-        return false;
+        return true;
     }
 
     private static boolean answersTools(JsonNode m) {
         if (!"user".equals(m.path("role").asText())) return false;
         for (JsonNode b : m.path("content")) if ("tool_result".equals(b.path("type").asText())) return true;
         return false;
-    }
-
-    private static boolean answersTools(Message m) {
-        return m.role() == Role.USER && m.content().stream().anyMatch(b -> b instanceof ContentBlock.ToolResult);
     }
 }

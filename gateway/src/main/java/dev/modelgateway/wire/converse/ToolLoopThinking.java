@@ -2,8 +2,8 @@ package dev.modelgateway.wire.converse;
 
 import dev.modelgateway.canonical.ContentBlock;
 import dev.modelgateway.canonical.Message;
-import dev.modelgateway.canonical.Role;
 import dev.modelgateway.canonical.SignatureOrigin;
+import dev.modelgateway.canonical.ToolLoop;
 
 import java.util.List;
 
@@ -21,36 +21,25 @@ final class ToolLoopThinking {
 
     /** Whether the request continues a tool loop whose turn does not open with reasoning this codec replays. */
     static boolean opensWithoutThinking(List<Message> messages) {
-        List<Message> turns = messages.stream().filter(m -> m.role() != Role.SYSTEM).toList();
-        int last = turns.size() - 1;
-        if (last < 0 || !answersTools(turns.get(last))) return false;
-        int start = last;
-        while (start > 0 && (turns.get(start - 1).role() != Role.USER || answersTools(turns.get(start - 1)))) start--;
-        for (int i = start; i < last; i++) {
-            if (turns.get(i).role() != Role.ASSISTANT) continue;
-            for (ContentBlock b : turns.get(i).content()) {
-                switch (b) {
-                    case ContentBlock.Thinking t when t.origin() == SignatureOrigin.ANTHROPIC && t.signature() != null -> {
-                        return false;
-                    }
-                    case ContentBlock.RedactedThinking _ -> {
-                        return false;
-                    }
-                    // left out by the encoder: blank text, reasoning it does not replay, other vendors' blocks
-                    case ContentBlock.Text t when t.isBlank() -> { }
-                    case ContentBlock.Thinking _ -> { }
-                    case ContentBlock.VendorBlock v when !v.vendor().equals(ConverseCodec.VENDOR) -> { }
-                    default -> {
-                        return true;
-                    }
+        Message opening = ToolLoop.openingMessage(messages);
+        if (opening == null) return false;
+        for (ContentBlock b : opening.content()) {
+            switch (b) {
+                case ContentBlock.Thinking t when t.origin() == SignatureOrigin.ANTHROPIC && t.signature() != null -> {
+                    return false;
+                }
+                case ContentBlock.RedactedThinking _ -> {
+                    return false;
+                }
+                // left out by the encoder: blank text, reasoning it does not replay, other vendors' blocks
+                case ContentBlock.Text t when t.isBlank() -> { }
+                case ContentBlock.Thinking _ -> { }
+                case ContentBlock.VendorBlock v when !v.vendor().equals(ConverseCodec.VENDOR) -> { }
+                default -> {
+                    return true;
                 }
             }
-            return true;
         }
-        return false;
-    }
-
-    private static boolean answersTools(Message m) {
-        return m.role() == Role.USER && m.content().stream().anyMatch(b -> b instanceof ContentBlock.ToolResult);
+        return true;
     }
 }
