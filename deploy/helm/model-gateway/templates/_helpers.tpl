@@ -61,21 +61,18 @@ stores close within shutdownMarginSeconds, all inside the grace period, after wh
 {{- define "model-gateway.dataDir" -}}/var/lib/model-gateway{{- end -}}
 {{- define "model-gateway.configDir" -}}/etc/model-gateway{{- end -}}
 
+{{/* A Secret named by the values, else <fullname>-<suffix>: the Secret the operator creates (kubernetes.md, "Secrets"). */}}
+{{- define "model-gateway.secretName" -}}
+{{- $ctx := index . 0 -}}
+{{- default (printf "%s-%s" (include "model-gateway.fullname" $ctx) (index . 2)) (index . 1).existingSecret -}}
+{{- end -}}
+
 {{/* Refusals the schema cannot express, each naming the value to change. */}}
 {{- define "model-gateway.validate" -}}
 {{- if and (eq .Values.mode "single") (ne (int .Values.replicas) 1) -}}
 {{- fail (printf "mode single runs SQLite on one volume: replicas must be 1, got %d; use mode ha (PostgreSQL and Redis) to run several" (int .Values.replicas)) -}}
 {{- end -}}
-{{- if not .Values.masterKey.existingSecret -}}
-{{- fail "masterKey.existingSecret is required: the name of a Secret holding the master key (server.master_key) under masterKey.key" -}}
-{{- end -}}
 {{- if eq .Values.mode "ha" -}}
-{{- if not .Values.database.existingSecret -}}
-{{- fail "mode ha needs PostgreSQL: set database.existingSecret to a Secret holding accounts.database_url (jdbc:postgresql://...) under database.key" -}}
-{{- end -}}
-{{- if not .Values.redis.existingSecret -}}
-{{- fail "mode ha needs Redis: set redis.existingSecret to a Secret holding accounts.redis_url (redis://...) under redis.key" -}}
-{{- end -}}
 {{- if and .Values.autoscaling.enabled (lt (int .Values.autoscaling.maxReplicas) (int .Values.autoscaling.minReplicas)) -}}
 {{- fail (printf "autoscaling.maxReplicas (%d) is below autoscaling.minReplicas (%d)" (int .Values.autoscaling.maxReplicas) (int .Values.autoscaling.minReplicas)) -}}
 {{- end -}}

@@ -57,12 +57,12 @@ spec:
         - {name: GATEWAY_SERVER_DRAIN_SECONDS, value: {{ .Values.maxStreamSeconds | quote }}}
         - {name: GATEWAY_ACCESS_LOG_FORMAT, value: {{ .Values.accessLogFormat | quote }}}
         - name: GATEWAY_SERVER_MASTER_KEY
-          valueFrom: {secretKeyRef: {name: {{ .Values.masterKey.existingSecret }}, key: {{ .Values.masterKey.key }}}}
+          valueFrom: {secretKeyRef: {name: {{ include "model-gateway.secretName" (list . .Values.masterKey "master-key") }}, key: {{ .Values.masterKey.key }}}}
         {{- if eq .Values.mode "ha" }}
         - name: GATEWAY_ACCOUNTS_DATABASE_URL
-          valueFrom: {secretKeyRef: {name: {{ .Values.database.existingSecret }}, key: {{ .Values.database.key }}}}
+          valueFrom: {secretKeyRef: {name: {{ include "model-gateway.secretName" (list . .Values.database "database") }}, key: {{ .Values.database.key }}}}
         - name: GATEWAY_ACCOUNTS_REDIS_URL
-          valueFrom: {secretKeyRef: {name: {{ .Values.redis.existingSecret }}, key: {{ .Values.redis.key }}}}
+          valueFrom: {secretKeyRef: {name: {{ include "model-gateway.secretName" (list . .Values.redis "redis") }}, key: {{ .Values.redis.key }}}}
         {{- end }}
         {{- range .Values.vendorKeys }}
         - name: {{ .env }}
