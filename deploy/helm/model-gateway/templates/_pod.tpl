@@ -23,9 +23,9 @@ spec:
   terminationGracePeriodSeconds: {{ include "model-gateway.gracePeriodSeconds" . }}
   securityContext:
     runAsNonRoot: true
-    runAsUser: 10001
-    runAsGroup: 10001
-    fsGroup: 10001
+    runAsUser: {{ .Values.runAsUser }}
+    runAsGroup: {{ .Values.runAsUser }}
+    fsGroup: {{ .Values.runAsUser }}
     fsGroupChangePolicy: OnRootMismatch
     seccompProfile: {type: RuntimeDefault}
   {{- with .Values.image.pullSecrets }}
@@ -74,9 +74,8 @@ spec:
       volumeMounts:
         # the whole directory, never a subPath: a subPath mount is not updated when the ConfigMap changes
         - {name: config, mountPath: {{ include "model-gateway.configDir" . }}, readOnly: true}
+        # also the JVM's and SQLite's temporary files: the image points java.io.tmpdir and TMPDIR here
         - {name: data, mountPath: {{ include "model-gateway.dataDir" . }}}
-        # sqlite-jdbc and Netty unpack their native libraries into java.io.tmpdir
-        - {name: tmp, mountPath: /tmp}
       # the gateway listens only once its database is open and migrated, which may wait on another pod's migration
       # (a PostgreSQL advisory lock): the startup probe allows longer than the gateway's own 60 s start-up bound
       startupProbe:
@@ -109,8 +108,6 @@ spec:
   volumes:
     - name: config
       configMap: {name: {{ include "model-gateway.fullname" . }}}
-    - name: tmp
-      emptyDir: {sizeLimit: 256Mi}
     {{- if eq .Values.mode "ha" }}
     {{- if .Values.journal.existingClaim }}
     - name: data

@@ -40,7 +40,7 @@ class ChartTest {
             vendorKeys:
               - {env: OPENAI_API_KEY, secret: vendor-keys, key: openai}
               - {env: AZURE_KEY, secret: vendor-keys, key: azure}
-            extraEnv: [{name: JAVA_OPTS, value: -Xmx768m}]
+            extraEnv: [{name: JDK_JAVA_OPTIONS, value: -Xmx768m}]
             image: {pullSecrets: [registry], digest: "sha256:%s"}
             networkPolicy:
               ingressFrom: [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: ingress-nginx}}}]
@@ -164,7 +164,9 @@ class ChartTest {
         for (Chart.Rendered r : List.of(Chart.render(""), Chart.render("mode: ha\n" + EVERYTHING))) {
             JsonNode pod = r.podSpec();
             assertThat(pod.at("/securityContext/runAsNonRoot").asBoolean()).isTrue();
-            assertThat(pod.at("/securityContext/runAsUser").asInt()).isEqualTo(10001);
+            // the image's user, not root
+            assertThat(pod.at("/securityContext/runAsUser").asInt()).isEqualTo(65532);
+            assertThat(pod.at("/securityContext/runAsGroup").asInt()).isEqualTo(65532);
             assertThat(pod.at("/securityContext/seccompProfile/type").asText()).isEqualTo("RuntimeDefault");
             assertThat(pod.path("automountServiceAccountToken").asBoolean(true)).isFalse();
             assertThat(pod.toString()).doesNotContain("hostPath").doesNotContain("hostNetwork");
@@ -179,8 +181,8 @@ class ChartTest {
                 assertThat(sc.path("allowPrivilegeEscalation").asBoolean(true)).isFalse();
                 assertThat(sc.at("/capabilities/drop").toString()).isEqualTo("[\"ALL\"]");
                 assertThat(sc.at("/seccompProfile/type").asText()).isEqualTo("RuntimeDefault");
-                // the only writable places: the data directory and /tmp, each a volume
-                assertThat(mountPath(r, "tmp")).isEqualTo("/tmp");
+                // the one writable place is a volume: the data directory (the JVM's temporary files too)
+                assertThat(mountPath(r, "data")).isEqualTo("/var/lib/model-gateway");
             }
         }
     }
@@ -202,7 +204,8 @@ class ChartTest {
         // a pod waiting on another's migration is not restarted before the gateway's own 60 s start-up bound
         assertThat(c.at("/startupProbe/periodSeconds").asInt() * c.at("/startupProbe/failureThreshold").asInt()).isGreaterThan(60);
         // the config file is the mounted ConfigMap's, as a directory (a subPath mount is never updated)
-        assertThat(c.path("args").toString()).isEqualTo("[\"--config\",\"/etc/model-gateway/gateway.yaml\"]");
+        // the image's CMD is `serve`: args replace it
+        assertThat(c.path("args").toString()).isEqualTo("[\"serve\",\"--config\",\"/etc/model-gateway/gateway.yaml\"]");
         assertThat(mountPath(r, "config")).isEqualTo("/etc/model-gateway");
         assertThat(c.path("volumeMounts").toString()).doesNotContain("subPath");
         assertThat(volume(r, "config").at("/configMap/name").asText()).isEqualTo(r.one("ConfigMap").at("/metadata/name").asText());

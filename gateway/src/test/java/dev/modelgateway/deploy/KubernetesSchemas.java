@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -39,7 +40,8 @@ final class KubernetesSchemas {
     /** "group/version/Kind" (group empty for the core API) to its definition's name, or its CRD's schema. */
     private final Map<String, String> definitionByKind = new HashMap<>();
     private final Map<String, JsonNode> crdByKind = new HashMap<>();
-    private final Map<String, Schema> compiled = new HashMap<>();
+    /** Compiled on first use; the test classes that share an instance may run at once. */
+    private final Map<String, Schema> compiled = new ConcurrentHashMap<>();
 
     private KubernetesSchemas(String kubernetesVersion) {
         this.kubernetesVersion = kubernetesVersion;
