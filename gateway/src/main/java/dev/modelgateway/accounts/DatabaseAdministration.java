@@ -27,7 +27,7 @@ import java.util.Optional;
 /**
  * The administrator's operations straight on the accounts database, blocking, for {@code ./gw keys} when no server
  * runs or before the first admin key exists. Each change commits with its audit entry; a running server sees it
- * within {@link Accounts#KEY_CACHE_TTL}.
+ * within {@link KeyLookups#FRESH}.
  */
 public final class DatabaseAdministration implements AutoCloseable {
     /** What {@link #deleteTeam} did. */
