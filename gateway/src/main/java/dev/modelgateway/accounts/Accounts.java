@@ -61,7 +61,7 @@ public final class Accounts {
     /** How often other instances' spend is read back from the database. */
     static final Duration SPEND_REFRESH = Duration.ofSeconds(1);
     /** The accounts tables; the newest of the migrations under {@code db/migration/accounts} (a test checks it). */
-    public static final Schema SCHEMA = new Schema("accounts", "15");
+    public static final Schema SCHEMA = new Schema("accounts", "16");
     private static final Logger LOG = LoggerFactory.getLogger(Accounts.class);
 
     private final Vertx vertx;
@@ -171,8 +171,8 @@ public final class Accounts {
                                     PriceTables.registerInForce(db, prices);
                                     // rows a dead process journaled and never wrote count before any spend is read
                                     Ledger ledger = new Ledger(db);
-                                    LedgerJournal journal = LedgerJournal.open(config.ledgerJournalDir(), config.databaseUrl(),
-                                            ledger::append);
+                                    LedgerJournal journal = LedgerJournal.open(config.ledgerJournalDir(), ledger.identity(),
+                                            config.ledgerJournalKeep(), ledger::append);
                                     try {
                                         spend.refreshed(ledger.spendAt(clock.instant()));
                                     } catch (SQLException | RuntimeException e) {
