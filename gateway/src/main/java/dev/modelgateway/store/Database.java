@@ -89,6 +89,8 @@ public final class Database implements AutoCloseable {
                 .dataSource(pool)
                 .locations(schema.location())
                 .table(schema.historyTable())
+                // up to the version this gateway declares, as a release of that version has no later files
+                .target(schema.newestVersion())
                 // A database shared with other subsystems is not empty: start from 0 so V1 still runs.
                 .baselineOnMigrate(true)
                 .baselineVersion("0")
