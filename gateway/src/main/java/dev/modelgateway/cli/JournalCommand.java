@@ -31,9 +31,9 @@ public final class JournalCommand {
         KeysCommand.quietStoreLogs();
         try (DatabaseAdministration db = DatabaseAdministration.open(config)) {
             DatabaseAdministration.JournalReplay done = db.replayJournal(config.ledgerJournalDir());
-            out.println("journal replay: " + done.segments() + " segments of this database in " + config.ledgerJournalDir()
-                    + ", " + done.rows() + " usage rows, " + done.added() + " of them added to the ledger (the others were"
-                    + " there)");
+            out.println("journal replay: " + done.rows() + " usage rows in " + done.segments() + " segment(s) of this"
+                    + " database in " + config.ledgerJournalDir() + "; " + done.added() + " of them added to the ledger,"
+                    + " the others were there");
             return KeysCommand.OK;
         } catch (SQLException | IOException | RuntimeException e) {
             err.println("error: the journal replay failed: " + e);
