@@ -52,6 +52,9 @@ public final class Database implements AutoCloseable {
             config.addDataSourceProperty("synchronous", "NORMAL");
             config.addDataSourceProperty("busy_timeout", "10000");
         } else {
+            // Hikari's defaults follow a failover (docs/operations/database-failover.md): a connection that fails with
+            // a connection error is dropped, one idle over 0.5 s is validated before use, and new ones are opened in
+            // the background while a borrower waits up to 30 s; the URL's hosts and targetServerType find the primary.
             config.setMaximumPoolSize(8);
         }
         Database db = new Database(new HikariDataSource(config), vendor);
