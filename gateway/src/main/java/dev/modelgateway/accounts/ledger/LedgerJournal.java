@@ -344,7 +344,6 @@ public final class LedgerJournal implements AutoCloseable {
 
     private void prepareSpare() {
         try {
-            pruneWritten();
             Segment next = newSegment();
             synchronized (this) {
                 // one begun after it may be current already (a rotation that found no spare begins its own): its
@@ -476,7 +475,10 @@ public final class LedgerJournal implements AutoCloseable {
         return rows;
     }
 
-    /** Deletes the segment whose rows are all in the database, or keeps it as written for {@link #keepWritten}. */
+    /**
+     * Deletes the segment whose rows are all in the database, or keeps it as written for {@link #keepWritten} and
+     * deletes the written ones older than that (once a segment, about 9,000 rows: a directory listing).
+     */
     private void retire(Path p) throws IOException {
         if (keepWritten.isZero()) {
             Files.deleteIfExists(p);
@@ -485,6 +487,7 @@ public final class LedgerJournal implements AutoCloseable {
         String name = p.getFileName().toString();
         Files.move(p, p.resolveSibling(name.substring(0, name.length() - SUFFIX.length()) + WRITTEN),
                 StandardCopyOption.ATOMIC_MOVE);
+        pruneWritten();
     }
 
     /** Deletes the written segments older than {@link #keepWritten} (the time of their last row). */
