@@ -3,6 +3,8 @@ package dev.modelgateway;
 import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.catalogue.PriceBook;
+import dev.modelgateway.cli.BackupCommand;
+import dev.modelgateway.cli.JournalCommand;
 import dev.modelgateway.cli.KeysCommand;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.console.ConsoleTimings;
@@ -25,7 +27,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Command line: {@code serve [--config FILE]}, {@code demo}, {@code keys}, {@code --version}. The {@code ./gw} launcher
+ * Command line: {@code serve [--config FILE]}, {@code demo}, {@code keys}, {@code backup}, {@code journal},
+ * {@code --version}. The {@code ./gw} launcher
  * and the release archive's {@code bin/model-gateway} call this.
  */
 public final class Main {
@@ -50,6 +53,14 @@ public final class Main {
             case "serve" -> serve(rest);
             case "demo" -> Demo.run(rest);
             case "keys" -> keys(args);
+            case "backup" -> {
+                Options o = options(rest);
+                System.exit(BackupCommand.run(o.args(), o.accounts(), System.out, System.err));
+            }
+            case "journal" -> {
+                Options o = options(rest);
+                System.exit(JournalCommand.run(o.args(), o.accounts(), System.out, System.err));
+            }
             // hidden: ./gw runs it to build the start-up cache (Training)
             case "train" -> System.exit(Training.run(rest, System.out));
             // hidden: ./gw console-seed seeds a ledger and times the console's screens (docs/console.md)
@@ -137,6 +148,22 @@ public final class Main {
         System.exit(status);
     }
 
+    /** A command's own arguments, and the accounts' settings of the configuration its {@code --config} names. */
+    private record Options(List<String> args, AccountsConfig accounts) {
+    }
+
+    private static Options options(String[] args) throws Exception {
+        Path configFile = null;
+        List<String> rest = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--config") && i + 1 < args.length) configFile = Path.of(args[++i]);
+            else rest.add(args[i]);
+        }
+        GatewayConfig config = ConfigLoader.fromSystemEnv().load(configFile);
+        return new Options(rest, new AccountsConfig(config.databaseUrl(), null, null, null, config.defaultMaxConcurrent(),
+                config.ledgerJournalDir()));
+    }
+
     /**
      * The prices the configuration gives, as a gateway running it prices with them: the catalogue's and the
      * deployments' own (docs/accounts.md, "Re-pricing"), so that {@code keys reprice} matches the gateway's table.
@@ -159,6 +186,9 @@ public final class Main {
                   serve [--config FILE]   run the gateway (configuration: docs/configuration.md)
                   demo                    run the gateway on the built-in vendor simulator with a demo key
                   keys create|list|disable|delete   manage platform API keys (docs/accounts.md)
+                  backup --to FILE        copy the SQLite database while the gateway serves
+                  journal replay          write the ledger journal's rows the database lacks, after a restore
+                                          (both: docs/operations/backup-and-restore.md)
                   --version               print the version
                 """);
         System.exit(status);

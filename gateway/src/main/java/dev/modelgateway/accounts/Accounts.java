@@ -1,14 +1,11 @@
 package dev.modelgateway.accounts;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.modelgateway.accounts.audit.AlertSender;
 import dev.modelgateway.accounts.audit.AlertSettingsStore;
 import dev.modelgateway.accounts.audit.Alerts;
 import dev.modelgateway.accounts.keys.BudgetPeriod;
 import dev.modelgateway.accounts.keys.KeyStore;
 import dev.modelgateway.accounts.keys.KeyToken;
-import dev.modelgateway.accounts.keys.StoredKey;
 import dev.modelgateway.accounts.ledger.Ledger;
 import dev.modelgateway.accounts.ledger.LedgerEntry;
 import dev.modelgateway.accounts.ledger.LedgerJournal;
@@ -36,6 +33,7 @@ import dev.modelgateway.observability.LogThrottle;
 import dev.modelgateway.store.Database;
 import dev.modelgateway.store.Schema;
 import dev.modelgateway.store.Sql;
+import dev.modelgateway.time.Ticker;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
@@ -60,12 +58,10 @@ import java.util.function.Function;
  * their own thread.
  */
 public final class Accounts {
-    /** How stale a key's settings may be on the request path, e.g. after another instance disabled it. */
-    static final Duration KEY_CACHE_TTL = Duration.ofSeconds(5);
     /** How often other instances' spend is read back from the database. */
     static final Duration SPEND_REFRESH = Duration.ofSeconds(1);
     /** The accounts tables; the newest of the migrations under {@code db/migration/accounts} (a test checks it). */
-    public static final Schema SCHEMA = new Schema("accounts", "15");
+    public static final Schema SCHEMA = new Schema("accounts", "16");
     private static final Logger LOG = LoggerFactory.getLogger(Accounts.class);
 
     private final Vertx vertx;
@@ -94,11 +90,7 @@ public final class Accounts {
     /** Once per 10 s each: during an outage every request fails the same way. */
     private final LogThrottle journalWarnings = new LogThrottle(Duration.ofSeconds(10));
     private final LogThrottle limiterWarnings = new LogThrottle(Duration.ofSeconds(10));
-    /** By the caller's secret, so a cached key costs no hashing; secrets stay in memory, hashes alone are stored. */
-    private final Cache<String, Optional<StoredKey>> keysBySecret = Caffeine.newBuilder()
-            .expireAfterWrite(KEY_CACHE_TTL)
-            .maximumSize(100_000)
-            .build();
+    private final KeyLookups keyLookups;
 
     private Accounts(Vertx vertx, AccountsConfig config, PriceBook prices, Function<String, List<String>> aliasesOf,
                      Database db, RateLimiter limiter, CallHolds holds, SpendTracker spend, LedgerJournal journal,
@@ -111,6 +103,7 @@ public final class Accounts {
         this.db = db;
         this.blocking = new Blocking(vertx);
         this.keys = new KeyStore(Sql.pool(db));
+        this.keyLookups = new KeyLookups(vertx, secret -> blocking(() -> keys.findByHash(KeyToken.hash(secret))), Ticker.SYSTEM);
         this.ledger = new Ledger(db);
         this.spend = spend;
         this.journal = journal;
@@ -122,7 +115,7 @@ public final class Accounts {
         this.registeredPrices = prices.version(); // stored by open
         writer.start();
         this.alertSender = new AlertSender(vertx, db, alerts, clock, config.alertsAllowPrivate());
-        this.admin = new Administration(config, db, blocking, prices, keys, ledger, spend, alerts, limiter, keysBySecret::invalidateAll, clock);
+        this.admin = new Administration(config, db, blocking, prices, keys, ledger, spend, alerts, limiter, keyLookups::invalidateAll, clock);
     }
 
     /** The operations of the admin API: keys, teams, usage, limits, re-pricing, alerts, the audit log. */
@@ -178,8 +171,8 @@ public final class Accounts {
                                     PriceTables.registerInForce(db, prices);
                                     // rows a dead process journaled and never wrote count before any spend is read
                                     Ledger ledger = new Ledger(db);
-                                    LedgerJournal journal = LedgerJournal.open(config.ledgerJournalDir(), config.databaseUrl(),
-                                            ledger::append);
+                                    LedgerJournal journal = LedgerJournal.open(config.ledgerJournalDir(), ledger.identity(),
+                                            config.ledgerJournalKeep(), ledger::append);
                                     try {
                                         spend.refreshed(ledger.spendAt(clock.instant()));
                                     } catch (SQLException | RuntimeException e) {
@@ -205,10 +198,7 @@ public final class Accounts {
         if (config.masterKey() != null && KeyToken.sameSecret(bearerToken, config.masterKey())) {
             return Future.succeededFuture(ApiKey.MASTER);
         }
-        Optional<StoredKey> cached = keysBySecret.getIfPresent(bearerToken);
-        Future<Optional<StoredKey>> found = cached != null ? Future.succeededFuture(cached)
-                : blocking(() -> keys.findByHash(KeyToken.hash(bearerToken))).onSuccess(k -> keysBySecret.put(bearerToken, k));
-        return found.compose(k -> {
+        return keyLookups.find(bearerToken).compose(k -> {
             if (k.isEmpty()) return Future.failedFuture(Refusals.unauthorized("Invalid API key.", "invalid_api_key"));
             ApiKey key = k.get().toApiKey();
             if (key.disabled()) {

@@ -1,6 +1,7 @@
 package dev.modelgateway.accounts;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,9 +18,12 @@ import java.util.List;
  *                       {@code accounts.ledger_journal_dir}); null: {@code ./data/journal}
  * @param alertsAllowPrivate the alert webhook may reach loopback, private and link-local addresses
  *                       ({@code accounts.alerts_allow_private}; off by default, docs/security.md)
+ * @param ledgerJournalKeep how long the journal keeps a segment whose rows are all written
+ *                       ({@code accounts.ledger_journal_keep_hours}); zero: deleted at once
  */
 public record AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix,
-                             int defaultMaxConcurrent, Path ledgerJournalDir, boolean alertsAllowPrivate) {
+                             int defaultMaxConcurrent, Path ledgerJournalDir, boolean alertsAllowPrivate,
+                             Duration ledgerJournalKeep) {
 
     public static final String DEFAULT_DATABASE_URL = "jdbc:sqlite:./data/gateway.db";
     static final String DEFAULT_JOURNAL_DIR = "./data/journal";
@@ -48,6 +52,14 @@ public record AccountsConfig(String databaseUrl, String redisUrl, String masterK
         if (redisKeyPrefix == null || redisKeyPrefix.isEmpty()) redisKeyPrefix = DEFAULT_REDIS_KEY_PREFIX;
         if (defaultMaxConcurrent < 0) throw new IllegalArgumentException("the default max_concurrent must not be negative");
         if (ledgerJournalDir == null) ledgerJournalDir = Path.of(DEFAULT_JOURNAL_DIR);
+        if (ledgerJournalKeep == null) ledgerJournalKeep = Duration.ZERO;
+    }
+
+    /** Written journal segments deleted at once. */
+    public AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix,
+                          int defaultMaxConcurrent, Path ledgerJournalDir, boolean alertsAllowPrivate) {
+        this(databaseUrl, redisUrl, masterKey, redisKeyPrefix, defaultMaxConcurrent, ledgerJournalDir, alertsAllowPrivate,
+                Duration.ZERO);
     }
 
     /** The alert webhook on public addresses only. */

@@ -9,6 +9,8 @@ import dev.modelgateway.accounts.keys.KeyStore;
 import dev.modelgateway.accounts.keys.StoredKey;
 import dev.modelgateway.accounts.keys.Team;
 import dev.modelgateway.accounts.keys.TeamStore;
+import dev.modelgateway.accounts.ledger.Ledger;
+import dev.modelgateway.accounts.ledger.LedgerJournal;
 import dev.modelgateway.accounts.ledger.PriceTables;
 import dev.modelgateway.accounts.ledger.Repricing;
 import dev.modelgateway.catalogue.PriceBook;
@@ -17,6 +19,10 @@ import dev.modelgateway.json.Json;
 import dev.modelgateway.store.Database;
 import dev.modelgateway.store.Sql;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.HashMap;
@@ -27,7 +33,7 @@ import java.util.Optional;
 /**
  * The administrator's operations straight on the accounts database, blocking, for {@code ./gw keys} when no server
  * runs or before the first admin key exists. Each change commits with its audit entry; a running server sees it
- * within {@link Accounts#KEY_CACHE_TTL}.
+ * within {@link KeyLookups#FRESH}.
  */
 public final class DatabaseAdministration implements AutoCloseable {
     /** What {@link #deleteTeam} did. */
@@ -47,6 +53,22 @@ public final class DatabaseAdministration implements AutoCloseable {
     /** Opens the accounts database, running its migrations. */
     public static DatabaseAdministration open(AccountsConfig config) throws SQLException {
         return new DatabaseAdministration(Database.open(config.databaseUrl(), Accounts.SCHEMA));
+    }
+
+    /** What {@link #replayJournal} did: the segments of this database read, their rows, and how many were new. */
+    public record JournalReplay(int segments, long rows, long added) {
+    }
+
+    /**
+     * Writes the rows of the ledger journal in {@code dir} that this database lacks (docs/operations/backup-and-restore.md):
+     * every segment kept there for it, written ones included ({@code accounts.ledger_journal_keep_hours}), rows it has
+     * skipped by their id and counted once in the spend. Safe beside running gateways, and to run again.
+     */
+    public JournalReplay replayJournal(Path dir) throws SQLException, IOException {
+        if (!Files.isDirectory(dir)) throw new NoSuchFileException(dir.toString(), null, "no ledger journal directory");
+        Ledger ledger = new Ledger(db);
+        LedgerJournal.Replayed done = LedgerJournal.replayAll(dir, ledger.identity(), ledger::append);
+        return new JournalReplay(done.segments(), done.rows(), done.added());
     }
 
     /** One transaction: a change and its audit entry commit together. */

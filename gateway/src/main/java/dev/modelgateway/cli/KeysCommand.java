@@ -233,7 +233,7 @@ public final class KeysCommand {
     }
 
     /** The command's output is its answer (a key to copy), not the pool's and the migrator's progress reports. */
-    private static void quietStoreLogs() {
+    static void quietStoreLogs() {
         for (String name : List.of("com.zaxxer.hikari", "org.flywaydb")) {
             if (LoggerFactory.getLogger(name) instanceof ch.qos.logback.classic.Logger logger) {
                 logger.setLevel(ch.qos.logback.classic.Level.WARN);

@@ -1,6 +1,7 @@
 package dev.modelgateway.config;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -52,6 +53,11 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
     /** {@code accounts.ledger_journal_dir}. */
     public Path ledgerJournalDir() {
         return Path.of(settings.text(Settings.ACCOUNTS_LEDGER_JOURNAL_DIR));
+    }
+
+    /** {@code accounts.ledger_journal_keep_hours}. */
+    public Duration ledgerJournalKeep() {
+        return Duration.ofHours(settings.integer(Settings.ACCOUNTS_LEDGER_JOURNAL_KEEP_HOURS));
     }
 
     public VendorEndpoint vendor(Vendor v) {

@@ -109,7 +109,8 @@ public final class Gateway {
         config.providers().values().forEach(p -> ShownUrl.secrets(p.baseUrl()).forEach(Redaction::register));
         Telemetry telemetry = Telemetry.start(observability, System::getenv);
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey(), null,
-                config.defaultMaxConcurrent(), config.ledgerJournalDir(), config.settings().flag(Settings.ACCOUNTS_ALERTS_ALLOW_PRIVATE));
+                config.defaultMaxConcurrent(), config.ledgerJournalDir(), config.settings().flag(Settings.ACCOUNTS_ALERTS_ALLOW_PRIVATE),
+                config.ledgerJournalKeep());
         Future<Database> database = Accounts.openDatabase(vertx, accountsConfig);
         Future<Void> tls = tlsUsable(vertx, config);
         Future<Void> redis = redisReachable(vertx, config.redisUrl());

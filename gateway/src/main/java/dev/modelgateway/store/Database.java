@@ -3,12 +3,16 @@ package dev.modelgateway.store;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.flywaydb.core.Flyway;
+import org.sqlite.SQLiteConfig;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -48,6 +52,9 @@ public final class Database implements AutoCloseable {
             config.addDataSourceProperty("synchronous", "NORMAL");
             config.addDataSourceProperty("busy_timeout", "10000");
         } else {
+            // Hikari's defaults follow a failover (docs/operations/database-failover.md): a connection that fails with
+            // a connection error is dropped, one idle over 0.5 s is validated before use, and new ones are opened in
+            // the background while a borrower waits up to 30 s; the URL's hosts and targetServerType find the primary.
             config.setMaximumPoolSize(8);
         }
         Database db = new Database(new HikariDataSource(config), vendor);
@@ -85,6 +92,8 @@ public final class Database implements AutoCloseable {
                 .dataSource(pool)
                 .locations(schema.location())
                 .table(schema.historyTable())
+                // up to the version this gateway declares, as a release of that version has no later files
+                .target(schema.newestVersion())
                 // A database shared with other subsystems is not empty: start from 0 so V1 still runs.
                 .baselineOnMigrate(true)
                 .baselineVersion("0")
@@ -137,16 +146,55 @@ public final class Database implements AutoCloseable {
         pool.close();
     }
 
+    /**
+     * Writes a copy of the SQLite database at {@code jdbcUrl} to {@code file}, safely while a gateway serves from it:
+     * {@code VACUUM INTO} reads the database in one read transaction, which WAL mode lets run beside the gateway's
+     * writes, and writes a complete, compacted database file (no WAL beside it), which a restore copies back
+     * (docs/operations/backup-and-restore.md). The connection is read-only and runs no migration, so that the backup
+     * taken before an upgrade is the database as the old version left it. The copy is written beside {@code file} and
+     * renamed, so that a backup cut short never stands under its name.
+     *
+     * @throws IllegalArgumentException for PostgreSQL, whose backup is {@code pg_dump}'s, for a file that exists, or
+     *                                  for a database that does not
+     */
+    public static void backup(String jdbcUrl, Path file) throws SQLException, IOException {
+        if (vendorOf(jdbcUrl) != Vendor.SQLITE) {
+            throw new IllegalArgumentException("the database is PostgreSQL: back it up with pg_dump"
+                    + " (docs/operations/backup-and-restore.md)");
+        }
+        String source = sqliteFile(jdbcUrl);
+        if (source.isEmpty() || source.startsWith(":memory:") || !Files.isRegularFile(Path.of(source))) {
+            throw new IllegalArgumentException("no SQLite database at " + source);
+        }
+        if (Files.exists(file)) throw new IllegalArgumentException(file + " exists; back up to a new file");
+        Path partial = file.resolveSibling(file.getFileName() + ".partial");
+        Files.deleteIfExists(partial);
+        SQLiteConfig readOnly = new SQLiteConfig();
+        readOnly.setReadOnly(true);
+        readOnly.setBusyTimeout(10_000);
+        try (Connection c = DriverManager.getConnection(jdbcUrl, readOnly.toProperties());
+             PreparedStatement st = c.prepareStatement("VACUUM INTO ?")) {
+            st.setString(1, partial.toString());
+            st.execute();
+        }
+        Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE);
+    }
+
     static Vendor vendorOf(String jdbcUrl) {
         if (jdbcUrl.startsWith("jdbc:sqlite:")) return Vendor.SQLITE;
         if (jdbcUrl.startsWith("jdbc:postgresql:")) return Vendor.POSTGRESQL;
         throw new IllegalArgumentException("unsupported database URL (want jdbc:sqlite: or jdbc:postgresql:): " + jdbcUrl);
     }
 
-    private static void createParentDirectory(String jdbcUrl) {
+    /** The file of an SQLite URL, without its parameters. */
+    private static String sqliteFile(String jdbcUrl) {
         String file = jdbcUrl.substring("jdbc:sqlite:".length());
         int query = file.indexOf('?');
-        if (query >= 0) file = file.substring(0, query);
+        return query >= 0 ? file.substring(0, query) : file;
+    }
+
+    private static void createParentDirectory(String jdbcUrl) {
+        String file = sqliteFile(jdbcUrl);
         if (file.isEmpty() || file.startsWith(":memory:") || file.startsWith("file:")) return;
         Path parent = Path.of(file).toAbsolutePath().getParent();
         try {

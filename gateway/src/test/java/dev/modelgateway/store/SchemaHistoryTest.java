@@ -13,6 +13,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @ExternalStores
 class SchemaHistoryTest {
@@ -34,12 +35,14 @@ class SchemaHistoryTest {
         c.close();
     }
 
+    /** Rows {@code version[:success[:description]]}, as Flyway's history table has them. */
     private void history(String... rows) throws SQLException {
-        c.createStatement().execute("CREATE TABLE sample_schema_history (version VARCHAR(50), success BOOLEAN)");
+        c.createStatement().execute("CREATE TABLE sample_schema_history (version VARCHAR(50), success BOOLEAN,"
+                + " description VARCHAR(200))");
         for (String row : rows) {
             String[] r = row.split(":");
             c.createStatement().execute("INSERT INTO sample_schema_history VALUES (" + (r[0].equals("null") ? "NULL" : "'" + r[0] + "'")
-                    + ", " + (r.length > 1 ? r[1] : "1") + ")");
+                    + ", " + (r.length > 1 ? r[1] : "1") + ", '" + (r.length > 2 ? r[2] : "migration " + r[0]) + "')");
         }
     }
 
@@ -67,6 +70,18 @@ class SchemaHistoryTest {
         assertThat(SchemaHistory.isCurrent(c, SCHEMA)).isTrue();
         assertThat(SchemaHistory.isCurrent(c, new Schema("sample", "9.5"))).isTrue();
         assertThat(SchemaHistory.isCurrent(c, new Schema("sample", "10.1"))).isFalse();
+    }
+
+    @Test
+    void aHistoryAheadByAContractMigrationRefusesNamingTheVersions() throws SQLException {
+        // a newer gateway's migrations: 5 adds, 6 removes what version 4's gateway uses, 7 adds again
+        history("1", "4", "5:1:add teams", "6:1:contract drop key prefix", "7:1:add alerts");
+        assertThatThrownBy(() -> SchemaHistory.isCurrent(c, SCHEMA)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("sample schema is at version 7")
+                .hasMessageContaining("migration 6 (contract drop key prefix)")
+                .hasMessageContaining("this gateway (sample schema version 4)")
+                .hasMessageContaining("restoring the backup taken before the upgrade");
+        assertThat(SchemaHistory.isCurrent(c, new Schema("sample", "6"))).as("a gateway that knows the contraction").isTrue();
     }
 
     /** PostgreSQL: the history in the connection's schema, {@code success} a boolean. */

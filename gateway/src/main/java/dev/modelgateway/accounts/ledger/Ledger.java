@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 /** The {@code usage_ledger} table and the running spend kept beside it. Blocking. Not final: tests make it fail. */
@@ -28,10 +29,12 @@ public class Ledger {
     /**
      * Writes a batch and adds the cost of its new rows to each key's and team's running spend, all in one
      * transaction. A row whose id is in the table already (a journal replayed after a crash that came after the
-     * write) is skipped, and its cost is not counted twice.
+     * write, or a backup restored) is skipped, and its cost is not counted twice.
+     *
+     * @return how many rows of the batch were new
      */
-    public void append(List<LedgerEntry> batch) throws SQLException {
-        db.transaction(c -> {
+    public int append(List<LedgerEntry> batch) throws SQLException {
+        return db.transaction(c -> {
             int[] inserted;
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO usage_ledger (id, trace_id, key_id,"
                     + " public_model, answered_model, vendor, input_tokens, cache_read_tokens, cache_write_5m_tokens,"
@@ -70,8 +73,10 @@ public class Ledger {
             }
             Map<String, Long> spend = new TreeMap<>(); // sorted: instances updating the same keys lock them in one order
             Map<String, Long> spans = new TreeMap<>();
+            int added = 0;
             for (int i = 0; i < batch.size(); i++) {
                 if (inserted[i] == 0) continue; // there already; SUCCESS_NO_INFO (-2) counts as new
+                added++;
                 LedgerEntry e = batch.get(i);
                 spend.merge(e.keyId(), e.costE10(), Long::sum);
                 for (String holder : e.holders()) {
@@ -88,7 +93,27 @@ public class Ledger {
                 ps.executeBatch();
             }
             addSpend(c, spans);
-            return null;
+            return added;
+        });
+    }
+
+    /**
+     * The database's identity, which the journal's segments name (docs/accounts.md, "A ledger that loses nothing"):
+     * made at the first call on a database and stored in it, so that a copy restored from a backup, wherever it is,
+     * has the identity of the database it was taken from.
+     */
+    public String identity() throws SQLException {
+        return db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO ledger_identity (singleton, id) VALUES (1, ?)"
+                    + " ON CONFLICT (singleton) DO NOTHING")) {
+                ps.setString(1, UUID.randomUUID().toString());
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM ledger_identity");
+                 ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
         });
     }
 

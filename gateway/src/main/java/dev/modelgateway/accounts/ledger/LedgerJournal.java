@@ -18,10 +18,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
@@ -37,11 +38,15 @@ import java.util.stream.Stream;
  * append is a copy into the page cache on the caller's thread, without a system call; a killed process cannot take
  * it back (the mapping is shared with the kernel's page cache). A sync thread makes the rows survive a crash of the
  * machine too, with one {@code msync} for every row appended since the last (group commit, at most
- * {@value #SYNC_PAUSE_MICROS} µs apart). A segment is deleted once the database has every row of it; a segment of
+ * {@value #SYNC_PAUSE_MICROS} µs apart). A segment is deleted once the database has every row of it, or kept for a
+ * while as a written segment ({@code *.written}) when {@code accounts.ledger_journal_keep_hours} says so; a segment of
  * a process that died (its lock is free) is replayed into the database at the next start, idempotently by row id.
+ * {@link #replayAll} replays every segment kept, written ones included, into a database restored from a backup
+ * (docs/operations/backup-and-restore.md).
  *
  * <p>Each process holds its own segment under an exclusive file lock, so instances may share one directory; a
- * segment names the database its rows belong to (a hash of the URL), and only segments of this database are replayed.
+ * segment names the database its rows belong to ({@link Ledger#identity}, stored in the database, so that a backup
+ * restored under another URL is the same database), and only segments of this database are replayed.
  * Segments are written with zeros to their full size before they are mapped, by the sync thread ahead of need (when
  * the current one is half full): a full disk then fails that write, not a store into the mapping (a SIGBUS).
  */
@@ -62,6 +67,18 @@ public final class LedgerJournal implements AutoCloseable {
     private static final long SYNC_PAUSE_MICROS = 50_000;
     private static final int IDLE_CHECKS = 4;
     private static final String SUFFIX = ".journal";
+    /** A segment whose rows are all in the database, kept for {@link #replayAll}. */
+    private static final String WRITTEN = ".written";
+
+    /** How a segment's file ends when the journal lets it go. */
+    private enum End {
+        /** Rows not yet in the database: left for the next start's replay. */
+        KEPT_FOR_REPLAY,
+        /** Every row in the database: kept as written for the retention time, or deleted. */
+        WRITTEN,
+        /** Never used: deleted. */
+        UNUSED
+    }
     private static final ThreadLocal<JournalLine> LINES = ThreadLocal.withInitial(JournalLine::new);
 
     /** One journal file: open for appends until sealed, deleted when every row of it is in the database. */
@@ -100,12 +117,12 @@ public final class LedgerJournal implements AutoCloseable {
 
         /** A row of this segment is in the database (or was dropped for good). */
         void done() {
-            if (outstanding.decrementAndGet() == 0 && sealed) release(true);
+            if (outstanding.decrementAndGet() == 0 && sealed) release(End.WRITTEN);
         }
 
         private void sealIfDone() {
             sealed = true;
-            if (outstanding.get() == 0) release(true);
+            if (outstanding.get() == 0) release(End.WRITTEN);
         }
 
         private synchronized void sync(long upTo) {
@@ -119,18 +136,20 @@ public final class LedgerJournal implements AutoCloseable {
         }
 
         /**
-         * Unmaps and unlocks the file, and deletes it or leaves it for the next start's replay; synchronized with
-         * {@link #sync}, so no sync runs on an unmapped segment.
+         * Unmaps and unlocks the file, once it is retired or left for the next start's replay (while locked, so that no
+         * starting process replays it meanwhile); synchronized with {@link #sync}, so no sync runs on an unmapped
+         * segment.
          */
-        private synchronized void release(boolean delete) {
+        private synchronized void release(End end) {
             if (deleted) return;
             deleted = true;
             open.remove(this);
             try {
                 arena.close();
+                if (end == End.WRITTEN) retire(path);
+                else if (end == End.UNUSED) Files.deleteIfExists(path);
                 lock.release();
                 channel.close();
-                if (delete) Files.deleteIfExists(path);
             } catch (IOException e) {
                 LOG.warn("journal segment {} not released: {}", path, e.toString());
             }
@@ -139,6 +158,8 @@ public final class LedgerJournal implements AutoCloseable {
 
     private final Path dir;
     private final String database;
+    /** How long a written segment is kept; zero: deleted at once. */
+    private final Duration keepWritten;
     /** Every segment mapped: closing the journal releases them all. */
     private final Set<Segment> open = ConcurrentHashMap.newKeySet();
     private final Thread syncer;
@@ -157,22 +178,26 @@ public final class LedgerJournal implements AutoCloseable {
     /** The sync thread sleeps until an append wakes it. */
     private volatile boolean idle;
 
-    private LedgerJournal(Path dir, String database) {
+    private LedgerJournal(Path dir, String database, Duration keepWritten) {
         this.dir = dir;
         this.database = database;
+        this.keepWritten = keepWritten;
         this.syncer = Thread.ofPlatform().daemon().name("ledger-journal").unstarted(this::syncLoop);
     }
 
     /**
-     * Opens a journal in {@code dir} for the database at {@code databaseUrl}, after handing the rows of every
-     * segment left by a dead process of the same database to {@code replay} (which must have them in the database
-     * when it returns; the segment is deleted then).
+     * Opens a journal in {@code dir} for the database whose {@link Ledger#identity} is {@code database}, after handing
+     * the rows of every segment left by a dead process of the same database to {@code replay} (which must have them in
+     * the database when it returns; the segment is retired then).
+     *
+     * @param keepWritten how long a segment whose rows are all in the database is kept, for {@link #replayAll}
      */
-    public static LedgerJournal open(Path dir, String databaseUrl, Replay replay) {
-        LedgerJournal journal = new LedgerJournal(dir, databaseId(databaseUrl));
+    public static LedgerJournal open(Path dir, String database, Duration keepWritten, Replay replay) {
+        LedgerJournal journal = new LedgerJournal(dir, database, keepWritten);
         try {
             Files.createDirectories(dir);
             journal.replayLeftovers(replay);
+            journal.pruneWritten();
             journal.current = journal.newSegment();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot use the ledger journal directory " + dir.toAbsolutePath()
@@ -182,9 +207,11 @@ public final class LedgerJournal implements AutoCloseable {
         return journal;
     }
 
+    /** Writes journaled rows to the database, idempotently by row id ({@link Ledger#append}). */
     @FunctionalInterface
     public interface Replay {
-        void write(List<LedgerEntry> rows) throws Exception;
+        /** @return how many of the rows were not in the database yet */
+        int write(List<LedgerEntry> rows) throws Exception;
     }
 
     /**
@@ -236,7 +263,7 @@ public final class LedgerJournal implements AutoCloseable {
         syncAll();
         for (Segment s : List.copyOf(open)) {
             long left = s.outstanding.get();
-            s.release(left == 0);
+            s.release(left == 0 ? End.WRITTEN : End.KEPT_FOR_REPLAY);
             if (left > 0) {
                 LOG.error("{} usage rows not in the database at shutdown are kept in {} for the next start", left, s.path);
             }
@@ -271,7 +298,7 @@ public final class LedgerJournal implements AutoCloseable {
                 StandardOpenOption.WRITE);
         try {
             FileLock lock = ch.lock();
-            byte[] header = (new JsonObject().put("journal", 2).put("database", database).encode() + "\n")
+            byte[] header = (new JsonObject().put("journal", 3).put("database", database).encode() + "\n")
                     .getBytes(StandardCharsets.UTF_8);
             ByteBuffer zeros = ByteBuffer.allocate(64 << 10);
             for (long at = 0; at < SEGMENT_BYTES; at += zeros.capacity()) {
@@ -326,7 +353,7 @@ public final class LedgerJournal implements AutoCloseable {
                     return;
                 }
             }
-            next.release(true); // closed meanwhile, or overtaken
+            next.release(End.UNUSED); // closed meanwhile, or overtaken
         } catch (IOException | RuntimeException e) {
             // a full disk: appends go on in the current segment, and a rotation tries again on its own
             LOG.error("ledger journal: no next segment ({}); retrying in 1 s", e.toString());
@@ -356,13 +383,9 @@ public final class LedgerJournal implements AutoCloseable {
         return size > SEGMENT_BYTES / 2;
     }
 
-    /** Replays each segment of this database whose lock is free (its process is gone), then deletes it. */
+    /** Replays each segment of this database whose lock is free (its process is gone), then retires it. */
     private void replayLeftovers(Replay replay) throws IOException {
-        List<Path> segments;
-        try (Stream<Path> files = Files.list(dir)) {
-            segments = files.filter(p -> p.getFileName().toString().endsWith(SUFFIX)).sorted().toList();
-        }
-        for (Path p : segments) {
+        for (Path p : segments(dir, SUFFIX)) {
             FileChannel opened;
             try {
                 opened = FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -377,32 +400,112 @@ public final class LedgerJournal implements AutoCloseable {
                     continue; // this process's own
                 }
                 if (lock == null) continue; // a live process's
-                List<String> lines = lines(p);
-                if (lines.isEmpty() || !database.equals(header(lines.getFirst()))) {
+                List<LedgerEntry> rows = rowsOf(p, database);
+                if (rows == null) {
                     lock.release();
                     continue;
                 }
-                List<LedgerEntry> rows = new ArrayList<>();
-                for (String line : lines.subList(1, lines.size())) {
-                    try {
-                        rows.add(JournalLine.decode(line));
-                    } catch (RuntimeException e) {
-                        // a torn last line: the machine died mid-write, before the call's row was acknowledged
-                        LOG.warn("journal {}: unreadable line skipped", p.getFileName());
-                    }
-                }
-                try {
-                    for (int i = 0; i < rows.size(); i += LedgerWriter.BATCH_ROWS) {
-                        replay.write(rows.subList(i, Math.min(rows.size(), i + LedgerWriter.BATCH_ROWS)));
-                    }
-                } catch (Exception e) {
-                    throw new IllegalStateException("replaying the ledger journal " + p + " failed; it is kept", e);
-                }
-                LOG.info("ledger journal {}: {} usage rows replayed", p.getFileName(), rows.size());
-                // deleted while still locked: released first, another start could lock and replay it again
-                Files.deleteIfExists(p);
+                int added = write(rows, replay, p);
+                LOG.info("ledger journal {}: {} usage rows replayed, {} of them new", p.getFileName(), rows.size(), added);
+                // retired while still locked: released first, another start could lock and replay it again
+                retire(p);
                 lock.release();
             }
+        }
+    }
+
+    /** What {@link #replayAll} did. */
+    public record Replayed(int segments, long rows, long added) {
+    }
+
+    /**
+     * Writes the rows of every segment of {@code dir} that belongs to {@code database} (a written segment kept, a dead
+     * process's, a live process's as far as it has been appended) to {@code replay}, oldest first; deletes nothing.
+     * Rows the database has are skipped by their id, so it may run any time, as often as wanted: after restoring a
+     * backup, the rows written since the backup come back, once (docs/operations/backup-and-restore.md).
+     */
+    public static Replayed replayAll(Path dir, String database, Replay replay) throws IOException {
+        List<Path> all = new ArrayList<>(segments(dir, SUFFIX));
+        all.addAll(segments(dir, WRITTEN));
+        all.sort(Comparator.comparing(Path::getFileName));
+        int segments = 0;
+        long rows = 0;
+        long added = 0;
+        for (Path p : all) {
+            List<LedgerEntry> entries;
+            try {
+                entries = rowsOf(p, database);
+            } catch (NoSuchFileException e) {
+                continue; // a segment written, or pruned, since the listing: its rows are in the database
+            }
+            if (entries == null) continue;
+            segments++;
+            rows += entries.size();
+            added += write(entries, replay, p);
+        }
+        return new Replayed(segments, rows, added);
+    }
+
+    private static int write(List<LedgerEntry> rows, Replay replay, Path segment) {
+        int added = 0;
+        try {
+            for (int i = 0; i < rows.size(); i += LedgerWriter.BATCH_ROWS) {
+                added += replay.write(rows.subList(i, Math.min(rows.size(), i + LedgerWriter.BATCH_ROWS)));
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("replaying the ledger journal " + segment + " failed; it is kept", e);
+        }
+        return added;
+    }
+
+    /** A segment's rows, or null when it belongs to another database. */
+    private static List<LedgerEntry> rowsOf(Path p, String database) throws IOException {
+        List<String> lines = lines(p);
+        if (lines.isEmpty() || !database.equals(header(lines.getFirst()))) return null;
+        List<LedgerEntry> rows = new ArrayList<>();
+        for (String line : lines.subList(1, lines.size())) {
+            try {
+                rows.add(JournalLine.decode(line));
+            } catch (RuntimeException e) {
+                // a torn last line: the machine died mid-write, before the call's row was acknowledged (or, in a live
+                // process's segment, a row being appended as it is read: its process writes it)
+                LOG.warn("journal {}: unreadable line skipped", p.getFileName());
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * Deletes the segment whose rows are all in the database, or keeps it as written for {@link #keepWritten} and
+     * deletes the written ones older than that (once a segment, about 9,000 rows: a directory listing).
+     */
+    private void retire(Path p) throws IOException {
+        if (keepWritten.isZero()) {
+            Files.deleteIfExists(p);
+            return;
+        }
+        String name = p.getFileName().toString();
+        Files.move(p, p.resolveSibling(name.substring(0, name.length() - SUFFIX.length()) + WRITTEN),
+                StandardCopyOption.ATOMIC_MOVE);
+        pruneWritten();
+    }
+
+    /** Deletes the written segments older than {@link #keepWritten} (the time of their last row). */
+    private void pruneWritten() throws IOException {
+        long before = System.currentTimeMillis() - keepWritten.toMillis();
+        for (Path p : segments(dir, WRITTEN)) {
+            try {
+                if (Files.getLastModifiedTime(p).toMillis() < before) Files.deleteIfExists(p);
+            } catch (NoSuchFileException e) {
+                // another process sharing the directory pruned it
+            }
+        }
+    }
+
+    /** The files of {@code dir} ending in {@code suffix}, by name: in the order their segments were begun. */
+    private static List<Path> segments(Path dir, String suffix) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(suffix)).sorted().toList();
         }
     }
 
@@ -419,16 +522,6 @@ public final class LedgerJournal implements AutoCloseable {
             return new JsonObject(line).getString("database");
         } catch (DecodeException | ClassCastException e) {
             return null;
-        }
-    }
-
-    /** Names the database without its credentials: a hash of the URL. */
-    static String databaseId(String url) {
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(url.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d, 0, 12);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.modelgateway.accounts.ledger;
 
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.AccountsConfig;
+import dev.modelgateway.accounts.DatabaseAdministration;
 import dev.modelgateway.accounts.Fixtures;
 import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.canonical.Usage;
@@ -15,12 +16,15 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
+import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.locks.LockSupport;
 
 import static dev.modelgateway.accounts.Fixtures.await;
@@ -28,6 +32,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The ledger journal: replayed at start, idempotently by row id, and gone once the database has every row. */
 class LedgerJournalTest {
+    /** A database's identity, for the tests of the journal alone. */
+    static final String DATABASE = UUID.randomUUID().toString();
+
     @TempDir
     Path dir;
     Vertx vertx;
@@ -69,11 +76,14 @@ class LedgerJournalTest {
         LedgerEntry b = entry(key);
         accounts = open();
         await(accounts.close());
+        String identity;
         try (var db = dev.modelgateway.store.Database.open(url(), Accounts.SCHEMA)) {
-            new Ledger(db).append(List.of(a));
+            Ledger ledger = new Ledger(db);
+            ledger.append(List.of(a));
+            identity = ledger.identity();
         }
-        segment("ledger-1-dead.journal", LedgerJournal.databaseId(url()), a, b);
-        segment("ledger-2-other.journal", LedgerJournal.databaseId("jdbc:sqlite:/elsewhere.db"), entry(key));
+        segment("ledger-1-dead.journal", identity, a, b);
+        segment("ledger-2-other.journal", UUID.randomUUID().toString(), entry(key));
 
         accounts = open();
         assertThat(count("SELECT COUNT(*) FROM usage_ledger")).isEqualTo(3);
@@ -90,7 +100,7 @@ class LedgerJournalTest {
 
     @Test
     void anIdleSyncThreadIsWokenByTheNextAppend() throws Exception {
-        try (LedgerJournal journal = LedgerJournal.open(journalDir(), url(), rows -> { })) {
+        try (LedgerJournal journal = LedgerJournal.open(journalDir(), DATABASE, Duration.ZERO, rows -> 0)) {
             journal.append(entry("k"));
             awaitSynced(journal, 1);
             Eventually.until("the sync thread asleep", () -> Thread.getAllStackTraces().keySet().stream()
@@ -104,7 +114,7 @@ class LedgerJournalTest {
     void rowsAcrossSegmentsAreKeptUntilWrittenAndReplayedInOrder() throws Exception {
         List<LedgerEntry> rows = new java.util.ArrayList<>();
         List<LedgerJournal.Segment> segments = new java.util.ArrayList<>();
-        try (LedgerJournal journal = LedgerJournal.open(journalDir(), url(), r -> { })) {
+        try (LedgerJournal journal = LedgerJournal.open(journalDir(), DATABASE, Duration.ZERO, r -> 0)) {
             // more than two segments' worth of rows, none of them in the database yet
             JournalLine line = new JournalLine();
             for (long bytes = 0; bytes < 2L * LedgerJournal.SEGMENT_BYTES + 100_000; ) {
@@ -124,7 +134,10 @@ class LedgerJournalTest {
                     .as("the segments whose rows are not yet written").allMatch(Files::exists);
         }
         List<LedgerEntry> replayed = new java.util.ArrayList<>();
-        try (LedgerJournal again = LedgerJournal.open(journalDir(), url(), replayed::addAll)) {
+        try (LedgerJournal again = LedgerJournal.open(journalDir(), DATABASE, Duration.ZERO, batch -> {
+            replayed.addAll(batch);
+            return batch.size();
+        })) {
             List<String> expected = new java.util.ArrayList<>();
             for (int i = 0; i < rows.size(); i++) if (segments.get(i) != segments.getFirst()) expected.add(rows.get(i).id());
             assertThat(replayed).extracting(LedgerEntry::id).containsExactlyElementsOf(expected);
@@ -133,6 +146,55 @@ class LedgerJournalTest {
             assertThat(replayed.getLast().at().toEpochMilli()).isEqualTo(rows.getLast().at().toEpochMilli());
         }
         assertThat(journalFiles()).as("a clean stop with nothing outstanding").isEmpty();
+    }
+
+    @Test
+    void writtenSegmentsAreKeptAndReplayedIntoARestoredBackupOnce() throws Exception {
+        AccountsConfig keeping = new AccountsConfig(url(), null, null, null, 0, journalDir(), false, Duration.ofHours(24));
+        Accounts accounts = await(Accounts.open(vertx, keeping, Fixtures.PRICES));
+        String key = await(accounts.admin().createKey("test", new KeySettings("k", List.of(), null, null, null, null), false)).key().id();
+        accounts.record(Fixtures.usage(key, "platform/vendorA-large", new Usage(1000, 0, 0, 0, 100, 0), 200, Instant.now()));
+        awaitWritten(accounts);
+        Path backup = dir.resolve("backup.db");
+        dev.modelgateway.store.Database.backup(url(), backup);
+        for (int i = 0; i < 3; i++) {
+            accounts.record(Fixtures.usage(key, "platform/vendorA-large", new Usage(2000, 0, 0, 0, 10, 0), 200, Instant.now()));
+        }
+        await(accounts.close());
+        long spent = count("SELECT spent_usd_e10 FROM api_keys");
+        assertThat(journalFiles()).as("every row written: the segment kept as written, not for the start's replay")
+                .singleElement().satisfies(p -> assertThat(p.getFileName().toString()).endsWith(".written"));
+        segment("ledger-0-other.journal", UUID.randomUUID().toString(), entry(key)); // another database's
+
+        // the database is lost; the backup, taken after the first row, is restored in its place
+        for (String suffix : List.of("", "-wal", "-shm")) Files.deleteIfExists(Path.of(dir.resolve("gateway.db") + suffix));
+        Files.copy(backup, dir.resolve("gateway.db"));
+        assertThat(count("SELECT COUNT(*) FROM usage_ledger")).isEqualTo(1);
+        try (DatabaseAdministration restored = DatabaseAdministration.open(keeping)) {
+            assertThat(restored.replayJournal(journalDir())).as("the row of the backup skipped, the three after it added")
+                    .isEqualTo(new DatabaseAdministration.JournalReplay(1, 4, 3));
+            assertThat(restored.replayJournal(journalDir())).as("once").isEqualTo(new DatabaseAdministration.JournalReplay(1, 4, 0));
+        }
+        assertThat(count("SELECT COUNT(DISTINCT id) FROM usage_ledger")).isEqualTo(4);
+        assertThat(count("SELECT spent_usd_e10 FROM api_keys")).as("each row's cost once").isEqualTo(spent)
+                .isEqualTo(count("SELECT SUM(cost_usd_e10) FROM usage_ledger"));
+    }
+
+    @Test
+    void writtenSegmentsOlderThanTheirRetentionAreDeleted() throws Exception {
+        Files.createDirectories(journalDir());
+        Path old = Files.writeString(journalDir().resolve("ledger-1-old.written"), "{}\n");
+        Path recent = Files.writeString(journalDir().resolve("ledger-2-recent.written"), "{}\n");
+        Files.setLastModifiedTime(old, FileTime.from(Instant.now().minus(Duration.ofHours(25))));
+        Files.setLastModifiedTime(recent, FileTime.from(Instant.now().minus(Duration.ofHours(23))));
+        try (LedgerJournal journal = LedgerJournal.open(journalDir(), DATABASE, Duration.ofHours(24), rows -> 0)) {
+            assertThat(old).doesNotExist();
+            assertThat(recent).exists();
+        }
+    }
+
+    private static void awaitWritten(Accounts accounts) {
+        Eventually.until("the ledger written", () -> accounts.ledgerQueued() == 0);
     }
 
     private List<Path> journalFiles() throws java.io.IOException {

@@ -29,9 +29,9 @@ class LedgerWriterTest {
             AtomicInteger calls = new AtomicInteger();
             Ledger failingOnce = new Ledger(db) {
                 @Override
-                public void append(List<LedgerEntry> batch) throws SQLException {
+                public int append(List<LedgerEntry> batch) throws SQLException {
                     if (calls.incrementAndGet() == 1) throw new OutOfMemoryError("simulated");
-                    super.append(batch);
+                    return super.append(batch);
                 }
             };
             LedgerWriter writer = new LedgerWriter(failingOnce, new SpendTracker(), Duration.ofMinutes(1));
