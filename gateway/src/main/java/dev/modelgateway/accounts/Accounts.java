@@ -6,6 +6,7 @@ import dev.modelgateway.accounts.audit.AlertSender;
 import dev.modelgateway.accounts.audit.AlertSettingsStore;
 import dev.modelgateway.accounts.audit.Alerts;
 import dev.modelgateway.accounts.keys.BudgetPeriod;
+import dev.modelgateway.accounts.keys.KeyMatch;
 import dev.modelgateway.accounts.keys.KeyStore;
 import dev.modelgateway.accounts.keys.KeyToken;
 import dev.modelgateway.accounts.keys.StoredKey;
@@ -60,12 +61,16 @@ import java.util.function.Function;
  * their own thread.
  */
 public final class Accounts {
-    /** How stale a key's settings may be on the request path, e.g. after another instance disabled it. */
-    static final Duration KEY_CACHE_TTL = Duration.ofSeconds(5);
+    /**
+     * How stale a key's settings may be on the request path, e.g. after another instance disabled it; also the shortest
+     * grace a rotation gives the previous secret, so that every instance refuses it at the same instant
+     * ({@link Administration#rotateKey}).
+     */
+    public static final Duration KEY_CACHE_TTL = Duration.ofSeconds(5);
     /** How often other instances' spend is read back from the database. */
     static final Duration SPEND_REFRESH = Duration.ofSeconds(1);
     /** The accounts tables; the newest of the migrations under {@code db/migration/accounts} (a test checks it). */
-    public static final Schema SCHEMA = new Schema("accounts", "15");
+    public static final Schema SCHEMA = new Schema("accounts", "16");
     private static final Logger LOG = LoggerFactory.getLogger(Accounts.class);
 
     private final Vertx vertx;
@@ -94,11 +99,22 @@ public final class Accounts {
     /** Once per 10 s each: during an outage every request fails the same way. */
     private final LogThrottle journalWarnings = new LogThrottle(Duration.ofSeconds(10));
     private final LogThrottle limiterWarnings = new LogThrottle(Duration.ofSeconds(10));
-    /** By the caller's secret, so a cached key costs no hashing; secrets stay in memory, hashes alone are stored. */
-    private final Cache<String, Optional<StoredKey>> keysBySecret = Caffeine.newBuilder()
+    /**
+     * By the caller's secret, so a cached key costs no hashing; secrets stay in memory, hashes alone are stored. An entry
+     * lives {@link #KEY_CACHE_TTL} by the system's clock (Caffeine's) and by {@link #clock} ({@link CachedKey#fresh}),
+     * so that a test advancing the clock past a rotation's grace sees the row as it is now.
+     */
+    private final Cache<String, CachedKey> keysBySecret = Caffeine.newBuilder()
             .expireAfterWrite(KEY_CACHE_TTL)
             .maximumSize(100_000)
             .build();
+
+    /** A secret's key as the store had it at {@code readAt}; empty: no key has this secret. */
+    private record CachedKey(Optional<KeyMatch> match, Instant readAt) {
+        boolean fresh(Instant now) {
+            return now.isBefore(readAt.plus(KEY_CACHE_TTL));
+        }
+    }
 
     private Accounts(Vertx vertx, AccountsConfig config, PriceBook prices, Function<String, List<String>> aliasesOf,
                      Database db, RateLimiter limiter, CallHolds holds, SpendTracker spend, LedgerJournal journal,
@@ -205,18 +221,28 @@ public final class Accounts {
         if (config.masterKey() != null && KeyToken.sameSecret(bearerToken, config.masterKey())) {
             return Future.succeededFuture(ApiKey.MASTER);
         }
-        Optional<StoredKey> cached = keysBySecret.getIfPresent(bearerToken);
-        Future<Optional<StoredKey>> found = cached != null ? Future.succeededFuture(cached)
-                : blocking(() -> keys.findByHash(KeyToken.hash(bearerToken))).onSuccess(k -> keysBySecret.put(bearerToken, k));
-        return found.compose(k -> {
-            if (k.isEmpty()) return Future.failedFuture(Refusals.unauthorized("Invalid API key.", "invalid_api_key"));
-            ApiKey key = k.get().toApiKey();
-            if (key.disabled()) {
-                return Future.failedFuture(Refusals.unauthorized("API key " + k.get().prefix() + "... (" + key.id() + ") is disabled.", "api_key_disabled"));
+        CachedKey cached = keysBySecret.getIfPresent(bearerToken);
+        Future<Optional<KeyMatch>> found = cached != null && cached.fresh(clock.instant()) ? Future.succeededFuture(cached.match())
+                : blocking(() -> {
+                    Instant readAt = clock.instant();
+                    Optional<KeyMatch> match = keys.findBySecretHash(KeyToken.hash(bearerToken));
+                    keysBySecret.put(bearerToken, new CachedKey(match, readAt));
+                    return match;
+                });
+        return found.compose(m -> {
+            if (m.isEmpty()) return Future.failedFuture(Refusals.unauthorized("Invalid API key.", "invalid_api_key"));
+            StoredKey stored = m.get().key();
+            ApiKey key = m.get().previousSecret() ? stored.toApiKey().withSecretAcceptedUntil(stored.previous().acceptedUntil())
+                    : stored.toApiKey();
+            Instant now = clock.instant();
+            String shown = "API key " + (m.get().previousSecret() ? stored.previous().prefix() : stored.prefix()) + "... (" + key.id() + ")";
+            if (!m.get().acceptedAt(now)) {
+                return Future.failedFuture(Refusals.unauthorized(shown + " was rotated: this secret was accepted until "
+                        + stored.previous().acceptedUntil() + "; use the key's new secret.", "api_key_rotated"));
             }
-            if (key.expiredAt(clock.instant())) {
-                return Future.failedFuture(Refusals.unauthorized("API key " + k.get().prefix() + "... (" + key.id() + ") expired at "
-                        + key.expiresAt() + ".", "api_key_expired"));
+            if (key.disabled()) return Future.failedFuture(Refusals.unauthorized(shown + " is disabled.", "api_key_disabled"));
+            if (key.expiredAt(now)) {
+                return Future.failedFuture(Refusals.unauthorized(shown + " expired at " + key.expiresAt() + ".", "api_key_expired"));
             }
             return Future.succeededFuture(key);
         });
@@ -323,9 +349,9 @@ public final class Accounts {
 
     /**
      * Why a key admitted earlier may no longer use {@code publicModel}, for long-lived calls (realtime sessions)
-     * checked while they run: deleted, disabled, expired, the model out of its allow-list or its budget spent; empty
-     * while it may go on. Reads the key store (blocking, on a worker), not the cache, so a change through the admin
-     * API shows at the next check.
+     * checked while they run: deleted, disabled, its secret replaced by a rotation whose grace has ended, expired, the
+     * model out of its allow-list or its budget spent; empty while it may go on. Reads the key store (blocking, on a
+     * worker), not the cache, so a change through the admin API shows at the next check.
      */
     public Future<Optional<GatewayException>> stillAllowed(ApiKey key, String publicModel) {
         if (key.master()) return Future.succeededFuture(Optional.empty());
@@ -333,6 +359,10 @@ public final class Accounts {
             if (found.isEmpty()) return Optional.of(Refusals.unauthorized("API key " + key.id() + " was deleted.", "invalid_api_key"));
             ApiKey now = found.get().toApiKey();
             if (now.disabled()) return Optional.of(Refusals.unauthorized("API key " + key.id() + " was disabled.", "api_key_disabled"));
+            if (key.secretAcceptedUntil() != null && !clock.instant().isBefore(key.secretAcceptedUntil())) {
+                return Optional.of(Refusals.unauthorized("API key " + key.id() + " was rotated: the secret this session"
+                        + " authenticated with was accepted until " + key.secretAcceptedUntil() + ".", "api_key_rotated"));
+            }
             if (now.expiredAt(clock.instant())) return Optional.of(Refusals.unauthorized("API key " + key.id() + " expired.", "api_key_expired"));
             if (!allows(now, publicModel)) return Optional.of(Refusals.notAllowed(now, publicModel, names(publicModel)));
             for (Budget b : new Budget[]{Budget.of(now, clock.instant(), spend), Budget.of(now.team(), clock.instant(), spend)}) {

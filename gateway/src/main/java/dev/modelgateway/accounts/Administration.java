@@ -27,6 +27,7 @@ import dev.modelgateway.store.Sql;
 import io.vertx.core.Future;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
@@ -190,6 +191,23 @@ public final class Administration {
             Optional<StoredKey> after = tx.keys().find(id);
             tx.audit().record(actor, "key.update", "key", id, AuditLog.of(before), AuditLog.of(after.orElse(null)));
             return after;
+        }).onSuccess(x -> keysChanged.run());
+    }
+
+    /**
+     * Gives the key a new secret (docs/operations/key-rotation.md): the body's {@code grace_seconds} (at least
+     * {@link Accounts#KEY_CACHE_TTL}, so that no instance's cache can stretch it) is how long the current secret stays
+     * accepted, by the injected clock; the key's id, settings, team, spend and ledger stay. Empty when there is no such
+     * key. Forgets cached keys before the caller hears of it; other instances re-read within the cache's life.
+     */
+    public Future<Optional<KeyStore.CreatedKey>> rotateKey(String actor, String id, ObjectNode body) {
+        Duration grace = KeyRequests.rotationGrace(body, Accounts.KEY_CACHE_TTL);
+        return change(tx -> {
+            if (!tx.keys().lock(id)) return Optional.<KeyStore.CreatedKey>empty();
+            StoredKey before = tx.keys().find(id).orElseThrow();
+            Optional<KeyStore.CreatedKey> rotated = tx.keys().rotate(id, clock.instant().plus(grace));
+            tx.audit().record(actor, "key.rotate", "key", id, AuditLog.secrets(before), AuditLog.secrets(rotated.orElseThrow().key()));
+            return rotated;
         }).onSuccess(x -> keysChanged.run());
     }
 

@@ -177,6 +177,7 @@ public final class GatewayRouter {
         admin(router, access, HttpMethod.GET, "/api/v1/admin/keys/:id", keys::get);
         admin(router, access, HttpMethod.PATCH, "/api/v1/admin/keys/:id", keys::update);
         admin(router, access, HttpMethod.DELETE, "/api/v1/admin/keys/:id", keys::delete);
+        admin(router, access, HttpMethod.POST, "/api/v1/admin/keys/:id/rotate", keys::rotate);
         TeamsEndpoint teams = new TeamsEndpoint(accounts);
         admin(router, access, HttpMethod.POST, "/api/v1/admin/teams", teams::create);
         admin(router, access, HttpMethod.GET, "/api/v1/admin/teams", teams::list);
