@@ -92,6 +92,7 @@ public final class Accounts {
     private final RateLimiter limiter;
     private final CallHolds holds;
     private final Administration admin;
+    private final MasterKeys masterKeys;
     /** What decides expiries, budget periods and rate-limit refills: the system clock but in tests. */
     private final InstantSource clock;
     /** The price table version last stored in {@code price_tables}. */
@@ -138,7 +139,9 @@ public final class Accounts {
         this.registeredPrices = prices.version(); // stored by open
         writer.start();
         this.alertSender = new AlertSender(vertx, db, alerts, clock, config.alertsAllowPrivate());
-        this.admin = new Administration(config, db, blocking, prices, keys, ledger, spend, alerts, limiter, keysBySecret::invalidateAll, clock);
+        this.masterKeys = new MasterKeys(config.masterKey());
+        this.admin = new Administration(config, db, blocking, prices, keys, ledger, spend, alerts, limiter, masterKeys,
+                keysBySecret::invalidateAll, clock);
     }
 
     /** The operations of the admin API: keys, teams, usage, limits, re-pricing, alerts, the audit log. */
@@ -176,7 +179,13 @@ public final class Accounts {
      */
     public static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices,
                                         Function<String, List<String>> aliasesOf, Database db) {
-        return open(vertx, config, prices, aliasesOf, db, RedisHolds.LEASE_MS, InstantSource.system());
+        return open(vertx, config, prices, aliasesOf, db, InstantSource.system());
+    }
+
+    /** The same on another clock than the system's (a gateway under test whose key expiries and rotations it advances). */
+    public static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices,
+                                        Function<String, List<String>> aliasesOf, Database db, InstantSource clock) {
+        return open(vertx, config, prices, aliasesOf, db, RedisHolds.LEASE_MS, clock);
     }
 
     private static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices,
@@ -211,14 +220,14 @@ public final class Accounts {
     }
 
     /**
-     * Resolves a bearer token: the master key to a synthetic unlimited key, else a stored key by hash.
+     * Resolves a bearer token: a master key ({@link MasterKeys}) to a synthetic unlimited key, else a stored key by hash.
      * Fails with a 401 that says whether the key is missing, unknown, disabled or expired.
      */
     public Future<ApiKey> authenticate(String bearerToken) {
         if (bearerToken == null || bearerToken.isBlank()) {
             return Future.failedFuture(Refusals.unauthorized("Missing API key: send it as 'Authorization: Bearer <key>'.", "missing_api_key"));
         }
-        if (config.masterKey() != null && KeyToken.sameSecret(bearerToken, config.masterKey())) {
+        if (masterKeys.matches(bearerToken)) {
             return Future.succeededFuture(ApiKey.MASTER);
         }
         CachedKey cached = keysBySecret.getIfPresent(bearerToken);

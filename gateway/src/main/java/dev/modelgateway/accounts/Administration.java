@@ -50,13 +50,15 @@ public final class Administration {
     private final SpendTracker spend;
     private final Alerts alerts;
     private final RateLimiter limiter;
+    private final MasterKeys masterKeys;
     /** Forgets the facade's cached keys: a change is seen by the next request. */
     private final Runnable keysChanged;
     /** The facade's clock: which budget period a spend view reads. */
     private final InstantSource clock;
 
     Administration(AccountsConfig config, Database db, Blocking blocking, PriceBook prices, KeyStore keys, Ledger ledger,
-                   SpendTracker spend, Alerts alerts, RateLimiter limiter, Runnable keysChanged, InstantSource clock) {
+                   SpendTracker spend, Alerts alerts, RateLimiter limiter, MasterKeys masterKeys, Runnable keysChanged,
+                   InstantSource clock) {
         this.config = config;
         this.db = db;
         this.blocking = blocking;
@@ -68,6 +70,7 @@ public final class Administration {
         this.spend = spend;
         this.alerts = alerts;
         this.limiter = limiter;
+        this.masterKeys = masterKeys;
         this.keysChanged = keysChanged;
         this.clock = clock;
     }
@@ -78,7 +81,15 @@ public final class Administration {
     }
 
     public boolean masterKeyConfigured() {
-        return config.masterKey() != null;
+        return masterKeys.configured();
+    }
+
+    /**
+     * Puts the configuration's master keys in force (at start, and as a reload applies them): the next request is
+     * checked against them, so the keys removed stop working at once.
+     */
+    public void useMasterKeys(List<String> keys) {
+        masterKeys.replace(keys);
     }
 
     // Each change commits with its audit entry, made by the actor: the admin API caller's key id, or cli:<user>.
