@@ -66,7 +66,7 @@ public final class Accounts {
      * grace a rotation gives the previous secret, so that every instance refuses it at the same instant
      * ({@link Administration#rotateKey}).
      */
-    public static final Duration KEY_CACHE_TTL = Duration.ofSeconds(5);
+    static final Duration KEY_CACHE_TTL = Duration.ofSeconds(5);
     /** How often other instances' spend is read back from the database. */
     static final Duration SPEND_REFRESH = Duration.ofSeconds(1);
     /** The accounts tables; the newest of the migrations under {@code db/migration/accounts} (a test checks it). */
