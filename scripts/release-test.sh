@@ -24,6 +24,8 @@ sed -i '0,/<version>[^<]*<\/version>/s##<version>4.1.0-SNAPSHOT</version>#' pom.
 git commit -qam "4.1.0-SNAPSHOT"
 git tag -a v4.0.0 -m old HEAD~1
 before=$(git rev-parse HEAD)
+chart=deploy/helm/model-gateway/Chart.yaml
+chart_before=$(sed -n 's/^version: //p' "$chart")
 
 refused() { # expected message, then the release's arguments
   local expected="$1" out; shift
@@ -48,6 +50,12 @@ for pom in pom.xml vendor-sim/pom.xml gateway/pom.xml bench/pom.xml; do
 done
 # dependencies keep their own versions: only the project's line changed
 [ "$(git diff HEAD~2 HEAD~1 -- gateway/pom.xml | grep -c '^[-+] ')" = 2 ] || fail "the release changed more than one line of gateway/pom.xml"
+git show "v4.1.0:$chart" | grep -qx 'version: 4.1.0' && git show "v4.1.0:$chart" | grep -qx 'appVersion: "4.1.0"' \
+  || fail "v4.1.0's chart is not at 4.1.0"
+grep -qx 'version: 4.2.0' "$chart" && grep -qx 'appVersion: "4.2.0"' "$chart" || fail "main's chart is not at 4.2.0"
+git show v4.1.0:deploy/kustomize/base/ha/deployment.yaml | grep -q 'image: "model-gateway:4.1.0"' \
+  || fail "v4.1.0's kustomize base does not run image 4.1.0"
+! grep -rqF -e "\"$chart_before\"" -e "model-gateway:$chart_before" deploy/kustomize/base || fail "main's kustomize bases still name the old chart version"
 git show v4.1.0:CHANGELOG.md | grep -qx "## \[4.1.0\] - $today" || fail "the changelog's release heading is missing"
 [ "$(git show v4.1.0:CHANGELOG.md | grep -n '^## \[' | head -n2 | cut -d: -f2 | tr '\n' '|')" = "## [Unreleased]|## [4.1.0] - $today|" ] \
   || fail "the changelog does not open with an empty Unreleased section above the release"
