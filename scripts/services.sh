@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes sure the services the tests use are up: PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379, and that
-# Prometheus is installed (the metrics test runs its own server on loopback).
+# Prometheus and HAProxy are installed (the metrics and load balancer tests run their own on loopback).
 # Starts them the way this machine kind installs them; installs them from Debian packages if missing.
 # Then makes sure PostgreSQL has the tests' own role and database (idempotent, safe to run again):
 #   role gateway_test (password gateway_test), database gateway_test owned by it, so that the tests can create
@@ -35,6 +35,11 @@ fi
 if ! command -v prometheus >/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null \
     || echo "warning: could not install prometheus; the metrics test will be skipped" >&2
+fi
+# HAProxy: the load balancer test (LoadBalancerTest) runs deploy/haproxy/haproxy.cfg with it on loopback ports of its
+# own; only the binary is used (a service the package may start listens on no port of its default configuration).
+if ! command -v haproxy >/dev/null && [ ! -x /usr/sbin/haproxy ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends haproxy >/dev/null
 fi
 up=""
 for i in $(seq 1 30); do

@@ -4,8 +4,10 @@ import dev.modelgateway.accounts.audit.AlertSender;
 import dev.modelgateway.accounts.audit.AlertSettingsStore;
 import dev.modelgateway.accounts.audit.Alerts;
 import dev.modelgateway.accounts.keys.BudgetPeriod;
+import dev.modelgateway.accounts.keys.KeyMatch;
 import dev.modelgateway.accounts.keys.KeyStore;
 import dev.modelgateway.accounts.keys.KeyToken;
+import dev.modelgateway.accounts.keys.StoredKey;
 import dev.modelgateway.accounts.ledger.Ledger;
 import dev.modelgateway.accounts.ledger.LedgerEntry;
 import dev.modelgateway.accounts.ledger.LedgerJournal;
@@ -61,7 +63,7 @@ public final class Accounts {
     /** How often other instances' spend is read back from the database. */
     static final Duration SPEND_REFRESH = Duration.ofSeconds(1);
     /** The accounts tables; the newest of the migrations under {@code db/migration/accounts} (a test checks it). */
-    public static final Schema SCHEMA = new Schema("accounts", "16");
+    public static final Schema SCHEMA = new Schema("accounts", "17");
     private static final Logger LOG = LoggerFactory.getLogger(Accounts.class);
 
     private final Vertx vertx;
@@ -83,6 +85,7 @@ public final class Accounts {
     private final RateLimiter limiter;
     private final CallHolds holds;
     private final Administration admin;
+    private final MasterKeys masterKeys;
     /** What decides expiries, budget periods and rate-limit refills: the system clock but in tests. */
     private final InstantSource clock;
     /** The price table version last stored in {@code price_tables}. */
@@ -103,7 +106,9 @@ public final class Accounts {
         this.db = db;
         this.blocking = new Blocking(vertx);
         this.keys = new KeyStore(Sql.pool(db));
-        this.keyLookups = new KeyLookups(vertx, secret -> blocking(() -> keys.findByHash(KeyToken.hash(secret))), Ticker.SYSTEM);
+        // a test's clock is also a ticker: advancing it ages the cached keys too, so a rotation's grace ends on every instance
+        this.keyLookups = new KeyLookups(vertx, secret -> blocking(() -> keys.findBySecretHash(KeyToken.hash(secret))),
+                clock instanceof Ticker ticker ? ticker : Ticker.SYSTEM);
         this.ledger = new Ledger(db);
         this.spend = spend;
         this.journal = journal;
@@ -115,7 +120,9 @@ public final class Accounts {
         this.registeredPrices = prices.version(); // stored by open
         writer.start();
         this.alertSender = new AlertSender(vertx, db, alerts, clock, config.alertsAllowPrivate());
-        this.admin = new Administration(config, db, blocking, prices, keys, ledger, spend, alerts, limiter, keyLookups::invalidateAll, clock);
+        this.masterKeys = new MasterKeys(config.masterKey());
+        this.admin = new Administration(config, db, blocking, prices, keys, ledger, spend, alerts, limiter, masterKeys,
+                keyLookups::invalidateAll, clock);
     }
 
     /** The operations of the admin API: keys, teams, usage, limits, re-pricing, alerts, the audit log. */
@@ -153,7 +160,13 @@ public final class Accounts {
      */
     public static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices,
                                         Function<String, List<String>> aliasesOf, Database db) {
-        return open(vertx, config, prices, aliasesOf, db, RedisHolds.LEASE_MS, InstantSource.system());
+        return open(vertx, config, prices, aliasesOf, db, InstantSource.system());
+    }
+
+    /** The same on another clock than the system's (a gateway under test whose key expiries and rotations it advances). */
+    public static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices,
+                                        Function<String, List<String>> aliasesOf, Database db, InstantSource clock) {
+        return open(vertx, config, prices, aliasesOf, db, RedisHolds.LEASE_MS, clock);
     }
 
     private static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices,
@@ -188,25 +201,30 @@ public final class Accounts {
     }
 
     /**
-     * Resolves a bearer token: the master key to a synthetic unlimited key, else a stored key by hash.
+     * Resolves a bearer token: a master key ({@link MasterKeys}) to a synthetic unlimited key, else a stored key by hash.
      * Fails with a 401 that says whether the key is missing, unknown, disabled or expired.
      */
     public Future<ApiKey> authenticate(String bearerToken) {
         if (bearerToken == null || bearerToken.isBlank()) {
             return Future.failedFuture(Refusals.unauthorized("Missing API key: send it as 'Authorization: Bearer <key>'.", "missing_api_key"));
         }
-        if (config.masterKey() != null && KeyToken.sameSecret(bearerToken, config.masterKey())) {
+        if (masterKeys.matches(bearerToken)) {
             return Future.succeededFuture(ApiKey.MASTER);
         }
-        return keyLookups.find(bearerToken).compose(k -> {
-            if (k.isEmpty()) return Future.failedFuture(Refusals.unauthorized("Invalid API key.", "invalid_api_key"));
-            ApiKey key = k.get().toApiKey();
-            if (key.disabled()) {
-                return Future.failedFuture(Refusals.unauthorized("API key " + k.get().prefix() + "... (" + key.id() + ") is disabled.", "api_key_disabled"));
+        return keyLookups.find(bearerToken).compose(m -> {
+            if (m.isEmpty()) return Future.failedFuture(Refusals.unauthorized("Invalid API key.", "invalid_api_key"));
+            StoredKey stored = m.get().key();
+            ApiKey key = m.get().previousSecret() ? stored.toApiKey().withSecretAcceptedUntil(stored.previous().acceptedUntil())
+                    : stored.toApiKey();
+            Instant now = clock.instant();
+            String shown = "API key " + (m.get().previousSecret() ? stored.previous().prefix() : stored.prefix()) + "... (" + key.id() + ")";
+            if (!m.get().acceptedAt(now)) {
+                return Future.failedFuture(Refusals.unauthorized(shown + " was rotated: this secret was accepted until "
+                        + stored.previous().acceptedUntil() + "; use the key's new secret.", "api_key_rotated"));
             }
-            if (key.expiredAt(clock.instant())) {
-                return Future.failedFuture(Refusals.unauthorized("API key " + k.get().prefix() + "... (" + key.id() + ") expired at "
-                        + key.expiresAt() + ".", "api_key_expired"));
+            if (key.disabled()) return Future.failedFuture(Refusals.unauthorized(shown + " is disabled.", "api_key_disabled"));
+            if (key.expiredAt(now)) {
+                return Future.failedFuture(Refusals.unauthorized(shown + " expired at " + key.expiresAt() + ".", "api_key_expired"));
             }
             return Future.succeededFuture(key);
         });
@@ -313,9 +331,9 @@ public final class Accounts {
 
     /**
      * Why a key admitted earlier may no longer use {@code publicModel}, for long-lived calls (realtime sessions)
-     * checked while they run: deleted, disabled, expired, the model out of its allow-list or its budget spent; empty
-     * while it may go on. Reads the key store (blocking, on a worker), not the cache, so a change through the admin
-     * API shows at the next check.
+     * checked while they run: deleted, disabled, its secret replaced by a rotation whose grace has ended, expired, the
+     * model out of its allow-list or its budget spent; empty while it may go on. Reads the key store (blocking, on a
+     * worker), not the cache, so a change through the admin API shows at the next check.
      */
     public Future<Optional<GatewayException>> stillAllowed(ApiKey key, String publicModel) {
         if (key.master()) return Future.succeededFuture(Optional.empty());
@@ -323,6 +341,10 @@ public final class Accounts {
             if (found.isEmpty()) return Optional.of(Refusals.unauthorized("API key " + key.id() + " was deleted.", "invalid_api_key"));
             ApiKey now = found.get().toApiKey();
             if (now.disabled()) return Optional.of(Refusals.unauthorized("API key " + key.id() + " was disabled.", "api_key_disabled"));
+            if (key.secretAcceptedUntil() != null && !clock.instant().isBefore(key.secretAcceptedUntil())) {
+                return Optional.of(Refusals.unauthorized("API key " + key.id() + " was rotated: the secret this session"
+                        + " authenticated with was accepted until " + key.secretAcceptedUntil() + ".", "api_key_rotated"));
+            }
             if (now.expiredAt(clock.instant())) return Optional.of(Refusals.unauthorized("API key " + key.id() + " expired.", "api_key_expired"));
             if (!allows(now, publicModel)) return Optional.of(Refusals.notAllowed(now, publicModel, names(publicModel)));
             for (Budget b : new Budget[]{Budget.of(now, clock.instant(), spend), Budget.of(now.team(), clock.instant(), spend)}) {

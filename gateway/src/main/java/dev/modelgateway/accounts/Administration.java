@@ -27,6 +27,7 @@ import dev.modelgateway.store.Sql;
 import io.vertx.core.Future;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
@@ -49,13 +50,15 @@ public final class Administration {
     private final SpendTracker spend;
     private final Alerts alerts;
     private final RateLimiter limiter;
+    private final MasterKeys masterKeys;
     /** Forgets the facade's cached keys: a change is seen by the next request. */
     private final Runnable keysChanged;
     /** The facade's clock: which budget period a spend view reads. */
     private final InstantSource clock;
 
     Administration(AccountsConfig config, Database db, Blocking blocking, PriceBook prices, KeyStore keys, Ledger ledger,
-                   SpendTracker spend, Alerts alerts, RateLimiter limiter, Runnable keysChanged, InstantSource clock) {
+                   SpendTracker spend, Alerts alerts, RateLimiter limiter, MasterKeys masterKeys, Runnable keysChanged,
+                   InstantSource clock) {
         this.config = config;
         this.db = db;
         this.blocking = blocking;
@@ -67,6 +70,7 @@ public final class Administration {
         this.spend = spend;
         this.alerts = alerts;
         this.limiter = limiter;
+        this.masterKeys = masterKeys;
         this.keysChanged = keysChanged;
         this.clock = clock;
     }
@@ -77,7 +81,15 @@ public final class Administration {
     }
 
     public boolean masterKeyConfigured() {
-        return config.masterKey() != null;
+        return masterKeys.configured();
+    }
+
+    /**
+     * Puts the configuration's master keys in force (at start, and as a reload applies them): the next request is
+     * checked against them, so the keys removed stop working at once.
+     */
+    public void useMasterKeys(List<String> keys) {
+        masterKeys.replace(keys);
     }
 
     // Each change commits with its audit entry, made by the actor: the admin API caller's key id, or cli:<user>.
@@ -190,6 +202,23 @@ public final class Administration {
             Optional<StoredKey> after = tx.keys().find(id);
             tx.audit().record(actor, "key.update", "key", id, AuditLog.of(before), AuditLog.of(after.orElse(null)));
             return after;
+        }).onSuccess(x -> keysChanged.run());
+    }
+
+    /**
+     * Gives the key a new secret (docs/operations/key-rotation.md): the body's {@code grace_seconds} (at least
+     * {@link KeyLookups#FRESH}, so that no instance's cache can stretch it) is how long the current secret stays
+     * accepted, by the injected clock; the key's id, settings, team, spend and ledger stay. Empty when there is no such
+     * key. Forgets cached keys before the caller hears of it; other instances re-read within the cache's life.
+     */
+    public Future<Optional<KeyStore.CreatedKey>> rotateKey(String actor, String id, ObjectNode body) {
+        Duration grace = KeyRequests.rotationGrace(body, KeyLookups.FRESH);
+        return change(tx -> {
+            if (!tx.keys().lock(id)) return Optional.<KeyStore.CreatedKey>empty();
+            StoredKey before = tx.keys().find(id).orElseThrow();
+            Optional<KeyStore.CreatedKey> rotated = tx.keys().rotate(id, clock.instant().plus(grace));
+            tx.audit().record(actor, "key.rotate", "key", id, AuditLog.secrets(before), AuditLog.secrets(rotated.orElseThrow().key()));
+            return rotated;
         }).onSuccess(x -> keysChanged.run());
     }
 

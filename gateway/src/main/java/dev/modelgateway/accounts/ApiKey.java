@@ -19,10 +19,12 @@ import java.util.List;
  * @param master        the synthetic key behind the configured master key: unlimited, admin rights
  * @param team          the key's team (its allow-list, limits and budget apply too); null: none
  * @param budgetPeriod  the span {@code budgetUsd} counts over
+ * @param secretAcceptedUntil when the caller authenticated with the secret a rotation replaced: the end of its grace,
+ *                      after which a long-lived call (a realtime session) is refused; null for the current secret
  */
 public record ApiKey(String id, String name, List<String> allowedModels, Long rpm, Long tpm, List<ModelLimit> modelLimits,
                      BigDecimal budgetUsd, Instant expiresAt, Long maxConcurrent, boolean disabled, boolean master,
-                     Team team, BudgetPeriod budgetPeriod) {
+                     Team team, BudgetPeriod budgetPeriod, Instant secretAcceptedUntil) {
 
     static final ApiKey MASTER = new ApiKey("master", "master", List.of(), null, null, List.of(), null, null, null, false, true);
 
@@ -35,7 +37,13 @@ public record ApiKey(String id, String name, List<String> allowedModels, Long rp
     /** A key outside any team, with a lifetime budget. */
     public ApiKey(String id, String name, List<String> allowedModels, Long rpm, Long tpm, List<ModelLimit> modelLimits,
                   BigDecimal budgetUsd, Instant expiresAt, Long maxConcurrent, boolean disabled, boolean master) {
-        this(id, name, allowedModels, rpm, tpm, modelLimits, budgetUsd, expiresAt, maxConcurrent, disabled, master, null, null);
+        this(id, name, allowedModels, rpm, tpm, modelLimits, budgetUsd, expiresAt, maxConcurrent, disabled, master, null, null, null);
+    }
+
+    /** The same key, authenticated with a rotation's previous secret, accepted until {@code until}. */
+    ApiKey withSecretAcceptedUntil(Instant until) {
+        return new ApiKey(id, name, allowedModels, rpm, tpm, modelLimits, budgetUsd, expiresAt, maxConcurrent, disabled, master,
+                team, budgetPeriod, until);
     }
 
     /** The first model limit whose glob matches, or null. */

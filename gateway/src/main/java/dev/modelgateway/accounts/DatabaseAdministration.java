@@ -1,9 +1,11 @@
 package dev.modelgateway.accounts;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.accounts.audit.AlertSettings;
 import dev.modelgateway.accounts.audit.AlertSettingsStore;
 import dev.modelgateway.accounts.audit.Alerts;
 import dev.modelgateway.accounts.audit.AuditLog;
+import dev.modelgateway.accounts.keys.KeyRequests;
 import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.accounts.keys.KeyStore;
 import dev.modelgateway.accounts.keys.StoredKey;
@@ -24,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -112,6 +115,22 @@ public final class DatabaseAdministration implements AutoCloseable {
             keys.update(id, key.get().settings(), disabled);
             audit.record(actor, "key.update", "key", id, AuditLog.of(key.get()), AuditLog.of(keys.find(id).orElse(null)));
             return key;
+        });
+    }
+
+    /**
+     * Gives the key a new secret, its current one accepted for {@code body}'s {@code grace_seconds} more, as
+     * {@link Administration#rotateKey} does; empty when there is none with this id. A running gateway sees it within
+     * {@link KeyLookups#FRESH}, never later than the grace's end.
+     */
+    public Optional<KeyStore.CreatedKey> rotateKey(String actor, String id, ObjectNode body) throws SQLException {
+        Duration grace = KeyRequests.rotationGrace(body, KeyLookups.FRESH);
+        return change((sql, keys, teams, audit) -> {
+            if (!keys.lock(id)) return Optional.<KeyStore.CreatedKey>empty();
+            StoredKey before = keys.find(id).orElseThrow();
+            Optional<KeyStore.CreatedKey> rotated = keys.rotate(id, Instant.now().plus(grace));
+            audit.record(actor, "key.rotate", "key", id, AuditLog.secrets(before), AuditLog.secrets(rotated.orElseThrow().key()));
+            return rotated;
         });
     }
 

@@ -2,7 +2,7 @@ package dev.modelgateway.accounts;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.modelgateway.accounts.keys.StoredKey;
+import dev.modelgateway.accounts.keys.KeyMatch;
 import dev.modelgateway.observability.LogThrottle;
 import dev.modelgateway.time.Ticker;
 import io.vertx.core.Context;
@@ -26,7 +26,11 @@ import java.util.function.Function;
  * of keys in use go on through the outage. A key not read in that time waits for the database, as a new one does.
  */
 final class KeyLookups {
-    /** How stale a key's settings may be while the database answers, e.g. after another instance disabled it. */
+    /**
+     * How stale a key's settings may be while the database answers, e.g. after another instance disabled it; also the
+     * shortest grace a rotation gives the previous secret, so that every instance refuses it at the same instant
+     * ({@link Administration#rotateKey}).
+     */
     static final Duration FRESH = Duration.ofSeconds(5);
     /** How long a call waits for the database before its key's last known state is used instead. */
     static final Duration WAIT = Duration.ofMillis(500);
@@ -36,18 +40,18 @@ final class KeyLookups {
 
     /** A read in flight; {@code overdue} once a call stopped waiting for it, so that the next ones do not wait either. */
     private static final class Read {
-        final Future<Optional<StoredKey>> result;
+        final Future<Optional<KeyMatch>> result;
         volatile boolean overdue;
 
-        Read(Future<Optional<StoredKey>> result) {
+        Read(Future<Optional<KeyMatch>> result) {
             this.result = result;
         }
     }
 
     private final Vertx vertx;
-    private final Function<String, Future<Optional<StoredKey>>> read;
-    private final Cache<String, Optional<StoredKey>> fresh;
-    private final Cache<String, Optional<StoredKey>> known;
+    private final Function<String, Future<Optional<KeyMatch>>> read;
+    private final Cache<String, Optional<KeyMatch>> fresh;
+    private final Cache<String, Optional<KeyMatch>> known;
     private final Map<String, Read> reads = new ConcurrentHashMap<>();
     private final LogThrottle staleWarnings = new LogThrottle(Duration.ofSeconds(10));
 
@@ -55,7 +59,7 @@ final class KeyLookups {
      * @param read the key of a secret from the database (on a worker thread), empty when there is none
      * @param ticker what {@link #FRESH} and {@link #KNOWN_FOR} are measured with
      */
-    KeyLookups(Vertx vertx, Function<String, Future<Optional<StoredKey>>> read, Ticker ticker) {
+    KeyLookups(Vertx vertx, Function<String, Future<Optional<KeyMatch>>> read, Ticker ticker) {
         this.vertx = vertx;
         this.read = read;
         // secrets stay in memory, hashes alone are stored; keyed by the secret, a cached key costs no hashing
@@ -64,15 +68,15 @@ final class KeyLookups {
     }
 
     /** The key of {@code secret}, empty when there is none; completed on the caller's context. */
-    Future<Optional<StoredKey>> find(String secret) {
-        Optional<StoredKey> cached = fresh.getIfPresent(secret);
+    Future<Optional<KeyMatch>> find(String secret) {
+        Optional<KeyMatch> cached = fresh.getIfPresent(secret);
         if (cached != null) return Future.succeededFuture(cached);
         Read r = reading(secret);
-        Optional<StoredKey> last = known.getIfPresent(secret);
+        Optional<KeyMatch> last = known.getIfPresent(secret);
         if (last != null && r.overdue) return Future.succeededFuture(stale(last, null));
         // one read serves the calls of every event loop: each call's answer comes back on its own
         Context context = vertx.getOrCreateContext();
-        Promise<Optional<StoredKey>> answer = Promise.promise();
+        Promise<Optional<KeyMatch>> answer = Promise.promise();
         long timer = last == null ? -1 : vertx.setTimer(WAIT.toMillis(), t -> {
             r.overdue = true;
             if (!answer.future().isComplete()) answer.tryComplete(stale(last, null));
@@ -109,7 +113,7 @@ final class KeyLookups {
         return r;
     }
 
-    private Optional<StoredKey> stale(Optional<StoredKey> last, Throwable failure) {
+    private Optional<KeyMatch> stale(Optional<KeyMatch> last, Throwable failure) {
         long n = staleWarnings.occurred();
         if (n > 0) {
             LOG.warn("a key lookup in the accounts database {}: {} calls used their key's state as last read"

@@ -45,6 +45,8 @@ public final class KeysCommand {
                      --budget-period day|week|month|lifetime: the span --budget counts over (UTC calendar; default lifetime)
                    keys list
                    keys disable ID | keys enable ID | keys delete ID
+                   keys rotate ID [--grace-seconds N]        a new secret for the key; the old one accepted N s more
+                     (default 86400, a day; from 5 to 2592000)
                    keys teams create --name NAME [--models GLOB,GLOB] [--rpm N] [--tpm N] [--budget USD] [--budget-period P]
                    keys teams list | keys teams delete TEAM_ID
                    keys audit [--limit N] [--target ID]      the audit log of admin changes, newest first
@@ -76,6 +78,7 @@ public final class KeysCommand {
                 case "list" -> rest.isEmpty() ? list(accounts, out) : usage(out, "list takes no arguments");
                 case "disable", "enable", "delete" -> rest.size() == 1 ? change(accounts, command, rest.getFirst(), out)
                         : usage(out, command + " takes one key id");
+                case "rotate" -> rotate(accounts, rest, out);
                 case "teams" -> teams(accounts, rest, out);
                 case "audit" -> audit(accounts, rest, out);
                 case "reprice" -> reprice(accounts, prices, rest, out);
@@ -118,6 +121,27 @@ public final class KeysCommand {
         out.println("id:   " + created.key().id());
         out.println("name: " + created.key().settings().name());
         out.println("key:  " + created.secret());
+        out.println("Keep the key now: it is shown only this once (only its hash is stored).");
+        return OK;
+    }
+
+    /** {@code rotate ID [--grace-seconds N]}: the new secret, shown this once, and the old one's last instant. */
+    private static int rotate(DatabaseAdministration accounts, List<String> args, PrintStream out) throws SQLException {
+        if (args.isEmpty() || args.getFirst().startsWith("--")) return usage(out, "rotate takes a key id");
+        String id = args.getFirst();
+        ObjectNode body = flags(args.subList(1, args.size()), Map.of("--grace-seconds", "grace_seconds"), out);
+        if (body == null) return USAGE;
+        Optional<KeyStore.CreatedKey> rotated = accounts.rotateKey(actor(), id, body);
+        if (rotated.isEmpty()) {
+            out.println("error: no key with id '" + id + "'");
+            return FAILED;
+        }
+        StoredKey key = rotated.get().key();
+        out.println("id:   " + key.id());
+        out.println("name: " + key.settings().name());
+        out.println("key:  " + rotated.get().secret());
+        out.println("The previous secret (" + key.previous().prefix() + "...) is accepted until " + key.previous().acceptedUntil()
+                + ", then refused.");
         out.println("Keep the key now: it is shown only this once (only its hash is stored).");
         return OK;
     }

@@ -21,7 +21,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads the YAML configuration, substitutes {@code ${VAR}} and {@code ${VAR:-default}} from the environment, then reads
+ * Reads the YAML configuration, substitutes {@code ${VAR}} and {@code ${VAR:-default}} from the environment and
+ * {@code ${file:PATH}} from secret files ({@link SecretFiles}), then reads
  * every declared setting ({@link Settings}) through {@link SettingsReader}: its environment variable overrides the file,
  * a deprecated name still works with a warning, an unknown key in any section or a malformed value stops the load
  * naming the key. The operator-owned sections ({@code providers}, {@code models}, {@code aliases}, {@code routing}) are
@@ -69,6 +70,10 @@ public final class ConfigLoader {
             JsonNode upstream = e.getValue().path("upstream");
             if (upstream.isTextual()) overrides.put(e.getKey(), upstream.asText());
         });
+        if (v.text(Settings.SERVER_MASTER_KEY) == null && !v.list(Settings.SERVER_PREVIOUS_MASTER_KEYS).isEmpty()) {
+            throw new IllegalArgumentException(Settings.SERVER_PREVIOUS_MASTER_KEYS.name() + " is set but "
+                    + Settings.SERVER_MASTER_KEY.name() + " is not: the previous keys are accepted beside a master key only");
+        }
         ServerTls tls = ServerTls.of(v.text(Settings.SERVER_TLS_CERT_FILE), v.text(Settings.SERVER_TLS_KEY_FILE));
         RoutingSection section = new RoutingSection(vendors);
         RoutingConfig routing = section.parse(root).withFile(file);
@@ -97,6 +102,7 @@ public final class ConfigLoader {
         }
         if (root == null || root.isMissingNode() || root.isNull()) root = YAML.createObjectNode();
         if (!root.isObject()) throw new IllegalArgumentException(file + ": the configuration must be a YAML mapping");
+        SecretFiles.substitute(root, substitutions);
         return root;
     }
 

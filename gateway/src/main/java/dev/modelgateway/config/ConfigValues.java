@@ -82,6 +82,7 @@ public final class ConfigValues {
     public Object shown(Setting s) {
         Object v = value(s);
         if (v != null && s.kind() == Setting.Kind.SECRET) return VendorEndpoint.mask((String) v);
+        if (v != null && s.kind() == Setting.Kind.SECRET_LIST) return list(s).stream().map(VendorEndpoint::mask).toList();
         if (v != null && s.kind() == Setting.Kind.URL) return ShownUrl.of((String) v);
         return v instanceof VendorHttp http ? http.written() : v;
     }
@@ -98,11 +99,26 @@ public final class ConfigValues {
         return new ConfigValues(values, all, substitutions);
     }
 
-    /** These values with the reloadable ones of {@code next}: what is in force after a reload. */
+    /**
+     * These values with the reloadable ones of {@code next}: what is in force after a reload. The master keys are
+     * kept when {@code next} would leave none ({@link #removesMasterKey}).
+     */
     public ConfigValues withReloadable(ConfigValues next) {
         Map<Setting, Object> merged = new LinkedHashMap<>(values);
-        for (Setting s : Settings.ALL) if (s.reloadable()) merged.put(s, next.values.get(s));
+        boolean keepMasterKeys = removesMasterKey(next);
+        for (Setting s : Settings.ALL) {
+            if (s.reloadable() && !(keepMasterKeys && Settings.MASTER_KEYS.contains(s))) merged.put(s, next.values.get(s));
+        }
         return new ConfigValues(merged, next.warnings, substitutions.and(next.substitutions));
+    }
+
+    /**
+     * Whether {@code next} unsets the master key these values have: a reload does not apply that, as it would shut the
+     * admin API (the reload endpoint with it) until a restart; it takes a restart, like the settings a reload never
+     * applies.
+     */
+    public boolean removesMasterKey(ConfigValues next) {
+        return values.get(Settings.SERVER_MASTER_KEY) != null && next.values.get(Settings.SERVER_MASTER_KEY) == null;
     }
 
     /** The settings {@code next} changes that a reload does not apply: they take a restart. */
@@ -111,6 +127,7 @@ public final class ConfigValues {
         for (Setting s : Settings.ALL) {
             if (!s.reloadable() && s.inFile() && !Objects.equals(values.get(s), next.values.get(s))) changed.add(s.path());
         }
+        if (removesMasterKey(next)) changed.add(Settings.SERVER_MASTER_KEY.path());
         return changed;
     }
 }

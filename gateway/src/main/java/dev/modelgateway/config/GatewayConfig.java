@@ -2,9 +2,12 @@ package dev.modelgateway.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Everything the gateway needs to start. Built by {@link ConfigLoader} from YAML plus environment.
@@ -50,6 +53,32 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
                 DEFAULT_MAX_CONCURRENT, false, RoutingConfig.NONE, OperationTimeouts.DEFAULT, null);
     }
 
+    /**
+     * The master keys in force: {@code server.master_key}, then {@code server.previous_master_keys}; empty when the
+     * admin API is off.
+     */
+    public List<String> masterKeys() {
+        if (masterKey == null) return List.of();
+        List<String> keys = new ArrayList<>();
+        keys.add(masterKey);
+        settings.list(Settings.SERVER_PREVIOUS_MASTER_KEYS).stream().filter(k -> !keys.contains(k)).forEach(keys::add);
+        return List.copyOf(keys);
+    }
+
+    /**
+     * Every secret this configuration holds, for the redaction layer: the master keys, the vendors' and providers' keys,
+     * and the secrets in their base URLs.
+     */
+    public List<String> secrets() {
+        List<String> all = new ArrayList<>(masterKeys());
+        vendors.values().forEach(v -> all.add(v.apiKey()));
+        providers().values().forEach(p -> p.keys().forEach(k -> all.add(k.value())));
+        vendors.values().forEach(v -> all.addAll(ShownUrl.secrets(v.baseUrl())));
+        providers().values().forEach(p -> all.addAll(ShownUrl.secrets(p.baseUrl())));
+        all.removeIf(Objects::isNull);
+        return all;
+    }
+
     /** {@code accounts.ledger_journal_dir}. */
     public Path ledgerJournalDir() {
         return Path.of(settings.text(Settings.ACCOUNTS_LEDGER_JOURNAL_DIR));
@@ -80,11 +109,12 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
 
     /**
      * This configuration with the operator-owned settings of {@code reloaded} (docs/configuration.md, "Hot reload"):
-     * the built-in vendors' endpoints, the upstream ids, providers, deployments, catalogue entries and cooldowns. The
-     * rest (port, stores, limits, TLS) takes a restart.
+     * the built-in vendors' endpoints, the upstream ids, providers, deployments, catalogue entries and cooldowns, and the
+     * master keys unless {@code reloaded} has none ({@link ConfigValues#removesMasterKey}). The rest (port, stores,
+     * limits, TLS) takes a restart.
      */
     public GatewayConfig withReloadable(GatewayConfig reloaded) {
-        return new GatewayConfig(host, port, masterKey, reloaded.vendors, reloaded.upstreamOverrides, databaseUrl, redisUrl, media,
+        return new GatewayConfig(host, port, reloaded.masterKey != null ? reloaded.masterKey : masterKey, reloaded.vendors, reloaded.upstreamOverrides, databaseUrl, redisUrl, media,
                 limits, tls, defaultMaxConcurrent, dropRefusedHostedTools, reloaded.routing, timeouts,
                 settings.withReloadable(reloaded.settings));
     }

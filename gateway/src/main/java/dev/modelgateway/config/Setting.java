@@ -31,7 +31,9 @@ public record Setting(String path, Kind kind, String defaultValue, String shownD
     public enum Kind {
         TEXT, SECRET, URL, FILE, BOOLEAN, INTEGER, DECIMAL, HTTP_VERSION, MAP,
         /** Words: a YAML sequence, or comma-separated (the environment, a default). */
-        LIST
+        LIST,
+        /** Secrets, written as a {@link #LIST}; each shown masked. */
+        SECRET_LIST
     }
 
     /**

@@ -21,8 +21,16 @@ public final class Settings {
     public static final Setting SERVER_PORT = Setting.of("server.port", Kind.INTEGER).range(0, 65535).byDefault(8080)
             .oldEnv("GATEWAY_PORT").doc("listening port (`0`: any free port)");
     public static final Setting SERVER_MASTER_KEY = Setting.of("server.master_key", Kind.SECRET).oldEnv("GATEWAY_MASTER_KEY")
+            .appliedByReload()
             .doc("a platform key that always works and administers keys and the configuration (`/api/v1/admin/*`); unset"
-                    + " disables the admin API (the CLI still works)");
+                    + " disables the admin API (the CLI still works). A reload applies a new one, but not its removal"
+                    + " (that takes a restart); see [Master key rotation](operations/key-rotation.md#the-master-key)");
+    public static final Setting SERVER_PREVIOUS_MASTER_KEYS = Setting.of("server.previous_master_keys", Kind.SECRET_LIST)
+            .appliedByReload()
+            .doc("more master keys accepted beside `server.master_key`, with the same rights: the old key while a rotation"
+                    + " runs, removed when it is over (no commas within a key); needs `server.master_key`");
+    /** The settings whose values are the master keys: a reload applies them together. */
+    static final List<Setting> MASTER_KEYS = List.of(SERVER_MASTER_KEY, SERVER_PREVIOUS_MASTER_KEYS);
     public static final Setting SERVER_IDLE_TIMEOUT_SECONDS = Setting.of("server.idle_timeout_seconds", Kind.INTEGER)
             .range(0, INT).byDefault(360).oldEnv("GATEWAY_IDLE_TIMEOUT_SECONDS")
             .doc("a connection on which nothing is read or written for this long is closed. Above the longest call deadline"
@@ -203,7 +211,8 @@ public final class Settings {
     public static final List<Setting> ALL;
 
     static {
-        List<Setting> all = new ArrayList<>(List.of(SERVER_HOST, SERVER_PORT, SERVER_MASTER_KEY, SERVER_IDLE_TIMEOUT_SECONDS,
+        List<Setting> all = new ArrayList<>(List.of(SERVER_HOST, SERVER_PORT, SERVER_MASTER_KEY, SERVER_PREVIOUS_MASTER_KEYS,
+                SERVER_IDLE_TIMEOUT_SECONDS,
                 SERVER_REQUEST_HEAD_TIMEOUT_SECONDS, SERVER_BODY_READ_TIMEOUT_SECONDS, SERVER_MAX_CONNECTIONS_PER_CLIENT,
                 SERVER_MAX_CONNECTIONS, SERVER_MAX_BUFFERED_BODY_BYTES, SERVER_MAX_VENDOR_ANSWER_BYTES,
                 SERVER_MAX_VENDOR_STREAM_SECONDS, SERVER_MAX_VENDOR_EVENT_BYTES, SERVER_TLS_CERT_FILE, SERVER_TLS_KEY_FILE,

@@ -112,7 +112,7 @@ final class SettingsReader {
             node.properties().forEach(e -> map.put(e.getKey(), e.getValue().asText()));
             return map;
         }
-        if (s.kind() == Setting.Kind.LIST && node.isArray()) {
+        if ((s.kind() == Setting.Kind.LIST || s.kind() == Setting.Kind.SECRET_LIST) && node.isArray()) {
             List<String> words = new ArrayList<>();
             for (JsonNode item : node) {
                 if (!item.isValueNode() || item.asText().isBlank()) {
@@ -182,7 +182,7 @@ final class SettingsReader {
                 }
             }
             case MAP -> throw malformed(s, raw, source, "a mapping");
-            case LIST -> Arrays.stream(v.split(",")).map(String::trim).filter(w -> !w.isEmpty()).toList();
+            case LIST, SECRET_LIST -> Arrays.stream(v.split(",")).map(String::trim).filter(w -> !w.isEmpty()).toList();
         };
     }
 

@@ -94,6 +94,7 @@ public final class SettingsReference {
             case HTTP_VERSION -> "`auto`, `1.1` or `2`";
             case MAP -> "mapping";
             case LIST -> "list (YAML sequence, or comma-separated)";
+            case SECRET_LIST -> "secrets (YAML sequence, or comma-separated; shown masked)";
         };
     }
 }

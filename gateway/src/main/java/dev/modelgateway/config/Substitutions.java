@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -21,23 +22,22 @@ import java.util.regex.Pattern;
  * secret ({@code region: ${DB_PASSWORD}}, by mistake or not), and the gateway cannot tell which: so wherever it shows
  * the configuration (a refused load's message, its log line, {@code GET /api/v1/admin/config}) such a value is shown as
  * the reference that produced it, never as itself. A {@code ${VAR:-default}}'s default is the file's own text and is
- * shown.
+ * shown. The same holds for a {@code ${file:PATH}} reference's value ({@link SecretFiles}), whose files a reload watches.
  */
 public final class Substitutions {
-    public static final Substitutions NONE = new Substitutions(Map.of());
+    public static final Substitutions NONE = new Substitutions(Map.of(), List.of(), List.of());
     private static final int ANYWHERE = 4;
 
     /** Value → {@code ${VAR}}, the longest value first, so that one containing another is replaced whole. */
     private final Map<String, String> references;
     /** The variables the file references that the environment does not set (and that give no default). */
     private final List<String> unset;
+    /** The secret files the configuration's {@code ${file:PATH}} references read. */
+    private final List<Path> files;
 
-    private Substitutions(Map<String, String> references) {
-        this(references, List.of());
-    }
-
-    private Substitutions(Map<String, String> references, List<String> unset) {
+    private Substitutions(Map<String, String> references, List<String> unset, List<Path> files) {
         this.unset = List.copyOf(unset);
+        this.files = List.copyOf(files);
         Map<String, String> sorted = new LinkedHashMap<>();
         references.entrySet().stream().sorted(Comparator.comparingInt((Map.Entry<String, String> e) -> e.getKey().length()).reversed())
                 .forEach(e -> sorted.put(e.getKey(), e.getValue()));
@@ -48,6 +48,7 @@ public final class Substitutions {
     static final class Recorder {
         private final Map<String, String> references = new LinkedHashMap<>();
         private final Set<String> unset = new LinkedHashSet<>();
+        private final Set<Path> files = new LinkedHashSet<>();
 
         /** {@code ${variable}} is referenced without a default, and the environment does not set it. */
         void unset(String variable) {
@@ -59,9 +60,21 @@ public final class Substitutions {
             if (!value.isBlank()) references.put(value, "${" + variable + "}");
         }
 
-        Substitutions done() {
-            return references.isEmpty() && unset.isEmpty() ? NONE : new Substitutions(references, List.copyOf(unset));
+        /** {@code ${file:path}} was replaced by {@code value}, the file's content. */
+        void recordFile(Path path, String value) {
+            files.add(path);
+            if (!value.isBlank()) references.put(value, "${file:" + path + "}");
         }
+
+        Substitutions done() {
+            return references.isEmpty() && unset.isEmpty() && files.isEmpty() ? NONE
+                    : new Substitutions(references, List.copyOf(unset), List.copyOf(files));
+        }
+    }
+
+    /** The secret files this configuration read ({@code ${file:PATH}}): a change to one is a change to it. */
+    public List<Path> files() {
+        return files;
     }
 
     /** The {@code ${VAR}} references of the file that the environment does not set, as written ({@code ${VAR}}). */
@@ -113,12 +126,14 @@ public final class Substitutions {
         return tree;
     }
 
-    /** These and {@code newer}'s: a reload keeps the values a restart would apply, read from the earlier file. */
+    /**
+     * These and {@code newer}'s: a reload keeps the values a restart would apply, read from the earlier file (and a
+     * rotated secret's earlier value stays hidden); the unset variables and the files are {@code newer}'s.
+     */
     Substitutions and(Substitutions newer) {
-        if (newer.references.isEmpty()) return this;
         if (references.isEmpty()) return newer;
         Map<String, String> all = new LinkedHashMap<>(references);
         all.putAll(newer.references);
-        return new Substitutions(all);
+        return new Substitutions(all, newer.unset, newer.files);
     }
 }

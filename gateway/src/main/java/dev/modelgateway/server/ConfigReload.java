@@ -6,6 +6,7 @@ import dev.modelgateway.catalogue.Catalogue;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.endpoint.admin.ConfigEndpoint.Applied;
+import dev.modelgateway.observability.Redaction;
 import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.routing.Routes;
 import dev.modelgateway.routing.RoutesChange;
@@ -18,7 +19,10 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -27,8 +31,9 @@ import java.util.stream.Collectors;
  * Applies a changed configuration file without a restart (docs/configuration.md, "Hot reload"): the file is read,
  * checked and built into new routes on a worker thread, then swapped in whole; a file that fails any check is refused
  * with the message naming its line or field, and the routes in force stay. Calls in flight keep the deployment and
- * the connection they have, so no stream is cut. The file is watched by polling its size and modification time
- * (robust on bind mounts and Kubernetes ConfigMaps, where file events are unreliable).
+ * the connection they have, so no stream is cut. The file, and the secret files its {@code ${file:PATH}} references
+ * read, are watched by polling their size and modification time, their symbolic links followed (robust on bind mounts
+ * and on Kubernetes ConfigMap and Secret volumes, which swap a {@code ..data} link, where file events are unreliable).
  */
 final class ConfigReload {
     private static final Logger LOG = LoggerFactory.getLogger(ConfigReload.class);
@@ -39,9 +44,13 @@ final class ConfigReload {
     private final RoutingTable table;
     private final CircuitBreakers breakers;
     private final Path file;
-    private volatile Administration audit;
+    /** The accounts: each applied reload's audit entry, and the master keys it puts in force. */
+    private volatile Administration accounts;
     private long watchTimer = -1;
-    private String seen;
+    /** Each watched file's stamp at the last look. */
+    private Map<Path, String> seen;
+    /** The secret files the configuration last loaded read: watched with the file. */
+    private volatile List<Path> secretFiles;
 
     ConfigReload(Vertx vertx, ConfigLoader loader, RoutingTable table, CircuitBreakers breakers) {
         this.vertx = vertx;
@@ -49,6 +58,7 @@ final class ConfigReload {
         this.table = table;
         this.breakers = breakers;
         this.file = table.current().config().routing().file();
+        this.secretFiles = table.current().config().settings().substitutions().files();
     }
 
     /** Who reloads when the watched file changes: the audit entry's actor. */
@@ -58,9 +68,13 @@ final class ConfigReload {
     private record Done(Applied applied, ObjectNode change) {
     }
 
-    /** Where each applied reload is recorded (the accounts' audit log); set once the accounts are open. */
-    void auditTo(Administration admin) {
-        this.audit = admin;
+    /**
+     * The accounts once they are open: each applied reload is an entry of their audit log and puts its master keys in
+     * force there, starting with the running configuration's now.
+     */
+    void attach(Administration admin) {
+        admin.useMasterKeys(table.current().config().masterKeys());
+        this.accounts = admin;
     }
 
     /**
@@ -75,6 +89,7 @@ final class ConfigReload {
         return vertx.executeBlocking(() -> {
             GatewayConfig running = table.current().config();
             GatewayConfig loaded = loader.load(file);
+            secretFiles = loaded.settings().substitutions().files();
             List<String> restartNeeded = running.settings().restartNeeded(loaded.settings());
             if (!restartNeeded.isEmpty()) {
                 LOG.warn("configuration file {} changes {}: a reload does not apply them, a restart does", file, restartNeeded);
@@ -89,10 +104,15 @@ final class ConfigReload {
             Routes routes = Routes.build(next, catalogue, breakers);
             Routes before = table.current();
             refuseUnserved(before, routes, loaded.settings().substitutions().unset());
+            // the new secrets are redacted before anything can log them; the previous ones stay redacted
+            next.secrets().forEach(Redaction::register);
             table.replace(routes);
+            Administration admin = accounts;
+            if (admin != null) admin.useMasterKeys(next.masterKeys());
             int deployments = routes.all().values().stream().mapToInt(List::size).sum();
             LOG.info("configuration reloaded from {}: {} models, {} deployments", file, catalogue.models().size(), deployments);
             ObjectNode change = RoutesChange.between(before, routes).put("file", file.toString());
+            if (!running.masterKeys().equals(next.masterKeys())) change.put("master_keys_changed", true);
             restartNeeded.forEach(change.putArray("restart_needed")::add);
             return new Done(new Applied(catalogue.models().size(), deployments, restartNeeded),
                     loaded.settings().substitutions().hideIn(change));
@@ -105,7 +125,7 @@ final class ConfigReload {
 
     /** The audit entry of an applied reload; one that cannot be written is logged, the reload stays applied. */
     private Future<Void> audited(String actor, ObjectNode change) {
-        Administration admin = audit;
+        Administration admin = accounts;
         if (admin == null) return Future.succeededFuture();
         return admin.recordConfigReload(actor, change).recover(e -> {
             LOG.warn("configuration reload by {} applied but not written to the audit log: {}", actor, e.toString());
@@ -139,19 +159,32 @@ final class ConfigReload {
                 + ". Set the key, or switch the provider off on purpose with providers.<name>.enabled: false.");
     }
 
-    /** Starts watching the file; a change is applied once it stops changing between two looks. */
+    /** Starts watching the file and its secret files; a change is applied once it stops changing between two looks. */
     void watch() {
         if (file == null) return;
-        vertx.fileSystem().props(file.toString()).onSuccess(p -> seen = stamp(p));
-        watchTimer = vertx.setPeriodic(WATCH_EVERY_MS, id -> vertx.fileSystem().props(file.toString()).onSuccess(p -> {
-            String now = stamp(p);
-            if (seen != null && !now.equals(seen)) {
-                seen = now;
-                reload(FILE_ACTOR);
-            } else {
-                seen = now;
-            }
+        stamps().onSuccess(s -> seen = s);
+        watchTimer = vertx.setPeriodic(WATCH_EVERY_MS, id -> stamps().onSuccess(now -> {
+            // a reload that changed which secret files are read has applied them: a new list is no change to apply
+            boolean changed = seen != null && seen.keySet().equals(now.keySet()) && !now.equals(seen);
+            seen = now;
+            if (changed) reload(FILE_ACTOR);
         }));
+    }
+
+    /**
+     * The modification time and size of the file and of each secret file, read through their links; fails (the look is
+     * skipped) while one cannot be read, e.g. a file being replaced.
+     */
+    private Future<Map<Path, String>> stamps() {
+        List<Path> watched = new ArrayList<>();
+        watched.add(file);
+        watched.addAll(secretFiles);
+        List<Future<FileProps>> props = watched.stream().map(f -> vertx.fileSystem().props(f.toString())).toList();
+        return Future.all(props).map(all -> {
+            Map<Path, String> stamps = new LinkedHashMap<>();
+            for (int i = 0; i < watched.size(); i++) stamps.put(watched.get(i), stamp(props.get(i).result()));
+            return stamps;
+        });
     }
 
     void stop() {

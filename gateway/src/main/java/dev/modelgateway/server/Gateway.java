@@ -8,7 +8,6 @@ import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.ConfigValues;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.Settings;
-import dev.modelgateway.config.ShownUrl;
 import dev.modelgateway.routing.Deployment;
 import dev.modelgateway.routing.RoutePrices;
 import dev.modelgateway.routing.Routes;
@@ -78,7 +77,7 @@ public final class Gateway {
      *                  instances share it
      */
     public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances) {
-        return start(vertx, config, instances, observability(config.settings()), Ticker.SYSTEM);
+        return start(vertx, config, instances, observability(config.settings()), Ticker.SYSTEM, InstantSource.system());
     }
 
     /** The {@code observability} section and the access log's format, as read with the rest of the configuration. */
@@ -98,15 +97,12 @@ public final class Gateway {
      *
      * @param observability the metrics, tracing and access-log settings (docs/observability.md)
      * @param ticker        the clock the circuit breakers and shared cooldowns read (tests pass one they advance)
+     * @param accountsClock the clock of the accounts: key expiries and rotations, budget periods (tests pass one they advance)
      */
     public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, ObservabilityConfig observability,
-                                        Ticker ticker) {
+                                        Ticker ticker, InstantSource accountsClock) {
         // the secrets the gateway holds never reach a log line or an error body, whatever quotes them
-        Redaction.register(config.masterKey());
-        config.vendors().values().forEach(v -> Redaction.register(v.apiKey()));
-        config.providers().values().forEach(p -> p.keys().forEach(k -> Redaction.register(k.value())));
-        config.vendors().values().forEach(v -> ShownUrl.secrets(v.baseUrl()).forEach(Redaction::register));
-        config.providers().values().forEach(p -> ShownUrl.secrets(p.baseUrl()).forEach(Redaction::register));
+        config.secrets().forEach(Redaction::register);
         Telemetry telemetry = Telemetry.start(observability, System::getenv);
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey(), null,
                 config.defaultMaxConcurrent(), config.ledgerJournalDir(), config.settings().flag(Settings.ACCOUNTS_ALERTS_ALLOW_PRIVATE),
@@ -150,10 +146,10 @@ public final class Gateway {
             return Future.failedFuture(failure);
         });
         Future<Gateway> started = ready
-                .compose(db -> Accounts.open(vertx, accountsConfig, prices, id -> table.current().catalogue().aliasesOf(id), db)
+                .compose(db -> Accounts.open(vertx, accountsConfig, prices, id -> table.current().catalogue().aliasesOf(id), db, accountsClock)
                         .recover(e -> Future.failedFuture(accountsFailure(config, e))))
                 .compose(accounts -> TranscriptionTasks.start(vertx, table, accounts, breakers, cloudAuth)
-                        .andThen(tasks -> reload.auditTo(accounts.admin()))
+                        .andThen(tasks -> reload.attach(accounts.admin()))
                         .compose(tasks -> SharedServices.open(vertx, accounts.database(), accountsConfig.redisUrl(),
                                 accountsConfig.redisKeyPrefix(), tasks)).compose(services -> {
                     HealthEndpoints health = new HealthEndpoints(vertx, bound, accounts, breakers, table, telemetry);

@@ -100,7 +100,7 @@ public final class GatewayRouter {
         BodyReader bodies = new BodyReader(vertx, limits, budget);
         router.route("/api/*").handler(bodies::read);
         router.route("/api/*").handler(bodies::done);
-        AdminAccess access = new AdminAccess(accounts.admin().masterKeyConfigured());
+        AdminAccess access = new AdminAccess(accounts.admin()::masterKeyConfigured);
         accountsApi(router, accounts.admin());
         ConfigEndpoint config = new ConfigEndpoint(reload::reload, table, credentialProblems);
         admin(router, access, HttpMethod.POST, "/api/v1/admin/reload", config::reload);
@@ -170,13 +170,14 @@ public final class GatewayRouter {
      * body: the gateway's, and the accounts tests' own.
      */
     public static void accountsApi(Router router, Administration accounts) {
-        AdminAccess access = new AdminAccess(accounts.masterKeyConfigured());
+        AdminAccess access = new AdminAccess(accounts::masterKeyConfigured);
         KeysEndpoint keys = new KeysEndpoint(accounts);
         admin(router, access, HttpMethod.POST, "/api/v1/admin/keys", keys::create);
         admin(router, access, HttpMethod.GET, "/api/v1/admin/keys", keys::list);
         admin(router, access, HttpMethod.GET, "/api/v1/admin/keys/:id", keys::get);
         admin(router, access, HttpMethod.PATCH, "/api/v1/admin/keys/:id", keys::update);
         admin(router, access, HttpMethod.DELETE, "/api/v1/admin/keys/:id", keys::delete);
+        admin(router, access, HttpMethod.POST, "/api/v1/admin/keys/:id/rotate", keys::rotate);
         TeamsEndpoint teams = new TeamsEndpoint(accounts);
         admin(router, access, HttpMethod.POST, "/api/v1/admin/teams", teams::create);
         admin(router, access, HttpMethod.GET, "/api/v1/admin/teams", teams::list);

@@ -1,6 +1,7 @@
 package dev.modelgateway.accounts;
 
 import dev.modelgateway.accounts.keys.KeySettings;
+import dev.modelgateway.accounts.keys.KeyMatch;
 import dev.modelgateway.accounts.keys.StoredKey;
 import dev.modelgateway.testing.TestClock;
 import io.vertx.core.Future;
@@ -26,17 +27,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class KeyLookupsTest {
     static final String SECRET = "pk-secret";
-    static final Optional<StoredKey> ENABLED = Optional.of(key(false));
-    static final Optional<StoredKey> DISABLED = Optional.of(key(true));
+    static final Optional<KeyMatch> ENABLED = Optional.of(new KeyMatch(key(false), false));
+    static final Optional<KeyMatch> DISABLED = Optional.of(new KeyMatch(key(true), false));
 
     final Vertx vertx = Vertx.vertx();
     final TestClock clock = new TestClock();
     /** The database: each read takes the next answer a test put here, or waits for one. */
-    final Queue<Promise<Optional<StoredKey>>> pending = new ArrayDeque<>();
+    final Queue<Promise<Optional<KeyMatch>>> pending = new ArrayDeque<>();
     final AtomicInteger reads = new AtomicInteger();
     final KeyLookups lookups = new KeyLookups(vertx, secret -> {
         reads.incrementAndGet();
-        Promise<Optional<StoredKey>> p = Promise.promise();
+        Promise<Optional<KeyMatch>> p = Promise.promise();
         synchronized (pending) {
             pending.add(p);
         }
@@ -50,7 +51,7 @@ class KeyLookupsTest {
 
     @Test
     void aKeyReadIsUsedForFiveSecondsThenReadAgain() {
-        Future<Optional<StoredKey>> first = lookups.find(SECRET);
+        Future<Optional<KeyMatch>> first = lookups.find(SECRET);
         answer(ENABLED);
         assertThat(first.await()).isEqualTo(ENABLED);
         clock.advance(KeyLookups.FRESH.minusMillis(1));
@@ -58,7 +59,7 @@ class KeyLookupsTest {
         assertThat(reads).hasValue(1);
 
         clock.advanceMillis(1);
-        Future<Optional<StoredKey>> again = lookups.find(SECRET);
+        Future<Optional<KeyMatch>> again = lookups.find(SECRET);
         answer(DISABLED); // disabled by another instance meanwhile
         assertThat(again.await()).isEqualTo(DISABLED);
         assertThat(reads).hasValue(2);
@@ -66,7 +67,7 @@ class KeyLookupsTest {
 
     @Test
     void callsWaitingForAKeyShareOneRead() {
-        List<Future<Optional<StoredKey>>> calls = List.of(lookups.find(SECRET), lookups.find(SECRET), lookups.find(SECRET));
+        List<Future<Optional<KeyMatch>>> calls = List.of(lookups.find(SECRET), lookups.find(SECRET), lookups.find(SECRET));
         answer(ENABLED);
         assertThat(calls).allSatisfy(c -> assertThat(c.await()).isEqualTo(ENABLED));
         assertThat(reads).hasValue(1);
@@ -74,25 +75,25 @@ class KeyLookupsTest {
 
     @Test
     void aFailingDatabaseServesTheLastKnownStateOfAKeyInUse() {
-        Future<Optional<StoredKey>> first = lookups.find(SECRET);
+        Future<Optional<KeyMatch>> first = lookups.find(SECRET);
         answer(ENABLED);
         first.await();
         clock.advance(KeyLookups.FRESH);
-        Future<Optional<StoredKey>> during = lookups.find(SECRET);
+        Future<Optional<KeyMatch>> during = lookups.find(SECRET);
         fail();
         assertThat(during.await()).isEqualTo(ENABLED);
     }
 
     @Test
     void aDatabaseThatDoesNotAnswerIsWaitedForHalfASecondOnceThenNotAtAll() {
-        Future<Optional<StoredKey>> first = lookups.find(SECRET);
+        Future<Optional<KeyMatch>> first = lookups.find(SECRET);
         answer(ENABLED);
         first.await();
         clock.advance(KeyLookups.FRESH);
         long started = System.nanoTime();
         assertThat(lookups.find(SECRET).await()).isEqualTo(ENABLED); // the read hangs: the pool waits for a primary
         assertThat((System.nanoTime() - started) / 1_000_000).isGreaterThanOrEqualTo(KeyLookups.WAIT.toMillis());
-        Future<Optional<StoredKey>> next = lookups.find(SECRET);
+        Future<Optional<KeyMatch>> next = lookups.find(SECRET);
         assertThat(next.isComplete()).as("the read is overdue: no call waits for it again").isTrue();
         assertThat(next.result()).isEqualTo(ENABLED);
         assertThat(reads).as("still the one read").hasValue(2);
@@ -103,31 +104,31 @@ class KeyLookupsTest {
 
     @Test
     void aKeyNeverReadOrReadTooLongAgoWaitsForTheDatabase() {
-        Future<Optional<StoredKey>> unknown = lookups.find(SECRET);
+        Future<Optional<KeyMatch>> unknown = lookups.find(SECRET);
         fail();
         assertThatThrownBy(unknown::await).hasRootCauseInstanceOf(SQLException.class);
 
-        Future<Optional<StoredKey>> read = lookups.find(SECRET);
+        Future<Optional<KeyMatch>> read = lookups.find(SECRET);
         answer(ENABLED);
         read.await();
         clock.advance(KeyLookups.KNOWN_FOR);
-        Future<Optional<StoredKey>> tooOld = lookups.find(SECRET);
+        Future<Optional<KeyMatch>> tooOld = lookups.find(SECRET);
         fail();
         assertThatThrownBy(tooOld::await).hasRootCauseInstanceOf(SQLException.class);
     }
 
     @Test
     void aChangeMadeHereIsReadAtTheNextCall() {
-        Future<Optional<StoredKey>> first = lookups.find(SECRET);
+        Future<Optional<KeyMatch>> first = lookups.find(SECRET);
         answer(ENABLED);
         first.await();
         lookups.invalidateAll();
-        Future<Optional<StoredKey>> after = lookups.find(SECRET);
+        Future<Optional<KeyMatch>> after = lookups.find(SECRET);
         fail();
         assertThatThrownBy(after::await).as("no last known state to fall back on").hasRootCauseInstanceOf(SQLException.class);
     }
 
-    private void answer(Optional<StoredKey> key) {
+    private void answer(Optional<KeyMatch> key) {
         next().complete(key);
     }
 
@@ -135,9 +136,9 @@ class KeyLookupsTest {
         next().fail(new IllegalStateException("no primary", new SQLException("Connection refused")));
     }
 
-    private Promise<Optional<StoredKey>> next() {
+    private Promise<Optional<KeyMatch>> next() {
         synchronized (pending) {
-            Promise<Optional<StoredKey>> p = pending.poll();
+            Promise<Optional<KeyMatch>> p = pending.poll();
             assertThat(p).as("a read in flight").isNotNull();
             return p;
         }
@@ -145,6 +146,6 @@ class KeyLookupsTest {
 
     private static StoredKey key(boolean disabled) {
         return new StoredKey("k1", "pk-sec", new KeySettings("one", List.of(), null, null, null, null), disabled,
-                Instant.EPOCH, null);
+                Instant.EPOCH, null, null);
     }
 }

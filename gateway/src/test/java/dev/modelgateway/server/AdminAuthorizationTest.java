@@ -66,7 +66,7 @@ class AdminAuthorizationTest {
     void theTableCoversTheAdminAndConsoleAdminRoutes() {
         assertThat(adminRoutes()).extracting(r -> r[0] + " " + r[1]).contains("POST /api/v1/admin/keys",
                 "PATCH /api/v1/admin/teams/nothing_here", "GET /api/v1/admin/config", "POST /api/v1/admin/reload",
-                "GET /api/v1/console/audit").hasSize(19);
+                "POST /api/v1/admin/keys/nothing_here/rotate", "GET /api/v1/console/audit").hasSize(20);
     }
 
     @ParameterizedTest(name = "{0} {1} with {2}")

@@ -85,6 +85,19 @@ public final class AuditLog {
                 .put("expires_at", s.expiresAt() == null ? null : s.expiresAt().toString()).put("disabled", key.disabled());
     }
 
+    /**
+     * A key's secrets as a rotation's entry shows them: the display prefixes (as a listing shows them, never a hash) and
+     * until when the previous one is accepted.
+     */
+    public static ObjectNode secrets(StoredKey key) {
+        ObjectNode json = Json.MAPPER.createObjectNode().put("prefix", key.prefix());
+        if (key.previous() != null) {
+            json.put("previous_prefix", key.previous().prefix())
+                    .put("previous_accepted_until", key.previous().acceptedUntil().toString());
+        }
+        return json;
+    }
+
     public static ObjectNode of(Team t) {
         if (t == null) return null;
         ObjectNode json = Json.MAPPER.createObjectNode().put("name", t.name());

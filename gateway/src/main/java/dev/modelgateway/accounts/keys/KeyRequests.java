@@ -8,6 +8,7 @@ import dev.modelgateway.json.Json;
 
 import java.math.BigDecimal;
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -28,6 +29,10 @@ public final class KeyRequests {
     private static final Set<String> TEAM_FIELDS = Set.of("name", "models", "rpm", "tpm", "budget_usd", "budget_period");
     /** Far above any sane setting; keeps the count an int and a typo such as 1e12 out. */
     static final long MAX_CONCURRENT_CEILING = 1_000_000;
+    /** A rotation's grace when its body names none: a day to put the new secret everywhere the old one is. */
+    public static final Duration DEFAULT_GRACE = Duration.ofDays(1);
+    /** The longest grace: a leaked secret should not outlive its rotation by more. */
+    static final Duration MAX_GRACE = Duration.ofDays(30);
 
     /** Settings for a new key; {@code name} is required. */
     public static KeySettings create(ObjectNode body) {
@@ -82,6 +87,20 @@ public final class KeyRequests {
                 body.has("budget_usd") ? budget(value(body, "budget_usd")) : current.budgetUsd(),
                 body.has("budget_period") ? period(value(body, "budget_period")) : current.budgetPeriod(),
                 current.createdAt());
+    }
+
+    /**
+     * A rotation's body ({@code {"grace_seconds": N}}, a CLI flag's text too): how long the previous secret stays
+     * accepted, in whole seconds from {@code shortest} to {@link #MAX_GRACE}; absent or null: {@link #DEFAULT_GRACE}.
+     */
+    public static Duration rotationGrace(ObjectNode body, Duration shortest) {
+        onlyFields(body, Set.of("grace_seconds"), "a rotation");
+        String problem = "'grace_seconds' must be a whole number of seconds from " + shortest.toSeconds() + " to "
+                + MAX_GRACE.toSeconds() + " (30 days), or null for a day.";
+        Long seconds = limit("grace_seconds", value(body, "grace_seconds"), problem);
+        if (seconds == null) return DEFAULT_GRACE;
+        if (seconds < shortest.toSeconds() || seconds > MAX_GRACE.toSeconds()) throw GatewayException.invalid("grace_seconds", problem);
+        return Duration.ofSeconds(seconds);
     }
 
     /** The body's {@code disabled}, or {@code current} when it has none. */

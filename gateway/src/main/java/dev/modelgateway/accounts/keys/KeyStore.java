@@ -20,9 +20,11 @@ public final class KeyStore {
     private static final String SETTINGS = "name, allowed_models, rpm, tpm, budget_usd, expires_at_ms, model_limits,"
             + " max_concurrent, team_id, budget_period";
     /** A key with its team's row (columns {@code t_*}), if it has one. */
-    private static final String SELECT = "SELECT k.id, k.key_prefix, k.disabled, k.created_at_ms, k.name, k.allowed_models,"
-            + " k.rpm, k.tpm, k.budget_usd, k.expires_at_ms, k.model_limits, k.max_concurrent, k.team_id, k.budget_period, "
-            + TeamStore.columns("t") + " FROM api_keys k LEFT JOIN teams t ON t.id = k.team_id";
+    private static final String COLUMNS = "k.id, k.key_prefix, k.disabled, k.created_at_ms, k.name, k.allowed_models,"
+            + " k.rpm, k.tpm, k.budget_usd, k.expires_at_ms, k.model_limits, k.max_concurrent, k.team_id, k.budget_period,"
+            + " k.previous_key_prefix, k.previous_key_expires_at_ms, " + TeamStore.columns("t");
+    private static final String FROM = " FROM api_keys k LEFT JOIN teams t ON t.id = k.team_id";
+    private static final String SELECT = "SELECT " + COLUMNS + FROM;
 
     private final Sql db;
 
@@ -53,8 +55,22 @@ public final class KeyStore {
         return new CreatedKey(find(key.id()).orElse(key), secret); // with its team's row
     }
 
-    public Optional<StoredKey> findByHash(String hash) throws SQLException {
-        return db.call(c -> one(c, SELECT + " WHERE k.key_hash = ?", hash));
+    /**
+     * The key whose current secret, or previous one (a rotation's, in its grace or past it), has this hash. Both are
+     * looked up at once, each by its index.
+     */
+    public Optional<KeyMatch> findBySecretHash(String hash) throws SQLException {
+        return db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + ", k.key_hash" + FROM
+                    + " WHERE k.key_hash = ? OR k.previous_key_hash = ?")) {
+                ps.setString(1, hash);
+                ps.setString(2, hash);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) return Optional.empty();
+                    return Optional.of(new KeyMatch(read(rs), !hash.equals(rs.getString("key_hash"))));
+                }
+            }
+        });
     }
 
     public Optional<StoredKey> find(String id) throws SQLException {
@@ -98,6 +114,27 @@ public final class KeyStore {
                 return ps.executeUpdate() > 0;
             }
         });
+    }
+
+    /**
+     * Gives the key a new secret and keeps its current one as its previous, accepted until {@code previousUntil}; a
+     * previous secret an earlier rotation left is forgotten. Everything else (id, settings, spend) stays. Empty if
+     * there is no such key; the new secret exists nowhere else, so the caller must show it now.
+     */
+    public Optional<CreatedKey> rotate(String id, Instant previousUntil) throws SQLException {
+        String secret = KeyToken.newSecret();
+        int updated = db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE api_keys SET previous_key_hash = key_hash,"
+                    + " previous_key_prefix = key_prefix, previous_key_expires_at_ms = ?, key_hash = ?, key_prefix = ?"
+                    + " WHERE id = ?")) {
+                ps.setLong(1, previousUntil.toEpochMilli());
+                ps.setString(2, KeyToken.hash(secret));
+                ps.setString(3, KeyToken.displayPrefix(secret));
+                ps.setString(4, id);
+                return ps.executeUpdate();
+            }
+        });
+        return updated == 0 ? Optional.empty() : find(id).map(key -> new CreatedKey(key, secret));
     }
 
     public boolean delete(String id) throws SQLException {
@@ -144,8 +181,11 @@ public final class KeyStore {
                 budget == null ? null : new BigDecimal(budget), expiresAt,
                 modelLimits == null ? List.of() : ModelLimit.fromJson(Json.parseOrNull(modelLimits)),
                 nullableLong(rs, "max_concurrent"), rs.getString("team_id"), BudgetPeriod.parse(rs.getString("budget_period")));
+        Long previousUntil = nullableLong(rs, "previous_key_expires_at_ms");
+        PreviousSecret previous = previousUntil == null ? null
+                : new PreviousSecret(rs.getString("previous_key_prefix"), Instant.ofEpochMilli(previousUntil));
         return new StoredKey(rs.getString("id"), rs.getString("key_prefix"), settings, rs.getInt("disabled") != 0,
-                Instant.ofEpochMilli(rs.getLong("created_at_ms")), TeamStore.read(rs, "t_"));
+                Instant.ofEpochMilli(rs.getLong("created_at_ms")), TeamStore.read(rs, "t_"), previous);
     }
 
     static Long nullableLong(ResultSet rs, String column) throws SQLException {

@@ -5,20 +5,29 @@ import dev.modelgateway.accounts.ApiKey;
 import java.math.BigDecimal;
 import java.time.Instant;
 
-/** A key row: its settings and bookkeeping, never its secret; {@code team} is the row of its team, if any. */
-public record StoredKey(String id, String prefix, KeySettings settings, boolean disabled, Instant createdAt, Team team) {
+/**
+ * A key row: its settings and bookkeeping, never its secret; {@code team} is the row of its team, if any;
+ * {@code previous} the secret its last rotation replaced, null when it was never rotated.
+ */
+public record StoredKey(String id, String prefix, KeySettings settings, boolean disabled, Instant createdAt, Team team,
+                        PreviousSecret previous) {
 
     StoredKey(String id, String prefix, KeySettings settings, boolean disabled, Instant createdAt) {
-        this(id, prefix, settings, disabled, createdAt, null);
+        this(id, prefix, settings, disabled, createdAt, null, null);
     }
 
     public ApiKey toApiKey() {
         return new ApiKey(id, settings.name(), settings.allowedModels(), settings.rpm(), settings.tpm(),
                 settings.modelLimits(), settings.budgetUsd(), settings.expiresAt(), settings.maxConcurrent(), disabled, false,
-                team, settings.budgetPeriod());
+                team, settings.budgetPeriod(), null);
     }
 
     public BigDecimal budgetUsd() {
         return settings.budgetUsd();
+    }
+
+    /** The previous secret while it is still accepted at {@code now}; null otherwise. */
+    public PreviousSecret previousAcceptedAt(Instant now) {
+        return previous != null && previous.acceptedAt(now) ? previous : null;
     }
 }

@@ -5,14 +5,17 @@ import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
 import io.vertx.ext.web.RoutingContext;
 
+import java.util.function.BooleanSupplier;
+
 /**
  * The one rule of every admin route, the console's included: the bearer authentication before it has answered 401
  * for no key or an unknown one; a valid key without the master key's right is a 403.
  */
 public final class AdminAccess {
-    private final boolean masterKeyConfigured;
+    /** Whether a master key is in force now: a reload may set the first one. */
+    private final BooleanSupplier masterKeyConfigured;
 
-    public AdminAccess(boolean masterKeyConfigured) {
+    public AdminAccess(BooleanSupplier masterKeyConfigured) {
         this.masterKeyConfigured = masterKeyConfigured;
     }
 
@@ -22,7 +25,7 @@ public final class AdminAccess {
             ctx.next();
             return;
         }
-        Exchange.fail(ctx, GatewayException.of(ErrorKind.PERMISSION, masterKeyConfigured ? "Admin routes need the master key."
+        Exchange.fail(ctx, GatewayException.of(ErrorKind.PERMISSION, masterKeyConfigured.getAsBoolean() ? "Admin routes need the master key."
                 : "The admin API is disabled: no master key is configured.").withCode("master_key_required"));
     }
 }

@@ -52,6 +52,17 @@ public final class KeysEndpoint {
                 .map(this::json));
     }
 
+    /**
+     * {@code POST /admin/keys/{id}/rotate}: a new secret for the same key, shown this once; the previous one accepted
+     * for the body's {@code grace_seconds} more (docs/operations/key-rotation.md).
+     */
+    public void rotate(RoutingContext ctx) {
+        String id = ctx.pathParam("id");
+        respond(ctx, accounts.rotateKey(actor(ctx), id, body(ctx))
+                .compose(k -> k.map(Future::succeededFuture).orElseGet(() -> Future.failedFuture(notFound(id))))
+                .map(rotated -> json(rotated.key()).put("key", rotated.secret())));
+    }
+
     public void delete(RoutingContext ctx) {
         String id = ctx.pathParam("id");
         respond(ctx, accounts.deleteKey(actor(ctx), id).compose(deleted -> deleted
@@ -82,6 +93,10 @@ public final class KeysEndpoint {
                 .put("effective_max_concurrent", effectiveMaxConcurrent(accounts, key))
                 .put("expires_at", AdminReplies.text(s.expiresAt()))
                 .put("disabled", key.disabled()).put("created_at", key.createdAt().toString());
+        // the secret a rotation replaced: its prefix and the end of its grace (past once it is refused)
+        if (key.previous() == null) json.putNull("previous_secret");
+        else json.putObject("previous_secret").put("prefix", key.previous().prefix())
+                .put("accepted_until", key.previous().acceptedUntil().toString());
         return json;
     }
 

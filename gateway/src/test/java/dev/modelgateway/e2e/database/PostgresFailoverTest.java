@@ -43,7 +43,7 @@ class PostgresFailoverTest {
 
     /**
      * How long the database has no primary: the time a failover manager takes to notice and promote (Patroni's
-     * default {@code ttl} is 30 s), longer than the accounts' key cache ({@code Accounts.KEY_CACHE_TTL}, 5 s).
+     * default {@code ttl} is 30 s), longer than the accounts' key cache ({@code KeyLookups.FRESH}, 5 s).
      */
     static final Duration OUTAGE = Duration.ofSeconds(10);
 
