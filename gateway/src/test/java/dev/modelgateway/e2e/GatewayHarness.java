@@ -95,8 +95,16 @@ public final class GatewayHarness implements AutoCloseable {
         private OperationTimeouts timeouts = OperationTimeouts.DEFAULT;
         private Ticker ticker = Ticker.SYSTEM;
         private boolean alertsAllowPrivate;
+        /** The 5 s the drain had before it was a setting, so that a test leaving a call running is not held longer. */
+        private int drainSeconds = 5;
 
         private Builder() {
+        }
+
+        /** {@code server.drain_seconds}: how long {@code stop()} lets the calls in flight go on (5 s unless set). */
+        public Builder drainSeconds(int seconds) {
+            this.drainSeconds = seconds;
+            return this;
         }
 
         /** {@code accounts.alerts_allow_private} (off by default, as in production): on, a webhook receiver on loopback is reached. */
@@ -219,7 +227,8 @@ public final class GatewayHarness implements AutoCloseable {
 
         /** The declared settings the harness sets through their environment variables; the rest at their defaults. */
         private ConfigValues settings() {
-            Map<String, String> env = Map.of("GATEWAY_ACCOUNTS_ALERTS_ALLOW_PRIVATE", String.valueOf(alertsAllowPrivate));
+            Map<String, String> env = Map.of("GATEWAY_ACCOUNTS_ALERTS_ALLOW_PRIVATE", String.valueOf(alertsAllowPrivate),
+                    "GATEWAY_SERVER_DRAIN_SECONDS", String.valueOf(drainSeconds));
             try {
                 return new ConfigLoader(env::get).load(null).settings();
             } catch (IOException e) {
