@@ -191,8 +191,8 @@ class DrainOnSigtermTest {
                     .mapToLong(x -> TimeUnit.NANOSECONDS.toMillis(x.endedNanos() - x.startedNanos())).summaryStatistics();
             List<LedgerRows.Row> rows = LedgerRows.read(stores.databaseUrl(), keyId);
             Map<String, List<LedgerRows.Row>> byTrace = rows.stream().collect(Collectors.groupingBy(LedgerRows.Row::traceId));
-            String figures = STREAMS + " streams begun in " + begunMs + " ms (" + seen.stream().collect(Collectors.groupingBy(Seen::client, Collectors.counting()))
-                    + "); /ready 503 after " + readyFlippedMs + " ms (" + readyPolls + " polls) with " + running
+            String figures = STREAMS + " streams begun in " + begunMs + " ms ("
+                    + seen.stream().collect(Collectors.groupingBy(Seen::client, Collectors.counting())) + "); /ready 503 after " + readyFlippedMs + " ms (" + readyPolls + " polls) with " + running
                     + " streams running; the short ones lasted " + shortMs.getMin() + "–" + shortMs.getMax()
                     + " ms; completed " + ends.getOrDefault(End.COMPLETED, 0L) + ", ended with the error event "
                     + ends.getOrDefault(End.ERROR_EVENT, 0L) + " (the first " + firstCutMs + " ms after SIGTERM), broken "
