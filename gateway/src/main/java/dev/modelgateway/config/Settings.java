@@ -86,7 +86,7 @@ public final class Settings {
             .doc("on SIGTERM, how long calls in flight may go on: `/ready` answers 503 at once, new requests are still"
                     + " served (`Connection: close`); past this, the streams still running end with their protocol's error"
                     + " event, code `server_shutting_down`. The process exits within this + 15 s: keep the preStop sleep +"
-                    + " this + 15 s within the supervisor's grace period. Applied at start only. See [Shutdown](#shutdown)");
+                    + " this + 15 s within the supervisor's grace period. See [Shutdown](#shutdown)");
 
     public static final Setting ACCOUNTS_DATABASE_URL = Setting.of("accounts.database_url", Kind.SECRET)
             .shown("`jdbc:sqlite:` + `server.data_dir` + `/gateway.db`").oldEnv("GATEWAY_DATABASE_URL")
