@@ -35,6 +35,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -95,13 +96,13 @@ public final class GatewayHarness implements AutoCloseable {
         private OperationTimeouts timeouts = OperationTimeouts.DEFAULT;
         private Ticker ticker = Ticker.SYSTEM;
         private boolean alertsAllowPrivate;
-        /** The 5 s the drain had before it was a setting, so that a test leaving a call running is not held longer. */
-        private int drainSeconds = 5;
+        /** Null: the setting's default (a value of the harness's own would show in a reload's {@code restart_needed}). */
+        private Integer drainSeconds;
 
         private Builder() {
         }
 
-        /** {@code server.drain_seconds}: how long {@code stop()} lets the calls in flight go on (5 s unless set). */
+        /** {@code server.drain_seconds}: how long {@code stop()} lets the calls in flight go on (its default unless set). */
         public Builder drainSeconds(int seconds) {
             this.drainSeconds = seconds;
             return this;
@@ -227,8 +228,8 @@ public final class GatewayHarness implements AutoCloseable {
 
         /** The declared settings the harness sets through their environment variables; the rest at their defaults. */
         private ConfigValues settings() {
-            Map<String, String> env = Map.of("GATEWAY_ACCOUNTS_ALERTS_ALLOW_PRIVATE", String.valueOf(alertsAllowPrivate),
-                    "GATEWAY_SERVER_DRAIN_SECONDS", String.valueOf(drainSeconds));
+            Map<String, String> env = new HashMap<>(Map.of("GATEWAY_ACCOUNTS_ALERTS_ALLOW_PRIVATE", String.valueOf(alertsAllowPrivate)));
+            if (drainSeconds != null) env.put("GATEWAY_SERVER_DRAIN_SECONDS", drainSeconds.toString());
             try {
                 return new ConfigLoader(env::get).load(null).settings();
             } catch (IOException e) {
