@@ -113,8 +113,13 @@ public final class Main {
     static void stopOnShutdown(Vertx vertx, Gateway gateway) {
         Stop stop = new Stop(vertx, gateway);
         Runtime.getRuntime().addShutdownHook(new Thread(stop::run, "gateway-shutdown"));
-        Signal.handle(new Signal("TERM"), signal -> Thread.ofPlatform().name("gateway-sigterm")
-                .start(() -> System.exit(stop.run() ? 0 : 1)));
+        try {
+            Signal.handle(new Signal("TERM"), signal -> Thread.ofPlatform().name("gateway-sigterm")
+                    .start(() -> System.exit(stop.run() ? 0 : 1)));
+        } catch (IllegalArgumentException e) {
+            // a JVM that reserves the signal refuses the handler: the shutdown hook still stops, with the JVM's status
+            System.err.println("warning: SIGTERM is left to the JVM (" + e.getMessage() + "): a clean stop exits 143, not 0");
+        }
     }
 
     /** The one stop, whichever of SIGTERM and the shutdown hook asks first; the other waits for its outcome. */
