@@ -19,6 +19,7 @@ import dev.modelgateway.server.Version;
 import dev.modelgateway.time.Ticker;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import sun.misc.Signal;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,8 +40,6 @@ public final class Main {
         if (System.getProperty("io.netty.jfr.enabled") == null) System.setProperty("io.netty.jfr.enabled", "false");
     }
 
-    /** The drain (5 s), the Redis closes (2 s each, up to 5 s in all) and room to write the ledger. */
-    static final long STOP_SECONDS = 15;
     static final long VERTX_CLOSE_SECONDS = 5;
 
     private Main() {
@@ -115,21 +114,51 @@ public final class Main {
     }
 
     /**
-     * SIGTERM/Ctrl+C: {@link Gateway#stop()} (drain, ledger, Redis, database), then Vert.x, each bounded, so
-     * that the JVM exits within {@value #STOP_SECONDS} + {@value #VERTX_CLOSE_SECONDS} s: inside a supervisor's
-     * grace period (docs/configuration.md, "Shutdown"), whose SIGKILL would lose the ledger rows still queued.
+     * SIGTERM (a supervisor's stop) and Ctrl+C: {@link Gateway#stop()} (the drain, the ledger, Redis, the database),
+     * then Vert.x, each bounded, so that the JVM exits within {@link Gateway#stopSeconds()} ({@code server.drain_seconds}
+     * + {@value Gateway#AFTER_DRAIN_SECONDS}) + {@value #VERTX_CLOSE_SECONDS} s: inside a supervisor's grace period
+     * (docs/operations/shutdown-and-rollouts.md), whose SIGKILL would cut the streams still running without their
+     * error event. After SIGTERM the exit status is 0 when the stop was clean (the JVM's own handler exits 143
+     * whatever happened), else 1.
      */
     static void stopOnShutdown(Vertx vertx, Gateway gateway) {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("Model Gateway stopping: draining calls in flight, then writing the usage ledger");
+        Stop stop = new Stop(vertx, gateway);
+        Runtime.getRuntime().addShutdownHook(new Thread(stop::run, "gateway-shutdown"));
+        try {
+            Signal.handle(new Signal("TERM"), signal -> Thread.ofPlatform().name("gateway-sigterm")
+                    .start(() -> System.exit(stop.run() ? 0 : 1)));
+        } catch (IllegalArgumentException e) {
+            // a JVM that reserves the signal refuses the handler: the shutdown hook still stops, with the JVM's status
+            System.err.println("warning: SIGTERM is left to the JVM (" + e.getMessage() + "): a clean stop exits 143, not 0");
+        }
+    }
+
+    /** The one stop, whichever of SIGTERM and the shutdown hook asks first; the other waits for its outcome. */
+    private static final class Stop {
+        private final Vertx vertx;
+        private final Gateway gateway;
+        private Boolean clean;
+
+        Stop(Vertx vertx, Gateway gateway) {
+            this.vertx = vertx;
+            this.gateway = gateway;
+        }
+
+        synchronized boolean run() {
+            if (clean != null) return clean;
+            System.out.println("Model Gateway stopping: draining calls in flight (up to " + gateway.stopSeconds()
+                    + " s), then writing the usage ledger");
             try {
-                gateway.stop().toCompletionStage().toCompletableFuture().get(STOP_SECONDS, TimeUnit.SECONDS);
+                gateway.stop().toCompletionStage().toCompletableFuture().get(gateway.stopSeconds(), TimeUnit.SECONDS);
                 vertx.close().toCompletionStage().toCompletableFuture().get(VERTX_CLOSE_SECONDS, TimeUnit.SECONDS);
                 System.out.println("Model Gateway stopped");
+                clean = true;
             } catch (Exception e) {
                 System.err.println("shutdown did not complete cleanly: " + e);
+                clean = false;
             }
-        }, "gateway-shutdown"));
+            return clean;
+        }
     }
 
     /** {@code keys create|list|disable|delete}: manages platform API keys in the configured store. */

@@ -103,7 +103,7 @@ public final class RealtimeSessions {
                                 }
                             },
                             clientEvent -> beforeResponse(ex, model, clientEvent));
-                    session.start();
+                    session.start(services.relay().inFlight());
                     watch(ex, model, session);
                 });
             });

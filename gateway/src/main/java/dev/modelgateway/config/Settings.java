@@ -89,6 +89,12 @@ public final class Settings {
             .doc("where the gateway keeps its state: the SQLite database (`gateway.db`, the demo's `demo.db`) and the"
                     + " ledger's journal (`journal/`), unless `accounts.database_url` and `accounts.ledger_journal_dir` say"
                     + " otherwise; created if absent. See [Data directory](#data-directory)");
+    public static final Setting SERVER_DRAIN_SECONDS = Setting.of("server.drain_seconds", Kind.INTEGER).range(0, 86_400)
+            .byDefault(10)
+            .doc("on SIGTERM, how long calls in flight may go on: `/ready` answers 503 at once, new requests are still"
+                    + " served (`Connection: close`); past this, the streams still running end with their protocol's error"
+                    + " event, code `server_shutting_down`. The process exits within this + 15 s: keep the preStop sleep +"
+                    + " this + 15 s within the supervisor's grace period. See [Shutdown](#shutdown)");
 
     public static final Setting ACCOUNTS_DATABASE_URL = Setting.of("accounts.database_url", Kind.SECRET)
             .shown("`jdbc:sqlite:` + `server.data_dir` + `/gateway.db`").oldEnv("GATEWAY_DATABASE_URL")
@@ -216,7 +222,7 @@ public final class Settings {
                 SERVER_REQUEST_HEAD_TIMEOUT_SECONDS, SERVER_BODY_READ_TIMEOUT_SECONDS, SERVER_MAX_CONNECTIONS_PER_CLIENT,
                 SERVER_MAX_CONNECTIONS, SERVER_MAX_BUFFERED_BODY_BYTES, SERVER_MAX_VENDOR_ANSWER_BYTES,
                 SERVER_MAX_VENDOR_STREAM_SECONDS, SERVER_MAX_VENDOR_EVENT_BYTES, SERVER_TLS_CERT_FILE, SERVER_TLS_KEY_FILE,
-                SERVER_DATA_DIR));
+                SERVER_DATA_DIR, SERVER_DRAIN_SECONDS));
         for (Vendor v : Vendor.values()) {
             Map<String, Setting> own = new LinkedHashMap<>();
             String at = "vendors." + v.id() + ".";

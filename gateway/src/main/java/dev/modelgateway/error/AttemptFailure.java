@@ -38,6 +38,9 @@ public sealed interface AttemptFailure {
     /** The caller went away; the upstream request was reset on its behalf. */
     record CallerLeft() implements AttemptFailure { }
 
+    /** The gateway's drain ended the call as it shut down; the upstream request was reset. */
+    record ShuttingDown() implements AttemptFailure { }
+
     static AttemptFailure of(Throwable t) {
         return switch (t) {
             case VendorError e -> new Status(e.status(), e.status() == 401 || e.status() == 403, e.headers()::get);
@@ -46,6 +49,7 @@ public sealed interface AttemptFailure {
             case GatewayException.NotConfigured g -> new NotConfigured();
             case GatewayException.Overloaded g -> new Overloaded(headers(g.headers()));
             case GatewayException.CallerLeft g -> new CallerLeft();
+            case GatewayException.ShuttingDown g -> new ShuttingDown();
             case GatewayException g when g.kind() == ErrorKind.TIMEOUT -> new TimedOut();
             case GatewayException g -> new Status(g.status(), false, headers(g.headers()));
             default -> new Transport();

@@ -15,7 +15,7 @@ import java.util.Map;
  */
 public sealed class GatewayException extends RuntimeException permits GatewayException.CircuitOpen,
         GatewayException.NotConfigured, GatewayException.Overloaded, GatewayException.CallerLeft,
-        GatewayException.CredentialRefused {
+        GatewayException.CredentialRefused, GatewayException.ShuttingDown {
     private final int status;
     private final ErrorKind kind;
     private final String param;
@@ -95,6 +95,20 @@ public sealed class GatewayException extends RuntimeException permits GatewayExc
     public static final class CallerLeft extends GatewayException {
         public CallerLeft(String message) {
             super(499, ErrorKind.UNAVAILABLE, message, null, "caller_left", null);
+        }
+    }
+
+    /**
+     * The gateway is shutting down and its drain is over (docs/operations/shutdown-and-rollouts.md): 503
+     * {@code server_shutting_down} with {@code retry-after: 1}, so that the caller's retry goes to another instance; a
+     * stream already begun ends with its protocol's error event instead. Nothing said of the vendor.
+     */
+    public static final class ShuttingDown extends GatewayException {
+        public static final String CODE = "server_shutting_down";
+
+        public ShuttingDown() {
+            super(503, ErrorKind.UNAVAILABLE, "The gateway is shutting down and ended this call at the end of its drain"
+                    + " (server.drain_seconds); retry it.", null, CODE, Map.of("retry-after", "1"));
         }
     }
 

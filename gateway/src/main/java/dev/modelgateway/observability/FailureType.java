@@ -16,6 +16,7 @@ public final class FailureType {
             case AttemptFailure.NotConfigured n -> "not_configured";
             case AttemptFailure.Overloaded o -> "gateway_overloaded";
             case AttemptFailure.CallerLeft c -> "caller_left";
+            case AttemptFailure.ShuttingDown s -> "shutting_down";
         };
     }
 

@@ -26,6 +26,8 @@ public final class RetryRule {
             // the same pool is still full: a fallback (another vendor, another pool) may be served at once
             case AttemptFailure.Overloaded o -> Verdict.NEXT_MODEL;
             case AttemptFailure.CallerLeft c -> Verdict.STOP;
+            // the instance is going away: its caller retries elsewhere (the 503's retry-after)
+            case AttemptFailure.ShuttingDown s -> Verdict.STOP;
             case AttemptFailure.TimedOut t -> Verdict.RETRY;
             case AttemptFailure.Transport t -> Verdict.RETRY;
         };
@@ -34,8 +36,8 @@ public final class RetryRule {
     /**
      * What a failed call says about the vendor deployment, for its circuit breaker. Timeouts say nothing:
      * their length is the caller's choice, and one caller's short timeout must not cut everybody off. Neither
-     * do the gateway's own saturation nor a caller leaving: the vendor never failed, and counting them would
-     * let the gateway's load or impatient callers take a healthy vendor offline (issue 13).
+     * do the gateway's own saturation, a caller leaving nor the gateway's shutdown: the vendor never failed, and
+     * counting them would let the gateway's load, impatient callers or a rollout take a healthy vendor offline (issue 13).
      */
     public static CircuitBreaker.Outcome health(AttemptFailure failure) {
         return switch (failure) {
@@ -48,6 +50,7 @@ public final class RetryRule {
             case AttemptFailure.NotConfigured n -> CircuitBreaker.Outcome.UNKNOWN;
             case AttemptFailure.Overloaded o -> CircuitBreaker.Outcome.UNKNOWN;
             case AttemptFailure.CallerLeft c -> CircuitBreaker.Outcome.UNKNOWN;
+            case AttemptFailure.ShuttingDown s -> CircuitBreaker.Outcome.UNKNOWN;
         };
     }
 

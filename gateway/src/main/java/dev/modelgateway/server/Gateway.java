@@ -12,6 +12,7 @@ import dev.modelgateway.routing.Deployment;
 import dev.modelgateway.routing.RoutePrices;
 import dev.modelgateway.routing.Routes;
 import dev.modelgateway.routing.RoutingTable;
+import dev.modelgateway.upstream.CallsInFlight;
 import dev.modelgateway.upstream.CloudAuth;
 import dev.modelgateway.upstream.SharedCooldowns;
 import dev.modelgateway.config.ServerTls;
@@ -44,6 +45,11 @@ public final class Gateway {
     /** Start-up (database, migrations, Redis, listening) fails rather than hangs past this. */
     static final long STARTUP_TIMEOUT_SECONDS = 60;
     static final long REDIS_PROBE_SECONDS = 10;
+    /**
+     * The bound of {@link #stop()} past the drain: the cut calls' rows ({@link Drain#RECORD_GRACE_MS}), the port's close,
+     * the transcription tasks, the stored responses and owners (5 s), the ledger and the Redis closes (5 s at most).
+     */
+    public static final long AFTER_DRAIN_SECONDS = 10;
 
     private final Vertx vertx;
     private final String deploymentId;
@@ -57,10 +63,17 @@ public final class Gateway {
     /** The server of {@code observability.metrics_port}, null when the main port serves the metrics. */
     private final HttpServer metricsServer;
     private final AtomicReference<List<Route>> routes;
+    private final Drain drain;
+    private final long drainSeconds;
+    /** The one shutdown, once {@link #stop()} has begun it. */
+    private Future<Void> stopped;
 
     private Gateway(Vertx vertx, String deploymentId, int port, Accounts accounts, SharedServices services, ConfigReload reload,
-                    SharedCooldowns cooldowns, Telemetry telemetry, HttpServer metricsServer, AtomicReference<List<Route>> routes) {
+                    SharedCooldowns cooldowns, Telemetry telemetry, HttpServer metricsServer, AtomicReference<List<Route>> routes,
+                    Drain drain, long drainSeconds) {
         this.routes = routes;
+        this.drain = drain;
+        this.drainSeconds = drainSeconds;
         this.reload = reload;
         this.cooldowns = cooldowns;
         this.telemetry = telemetry;
@@ -96,7 +109,8 @@ public final class Gateway {
      * {@code routing.cooldown} (and a reload's).
      *
      * @param observability the metrics, tracing and access-log settings (docs/observability.md)
-     * @param ticker        the clock the circuit breakers and shared cooldowns read (tests pass one they advance)
+     * @param ticker        the clock the circuit breakers, the shared cooldowns and the shutdown's drain read (tests pass
+     *                      one they advance)
      * @param accountsClock the clock of the accounts: key expiries and rotations, budget periods (tests pass one they advance)
      */
     public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, ObservabilityConfig observability,
@@ -135,6 +149,9 @@ public final class Gateway {
         PriceBook prices = RoutePrices.inForce(table::current);
         BodyBudget bodies = new BodyBudget(config.limits().bufferedBodyBudget());
         ConnectionGuard connections = new ConnectionGuard(config.limits());
+        CallsInFlight inFlight = new CallsInFlight();
+        int drainSeconds = config.settings().integer(Settings.SERVER_DRAIN_SECONDS);
+        Drain drain = new Drain(vertx, ticker, drainSeconds, inFlight);
         AtomicReference<List<Route>> routes = new AtomicReference<>();
         Future<Database> ready = Future.join(tls, redis, database).transform(all -> {
             // the first failure in this order is the one reported: a bad TLS file or an unreachable Redis is named
@@ -152,19 +169,20 @@ public final class Gateway {
                         .andThen(tasks -> reload.attach(accounts.admin()))
                         .compose(tasks -> SharedServices.open(vertx, accounts.database(), accountsConfig.redisUrl(),
                                 accountsConfig.redisKeyPrefix(), tasks)).compose(services -> {
-                    HealthEndpoints health = new HealthEndpoints(vertx, bound, accounts, breakers, table, telemetry);
+                    HealthEndpoints health = new HealthEndpoints(vertx, bound, accounts, breakers, table, telemetry, drain);
                     boolean ownPort = observability.metricsPort() > 0;
                     Future<HttpServer> metricsServer = ownPort ? metricsServer(vertx, bound.host(), observability.metricsPort(), health)
                             : Future.succeededFuture(null);
                     return metricsServer.compose(ms -> vertx.deployVerticle(() -> new GatewayVerticle(bound, table, reload, accounts,
-                                            services, breakers, cloudAuth, bodies, connections, telemetry, health, !ownPort, routes),
+                                            services, breakers, cloudAuth, bodies, connections, telemetry, health, !ownPort, routes, inFlight, drain),
                                     new DeploymentOptions().setInstances(instances))
                             .map(id -> {
                                 reload.watch();
                                 SharedCooldowns cooldowns = accountsConfig.redisUrl() == null ? null
                                         : SharedCooldowns.start(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix(), breakers,
                                                 InstantSource.system());
-                                return new Gateway(vertx, id, port, accounts, services, reload, cooldowns, telemetry, ms, routes);
+                                return new Gateway(vertx, id, port, accounts, services, reload, cooldowns, telemetry, ms, routes, drain,
+                                        drainSeconds);
                             })
                             .onFailure(e -> {
                                 if (ms != null) ms.close();
@@ -240,16 +258,31 @@ public final class Gateway {
     }
 
     /**
-     * Stops in an order that loses no usage record, and in bounded time even when Redis has stopped answering
-     * (docs/configuration.md, "Shutdown"): stop accepting connections and let the calls in flight finish (up to
-     * {@link GatewayVerticle#SHUTDOWN_GRACE_SECONDS}); stop the transcription tasks, which record usage too;
-     * wait for the responses and owners being stored and close the owners' client (each bounded); write the ledger,
-     * then release Redis (each close bounded) and the database.
+     * The most {@link #stop()} takes: {@code server.drain_seconds} and {@link #AFTER_DRAIN_SECONDS}, so that a supervisor
+     * gives it that (docs/operations/shutdown-and-rollouts.md).
      */
-    public Future<Void> stop() {
+    public long stopSeconds() {
+        return drainSeconds + AFTER_DRAIN_SECONDS;
+    }
+
+    /**
+     * Stops in an order that loses no usage record, and in bounded time even when Redis has stopped answering
+     * (docs/operations/shutdown-and-rollouts.md): first the {@link Drain}, so that {@code /ready} answers 503 before
+     * anything else changes and the calls in flight go on (up to {@code server.drain_seconds}, then streams end with
+     * their error event); then close the port; stop the transcription tasks, which record usage too; wait for the
+     * responses and owners being stored and close the owners' client (each bounded); write the ledger, then release
+     * Redis (each close bounded) and the database. Called again, it returns the same shutdown.
+     */
+    public synchronized Future<Void> stop() {
+        if (stopped != null) return stopped;
+        Future<Void> drained = drain.start();
         reload.stop();
-        if (cooldowns != null) cooldowns.close();
-        return vertx.undeploy(deploymentId)
+        stopped = drained
+                // the deployments' cooldowns are still shared while calls run
+                .andThen(v -> {
+                    if (cooldowns != null) cooldowns.close();
+                })
+                .compose(v -> vertx.undeploy(deploymentId))
                 .eventually(() -> metricsServer == null ? Future.succeededFuture() : metricsServer.close())
                 .eventually(services.transcriptions()::close)
                 .eventually(services::close)
@@ -259,5 +292,6 @@ public final class Gateway {
                     telemetry.close();
                     return null;
                 }));
+        return stopped;
     }
 }

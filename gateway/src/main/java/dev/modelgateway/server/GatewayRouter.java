@@ -79,14 +79,15 @@ public final class GatewayRouter {
     /**
      * @param health {@code /health}, {@code /ready} and {@code /metrics} on this router; null when they are served on
      *               a port of their own ({@code observability.metrics_port})
+     * @param drain  counts every request in flight, for the shutdown
      */
-    public static Router create(Vertx vertx, CallServices platform, Authenticator authenticator, Accounts accounts,
-                                SharedServices services, ServerLimits limits, BodyBudget budget, ConfigReload reload,
-                                RoutingTable table, Telemetry telemetry, HealthEndpoints health,
-                                Function<VendorEndpoint, String> credentialProblems) {
+    static Router create(Vertx vertx, CallServices platform, Authenticator authenticator, Accounts accounts,
+                         SharedServices services, ServerLimits limits, BodyBudget budget, ConfigReload reload,
+                         RoutingTable table, Telemetry telemetry, HealthEndpoints health,
+                         Function<VendorEndpoint, String> credentialProblems, Drain drain) {
         Router router = Router.router(vertx);
         Set<String> routes = new CopyOnWriteArraySet<>();
-        router.route().handler(ctx -> begin(ctx, telemetry, routes));
+        router.route().handler(ctx -> begin(ctx, telemetry, routes, drain));
         router.get("/health").handler(health != null ? health::health : HealthEndpoints::live);
         if (health != null) health(router, health);
         // The key is checked before a byte of the body is read: the request stays paused through the (async)
@@ -215,7 +216,7 @@ public final class GatewayRouter {
         router.route(method, path).putMetadata(MASTER_ONLY, true).handler(access::masterOnly).handler(handler);
     }
 
-    private static void begin(RoutingContext ctx, Telemetry telemetry, Set<String> routes) {
+    private static void begin(RoutingContext ctx, Telemetry telemetry, Set<String> routes, Drain drain) {
         String path = ctx.request().path();
         ErrorShape protocol = path.startsWith("/api/v1/messages") || path.equals(COUNT_MESSAGE_TOKENS) ? ErrorShape.ANTHROPIC : ErrorShape.OPENAI;
         RequestTrace trace = telemetry.begin(ctx.request(), protocol.name().toLowerCase(Locale.ROOT));
@@ -224,9 +225,12 @@ public final class GatewayRouter {
         ctx.response().putHeader(TraceId.HEADER, ex.traceId());
         // the access line waits for the call's record, so that it carries the tokens, TTFT and cost
         boolean json = telemetry.config().accessLogJson();
-        trace.onFinish(() -> AccessLog.write(ctx, ex, json));
+        trace.onFinish(() -> {
+            AccessLog.write(ctx, ex, json);
+            drain.ended(ctx);
+        });
         ctx.addEndHandler(v -> trace.responseEnded(ctx.response().getStatusCode(), route(ctx, routes)));
-        ctx.next();
+        if (drain.started(ctx)) ctx.next();
     }
 
     /** The {@code http.route} of a request: its route's pattern, or {@value #UNMATCHED}. */

@@ -14,6 +14,7 @@ import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.services.SharedServices;
 import dev.modelgateway.upstream.MediaFetcher;
 import dev.modelgateway.upstream.Relay;
+import dev.modelgateway.upstream.CallsInFlight;
 import dev.modelgateway.upstream.CloudAuth;
 import dev.modelgateway.upstream.VendorClients;
 import io.vertx.core.Future;
@@ -34,7 +35,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * Vert.x) and its own upstream connection pools. The routes in force, accounts and circuit breakers are shared.
  */
 final class GatewayVerticle extends VerticleBase {
-    static final long SHUTDOWN_GRACE_SECONDS = 5;
+    /** What is left once the drain is over: idle keep-alive connections, a request answered 503 as the port closes. */
+    static final long SHUTDOWN_GRACE_SECONDS = 1;
     /** Vert.x's default TLS handshake timeout: the longest a connection may take to finish its handshake. */
     static final long TLS_HANDSHAKE_SECONDS = 10;
 
@@ -53,6 +55,8 @@ final class GatewayVerticle extends VerticleBase {
     private final boolean servesMetrics;
     /** The routes served, as the first verticle's router holds them (every verticle's are the same). */
     private final AtomicReference<List<Route>> routes;
+    private final CallsInFlight inFlight;
+    private final Drain drain;
     private long lagTimer = -1;
     private VendorClients clients;
     private MediaFetcher media;
@@ -60,8 +64,11 @@ final class GatewayVerticle extends VerticleBase {
 
     GatewayVerticle(GatewayConfig config, RoutingTable table, ConfigReload reload, Accounts accounts, SharedServices services,
                     CircuitBreakers breakers, CloudAuth cloudAuth, BodyBudget bodies, ConnectionGuard connections, Telemetry telemetry,
-                    HealthEndpoints health, boolean servesMetrics, AtomicReference<List<Route>> routes) {
+                    HealthEndpoints health, boolean servesMetrics, AtomicReference<List<Route>> routes, CallsInFlight inFlight,
+                    Drain drain) {
         this.routes = routes;
+        this.inFlight = inFlight;
+        this.drain = drain;
         this.telemetry = telemetry;
         this.health = health;
         this.servesMetrics = servesMetrics;
@@ -83,7 +90,7 @@ final class GatewayVerticle extends VerticleBase {
         health.served(clients);
         lagTimer = telemetry.watchEventLoop(vertx, Thread.currentThread().getName());
         // the cost metric prices a call as the ledger does: at the catalogue in force when it is recorded
-        CallServices platform = new CallServices(table, new Relay(clients, breakers, config.limits().vendorAnswers()),
+        CallServices platform = new CallServices(table, new Relay(clients, breakers, config.limits().vendorAnswers(), inFlight),
                 new Metering(accounts, RoutePrices.inForce(table::current)), media);
         Authenticator authenticator = token -> accounts.authenticate(token).map(Caller::new);
         HttpServerOptions options = new HttpServerOptions()
@@ -103,7 +110,7 @@ final class GatewayVerticle extends VerticleBase {
                 .setMaxWebSocketMessageSize(RealtimeEndpoint.MAX_FRAME_BYTES);
         if (config.tls() != null) serveTls(options, config);
         Router router = GatewayRouter.create(vertx, platform, authenticator, accounts, services, config.limits(), bodies,
-                reload, table, telemetry, servesMetrics ? health : null, cloudAuth::problem);
+                reload, table, telemetry, servesMetrics ? health : null, cloudAuth::problem, drain);
         routes.compareAndSet(null, router.getRoutes());
         ConnectionGuard.OnLoop guard = connections.new OnLoop(vertx);
         GatewayRouter.guard(router, guard);
@@ -133,8 +140,8 @@ final class GatewayVerticle extends VerticleBase {
     }
 
     /**
-     * Gives requests in flight a short grace period; without an explicit bound, Vert.x would wait for
-     * every idle keep-alive connection of every client to go away.
+     * Closes the port once the gateway's {@link Drain} is over, with a short grace; without an explicit bound, Vert.x
+     * would wait for every idle keep-alive connection of every client to go away.
      */
     @Override
     public Future<?> stop() {

@@ -29,8 +29,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code /health} (liveness: the event loop answers; with the release and each vendor's health as details), {@code /ready}
  * (readiness: this instance can serve, its accounts database answers, Redis too when configured; a vendor's outage is
- * not the instance's, so it never takes the instance out of a load balancer) and {@code /metrics} (Prometheus text
- * format), on the main port or on {@code observability.metrics_port} (docs/observability.md).
+ * not the instance's, so it never takes the instance out of a load balancer; 503 from the first moment of a shutdown's
+ * drain) and {@code /metrics} (Prometheus text format), on the main port or on {@code observability.metrics_port}
+ * (docs/observability.md).
  */
 public final class HealthEndpoints {
     static final long PROBE_SECONDS = 2;
@@ -43,12 +44,14 @@ public final class HealthEndpoints {
     private final CircuitBreakers breakers;
     private final RoutingTable routes;
     private final Telemetry telemetry;
+    private final Drain drain;
     /** Each event loop's vendor clients, for the pool-usage gauges (added as the verticles start). */
     private final List<VendorClients> clients = new CopyOnWriteArrayList<>();
 
     HealthEndpoints(Vertx vertx, GatewayConfig config, Accounts accounts, CircuitBreakers breakers, RoutingTable routes,
-                    Telemetry telemetry) {
+                    Telemetry telemetry, Drain drain) {
         this.routes = routes;
+        this.drain = drain;
         this.vertx = vertx;
         this.config = config;
         this.accounts = accounts;
@@ -97,12 +100,18 @@ public final class HealthEndpoints {
     }
 
     void ready(RoutingContext ctx) {
+        if (drain.draining()) {
+            // before anything else of the shutdown: the load balancer stops sending new calls while those in flight go on
+            ctx.response().setStatusCode(503).putHeader("content-type", "application/json").end("{\"status\":\"draining\"}");
+            return;
+        }
         ObjectNode checks = Json.MAPPER.createObjectNode();
         List<Future<?>> all = new ArrayList<>();
         all.add(check(checks, "database", accounts.databaseReachable()));
         if (config.redisUrl() != null) all.add(check(checks, "redis", redisReachable()));
         Future.join(all).onComplete(done -> {
-            boolean ready = all.stream().allMatch(Future::succeeded);
+            // a drain that began during the probes wins
+            boolean ready = all.stream().allMatch(Future::succeeded) && !drain.draining();
             if (ctx.response().closed()) return;
             ctx.response().setStatusCode(ready ? 200 : 503).putHeader("content-type", "application/json")
                     .end(Json.toBuffer(Json.MAPPER.createObjectNode().put("status", ready ? "ready" : "not_ready").set("checks", checks)));

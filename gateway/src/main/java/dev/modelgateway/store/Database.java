@@ -84,8 +84,10 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Several instances may start at once against one PostgreSQL: Flyway's own lock does not cover creating
-     * and baselining the history table, so a session-level advisory lock serialises whole migrations.
+     * Several instances may start at once against one PostgreSQL (a rolling update): Flyway's own lock does not cover
+     * creating and baselining the history table, so a session-level advisory lock serialises whole migrations; an
+     * instance waiting for it does not listen yet (docs/operations/shutdown-and-rollouts.md). The lock is the schema's,
+     * so that gateways on other schemas of the same database do not wait for each other.
      */
     private static void migrate(HikariDataSource pool, Vendor vendor, Schema schema) throws SQLException {
         Runnable flyway = () -> Flyway.configure()
@@ -103,8 +105,8 @@ public final class Database implements AutoCloseable {
             flyway.run();
             return;
         }
-        long lockId = ("model-gateway:" + schema.module()).hashCode();
         try (Connection c = pool.getConnection(); Statement st = c.createStatement()) {
+            long lockId = migrationLock(schema, c.getSchema());
             st.execute("SELECT pg_advisory_lock(" + lockId + ")");
             try {
                 flyway.run();
@@ -112,6 +114,11 @@ public final class Database implements AutoCloseable {
                 st.execute("SELECT pg_advisory_unlock(" + lockId + ")");
             }
         }
+    }
+
+    /** The PostgreSQL advisory lock held while {@code schema}'s migrations run in {@code dbSchema}. */
+    public static long migrationLock(Schema schema, String dbSchema) {
+        return ("model-gateway:" + schema.module() + ":" + dbSchema).hashCode();
     }
 
     public Vendor vendor() {

@@ -11,12 +11,16 @@ import io.vertx.core.http.HttpServerResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.function.Consumer;
+
 /**
  * One upstream call running under the call's deadline. When the deadline passes before the call is
  * over (or, for a stream, before its first byte reached the caller), the upstream request is reset, which
  * closes its connection, and the attempt fails with a timeout; or, when the call was still waiting for one of
  * the gateway's busy connections, with the gateway's own overload. A caller who goes away resets it too, and
- * the attempt then ends as the caller's exit, never as the vendor's failure.
+ * the attempt then ends as the caller's exit, never as the vendor's failure. A call a caller waits on is one of the
+ * {@link CallsInFlight} that a shutdown's drain ends at its deadline: as the relay of its answer ends it once that has
+ * begun, else like a passed deadline, failing with the shutdown's reason.
  */
 final class InFlight<T> {
     private static final Logger LOG = LoggerFactory.getLogger(InFlight.class);
@@ -33,12 +37,20 @@ final class InFlight<T> {
     private boolean expired;
     /** The deadline passed while the call waited for a connection of a saturated pool: the gateway's condition. */
     private GatewayException expiredQueued;
+    /** The drain ended the call as the gateway shut down; null until then. */
+    private GatewayException shutDown;
+    /** How the relay of the answer ends it for the drain, once the answer has arrived; null before. */
+    private Consumer<GatewayException> relayEnd;
 
-    InFlight(Vertx vertx, HttpServerResponse caller, VendorRequest req) {
+    InFlight(Vertx vertx, HttpServerResponse caller, VendorRequest req, CallsInFlight inFlight) {
         this.vertx = vertx;
         this.caller = caller;
         this.req = req;
         this.vendor = req.endpoint().vendor().id();
+        if (caller != null) {
+            Runnable remove = inFlight.add(vertx.getOrCreateContext(), this::shutDown);
+            result.future().onComplete(ar -> remove.run());
+        }
         long remaining = req.deadline().remainingMs();
         if (remaining <= 0) expire();
         else timer = vertx.setTimer(remaining, id -> {
@@ -59,7 +71,29 @@ final class InFlight<T> {
         // connection) goes to this handler; without one Vert.x logs every such reset at ERROR.
         request.exceptionHandler(t -> LOG.debug("vendor {}: upstream request ended before it was sent: {}", vendor, t.toString()));
         if (caller != null) caller.closeHandler(v -> request.reset());
-        if (expired || callerLeft()) request.reset();
+        if (expired || shutDown != null || callerLeft()) request.reset();
+    }
+
+    /** The relay of the answer, which has arrived, ends it when the drain asks (a stream with its error event). */
+    void relayedBy(Consumer<GatewayException> end) {
+        this.relayEnd = end;
+    }
+
+    /** The drain's deadline: the relay ends the answer it has begun; a call still waiting for one fails. */
+    private void shutDown(GatewayException reason) {
+        if (result.future().isComplete() || shutDown != null) return;
+        shutDown = reason;
+        if (relayEnd != null) {
+            relayEnd.accept(reason);
+            return;
+        }
+        if (upstream != null) upstream.reset();
+        result.tryFail(reason);
+    }
+
+    /** The reason the drain ended this call; null while it has not. */
+    GatewayException shutDown() {
+        return shutDown;
     }
 
     /** The first byte went to the caller: from now on only the idle timeout applies. */
@@ -74,6 +108,7 @@ final class InFlight<T> {
      */
     GatewayException failure(Throwable t) {
         if (callerLeft()) return callerGone();
+        if (shutDown != null) return shutDown;
         return expired ? timeout() : TransportFailures.classify(t, vendor);
     }
 

@@ -4,6 +4,7 @@ import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.wire.openai.media.RealtimeClientEvents;
 import dev.modelgateway.wire.openai.media.RealtimeUsage;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocket;
@@ -22,6 +23,8 @@ import java.util.function.Consumer;
  * wait behind it): refused, it is not forwarded and the client gets the gate's event instead.
  */
 public final class RealtimeRelay {
+    /** RFC 6455 §7.4.1's "going away": the server is going down. */
+    static final short GOING_AWAY = 1001;
     /** Close codes that may only be observed, never sent (RFC 6455 §7.4.1). */
     private static final Set<Short> UNSENDABLE = Set.of((short) 1005, (short) 1006, (short) 1015);
 
@@ -38,6 +41,8 @@ public final class RealtimeRelay {
     /** The vendor is midway through a fragmented message to the client: a refusal waits for its end. */
     private boolean vendorMidMessage;
     private Buffer refusalToSend;
+    /** Takes the session off the calls a shutdown's drain ends. */
+    private Runnable unlist = () -> { };
 
     /** Asked before a client message that may create a response is forwarded. */
     @FunctionalInterface
@@ -70,7 +75,12 @@ public final class RealtimeRelay {
         return open == 0;
     }
 
-    public void start() {
+    /**
+     * Relays frames until either side closes; a shutdown's drain closes both sides at its deadline with 1001 (going
+     * away), after which the client reconnects to another instance.
+     */
+    public void start(CallsInFlight inFlight) {
+        unlist = inFlight.add(Vertx.currentContext(), reason -> close(GOING_AWAY, "The gateway is shutting down."));
         client.frameHandler(this::fromClient);
         upstream.frameHandler(this::fromVendor);
         client.closeHandler(v -> closed(upstream, client));
@@ -147,6 +157,9 @@ public final class RealtimeRelay {
             if (code == null || UNSENDABLE.contains(code)) other.close();
             else other.close(code, closedSide.closeReason());
         }
-        if (--open == 0) onEnd.accept(usage.total());
+        if (--open == 0) {
+            unlist.run();
+            onEnd.accept(usage.total());
+        }
     }
 }

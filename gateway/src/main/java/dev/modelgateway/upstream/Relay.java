@@ -42,12 +42,22 @@ public final class Relay {
     private final VendorClients clients;
     private final CircuitBreakers breakers;
     private final VendorAnswerLimits limits;
+    private final CallsInFlight inFlight;
 
-    /** @param limits caps on what vendors send back (the operator's {@code server.max_vendor_*} settings) */
+    /** A relay whose calls no drain ends (background calls: transcription tasks; tests). */
     public Relay(VendorClients clients, CircuitBreakers breakers, VendorAnswerLimits limits) {
+        this(clients, breakers, limits, new CallsInFlight());
+    }
+
+    /**
+     * @param limits   caps on what vendors send back (the operator's {@code server.max_vendor_*} settings)
+     * @param inFlight where the calls that callers wait on are listed, for the shutdown's drain to end
+     */
+    public Relay(VendorClients clients, CircuitBreakers breakers, VendorAnswerLimits limits, CallsInFlight inFlight) {
         this.clients = clients;
         this.breakers = breakers;
         this.limits = limits;
+        this.inFlight = inFlight;
     }
 
     /**
@@ -102,6 +112,11 @@ public final class Relay {
         }
     }
 
+    /** The calls that callers wait on, which a shutdown's drain ends (realtime sessions list themselves there too). */
+    public CallsInFlight inFlight() {
+        return inFlight;
+    }
+
     /** The deployments' breakers this relay consults. */
     public CircuitBreakers breakers() {
         return breakers;
@@ -119,6 +134,8 @@ public final class Relay {
                     return BodyWork.run(ex.vertx(), body.length(), () -> answer.answer(body)).compose(a -> {
                         HttpServerResponse out = ex.response();
                         if (call.expired()) return Future.failedFuture(call.timeout());
+                        // the drain ended the call meanwhile: its error is the caller's answer, and its row written
+                        if (call.shutDown() != null) return Future.failedFuture(call.shutDown());
                         if (out.closed()) return Future.succeededFuture(new RelayOutcome.CallerLeft(a.usage(), null));
                         ex.answerEnding(200, a.usage(), ex.elapsedMs());
                         out.setStatusCode(200).putHeader("content-type", "application/json").end(a.body());
@@ -162,6 +179,13 @@ public final class Relay {
             out.putHeader("content-type", type != null ? type : "application/octet-stream");
             Long ttft = ex.elapsedMs();
             Promise<RelayOutcome> done = Promise.promise();
+            // a binary answer has no error event: the drain breaks it off, like the vendor's breaking off
+            call.relayedBy(reason -> {
+                if (done.tryComplete(new RelayOutcome.ShutDown(usage, ttft, null))) {
+                    out.reset();
+                    resp.request().reset();
+                }
+            });
             long timer = ex.vertx().setTimer(limits.maxStreamMs(), id -> {
                 if (done.tryComplete(new RelayOutcome.CutOff(usage, ttft))) {
                     LOG.warn("vendor '{}' sent audio for longer than the limit of {} s (server.max_vendor_stream_seconds):"
@@ -208,6 +232,7 @@ public final class Relay {
             case RelayOutcome.Answered a -> CircuitBreaker.Outcome.HEALTHY;
             case RelayOutcome.CutOff c -> CircuitBreaker.Outcome.FAILED;
             case RelayOutcome.CallerLeft c -> CircuitBreaker.Outcome.UNKNOWN;
+            case RelayOutcome.ShutDown s -> CircuitBreaker.Outcome.UNKNOWN;
         });
     }
 
@@ -220,7 +245,7 @@ public final class Relay {
         CircuitBreaker breaker = breakers.of(req.endpoint());
         CircuitBreaker.Permit permit = breaker.acquire();
         if (permit == CircuitBreaker.Permit.REFUSED) return Future.failedFuture(circuitOpen(req, breaker));
-        InFlight<T> call = new InFlight<>(vertx, caller, req);
+        InFlight<T> call = new InFlight<>(vertx, caller, req, inFlight);
         Future<T> sent;
         try {
             sent = send.apply(call);

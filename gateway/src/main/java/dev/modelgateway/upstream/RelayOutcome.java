@@ -50,6 +50,18 @@ public sealed interface RelayOutcome {
         }
     }
 
+    /**
+     * The gateway's drain reached its deadline as the instance shut down (docs/operations/shutdown-and-rollouts.md):
+     * the caller saw the answer end with its protocol's error event, code {@code server_shutting_down} (a binary answer
+     * broken off); 503, and nothing said of the vendor.
+     */
+    record ShutDown(Usage usage, Long ttftMs, RelayedText unbilled) implements RelayOutcome {
+        @Override
+        public int status() {
+            return 503;
+        }
+    }
+
     /** The caller went away before the answer was over: 499, and nothing said of the vendor. */
     record CallerLeft(Usage usage, Long ttftMs, RelayedText unbilled) implements RelayOutcome {
         public CallerLeft(Usage usage, Long ttftMs) {

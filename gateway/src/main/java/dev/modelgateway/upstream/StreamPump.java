@@ -15,7 +15,7 @@ import io.vertx.core.http.HttpServerResponse;
 /**
  * Copies one upstream SSE response to the caller with backpressure. Until its first byte is written,
  * any failure fails the attempt (which may then be retried); afterwards it ends the stream with an
- * error event.
+ * error event. A shutdown's drain ends it the same way at its deadline.
  */
 final class StreamPump {
     private final Exchange ex;
@@ -60,6 +60,7 @@ final class StreamPump {
             tap.onEvent(event, frames);
         });
         lastEventNanos = System.nanoTime();
+        call.relayedBy(this::stop);
         watchSilence();
         lifeTimer = ex.vertx().setTimer(limits.maxStreamMs(), id -> stop(GatewayException.of(ErrorKind.TIMEOUT,
                 "Vendor '" + vendor + "' streamed for longer than the gateway's limit of " + limits.maxStreamSeconds()
@@ -138,8 +139,9 @@ final class StreamPump {
     }
 
     /**
-     * Ends the stream for a limit the vendor passed: the attempt fails while nothing reached the caller, else
-     * the caller's stream ends with the protocol's error event; the upstream call is reset either way.
+     * Ends the stream for a limit the vendor passed, or at the drain's deadline: the attempt fails while nothing
+     * reached the caller, else the caller's stream ends with the protocol's error event; the upstream call is reset
+     * either way.
      */
     private void stop(GatewayException reason) {
         if (done.future().isComplete()) return;
@@ -198,8 +200,9 @@ final class StreamPump {
 
     private void finish() {
         flush();
-        RelayOutcome outcome = tap.failed() ? new RelayOutcome.CutOff(tap.usage(), ttftMs, tap.unbilled())
-                : new RelayOutcome.Answered(200, tap.usage(), ttftMs);
+        RelayOutcome outcome = !tap.failed() ? new RelayOutcome.Answered(200, tap.usage(), ttftMs)
+                : call.shutDown() != null ? new RelayOutcome.ShutDown(tap.usage(), ttftMs, tap.unbilled())
+                : new RelayOutcome.CutOff(tap.usage(), ttftMs, tap.unbilled());
         if (!out.closed()) {
             // a cut stream's row waits for its estimate (docs/accounts.md, "A stream cut before its usage"): it is
             // written after the end

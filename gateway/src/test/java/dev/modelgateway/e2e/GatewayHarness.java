@@ -36,6 +36,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -97,8 +98,16 @@ public final class GatewayHarness implements AutoCloseable {
         private Ticker ticker = Ticker.SYSTEM;
         private InstantSource accountsClock = InstantSource.system();
         private boolean alertsAllowPrivate;
+        /** Null: the setting's default (a value of the harness's own would show in a reload's {@code restart_needed}). */
+        private Integer drainSeconds;
 
         private Builder() {
+        }
+
+        /** {@code server.drain_seconds}: how long {@code stop()} lets the calls in flight go on (its default unless set). */
+        public Builder drainSeconds(int seconds) {
+            this.drainSeconds = seconds;
+            return this;
         }
 
         /** {@code accounts.alerts_allow_private} (off by default, as in production): on, a webhook receiver on loopback is reached. */
@@ -227,7 +236,8 @@ public final class GatewayHarness implements AutoCloseable {
 
         /** The declared settings the harness sets through their environment variables; the rest at their defaults. */
         private ConfigValues settings() {
-            Map<String, String> env = Map.of("GATEWAY_ACCOUNTS_ALERTS_ALLOW_PRIVATE", String.valueOf(alertsAllowPrivate));
+            Map<String, String> env = new HashMap<>(Map.of("GATEWAY_ACCOUNTS_ALERTS_ALLOW_PRIVATE", String.valueOf(alertsAllowPrivate)));
+            if (drainSeconds != null) env.put("GATEWAY_SERVER_DRAIN_SECONDS", drainSeconds.toString());
             try {
                 return new ConfigLoader(env::get).load(null).settings();
             } catch (IOException e) {
