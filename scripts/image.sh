@@ -83,6 +83,7 @@ done
 echo "image: base: $(cut -f1,2 "$WORK/debs.tsv" | tr '\t\n' '= ')" >&2
 
 # the users (the gateway's has no shell to log in with: there is none), name resolution from /etc/hosts then DNS
+# (a container runtime mounts its own /etc/hosts over this one, and /etc/resolv.conf)
 mkdir -p "$BASE/etc" "$BASE/opt" "$BASE/tmp" "$BASE$DATA" "$BASE/etc/model-gateway"
 cat >"$BASE/etc/passwd" <<EOF
 root:x:0:0:root:/root:/usr/sbin/nologin
@@ -94,9 +95,7 @@ model-gateway:x:$USER_ID:
 EOF
 printf 'passwd: files\ngroup: files\nshadow: files\nhosts: files dns\nnetworks: files\nprotocols: files\nservices: files\n' \
   >"$BASE/etc/nsswitch.conf"
-# a container runtime mounts its own /etc/hosts and /etc/resolv.conf over these
 printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >"$BASE/etc/hosts"
-: >"$BASE/etc/resolv.conf"
 chmod 1777 "$BASE/tmp"
 # the data directory: a volume in any real deployment (the root filesystem is read-only); owned by the gateway's user
 # so that a fresh volume made from it (podman, docker) is writable by it
@@ -123,7 +122,9 @@ missing=$(awk 'NR == FNR { have[$0] = 1; next } /^File: / { file = $2 } /\(NEEDE
 
 # --- The entry point: what the archive's launcher runs, without the launcher. Its JVM_FLAGS lines (./gw's, which
 # the start-up cache was trained with), then as it adds them: the cache, the native library's directory, the data
-# directory's default; and the JVM's temporary directory on the data volume (the root filesystem is read-only).
+# directory's default; and the temporary files on the data volume, since the root filesystem is read-only: the
+# JVM's (Vert.x unpacks the console's pages from the jar there at each start, and deletes them at exit) and, through
+# TMPDIR, SQLite's (large sorts; unlinked as soon as opened).
 flags=$(grep '^JVM_FLAGS=' "$DIST/bin/model-gateway")
 [ -n "$flags" ] || { echo "error: no JVM_FLAGS in the archive's launcher" >&2; exit 1; }
 JVM_FLAGS=$(APP="$OPT"; eval "$flags"; echo "$JVM_FLAGS")
@@ -145,6 +146,7 @@ config=(--created "$CREATED" --history.created "$CREATED" --history.created_by "
   --architecture amd64 --os linux --author "Model Gateway"
   --config.user "$USER_ID:$USER_ID" --config.workingdir "$DATA" --config.volume "$DATA" --config.exposedports 8080/tcp
   --config.env "PATH=$OPT/runtime/bin" --config.env LANG=C.UTF-8 --config.env MALLOC_ARENA_MAX=2
+  --config.env "TMPDIR=$DATA"
   --config.cmd serve --config.stopsignal SIGTERM)
 for arg in "${ENTRYPOINT[@]}"; do config+=(--config.entrypoint "$arg"); done
 for label in "org.opencontainers.image.title=$NAME" "org.opencontainers.image.version=$VERSION" \
