@@ -14,7 +14,7 @@
 #     anthropic SDKs (compat/image-smoke.mjs), the state on the volume under the gateway's user, a clean stop on SIGTERM.
 # Prints the image's size (layers compressed, unpacked) and the cold start (crun run to the first /health answered).
 #   JAVA_HOME  a JDK 25, for the SBOM's check and the simulator (./gw sets it)
-set -euo pipefail
+set -Eeuo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 : "${JAVA_HOME:?set JAVA_HOME to a JDK 25}"
 images=("$ROOT"/dist/model-gateway-*-linux-amd64.oci.tar)
@@ -57,6 +57,7 @@ cleanup() {
   rm -rf "$TMP"
 }
 trap cleanup EXIT
+trap 'fail "line $LINENO exited $?"' ERR
 fail() { echo "image-test: FAILED: $*" >&2; for f in "$TMP"/*.log; do [ -f "$f" ] && { echo "--- $f" >&2; tail -15 "$f" >&2; }; done; exit 1; }
 
 # --- The image as a registry client would receive it, then as a runtime bundle
@@ -72,7 +73,7 @@ blob() { echo "$TMP/layout/blobs/sha256/${1#sha256:}"; }
 config=$(jq -r '.config.digest' "$(blob "$manifest")")
 user=$(jq -r '.config.User' "$(blob "$config")")
 [[ "$user" =~ ^[1-9][0-9]*:[1-9][0-9]*$ ]] || fail "the image's user is '$user', not a numeric non-root uid:gid"
-uid=${user%%:*}
+uid=${user%%:*} gid=${user#*:}
 shells=$(find "$ROOTFS" \( -name sh -o -name bash -o -name dash -o -name ash -o -name busybox -o -name zsh -o -name ksh \
   -o -name mksh -o -name dpkg -o -name apt -o -name apt-get \) ! -type d)
 [ -z "$shells" ] || fail "the image has a shell or package manager: $shells"
@@ -147,6 +148,7 @@ vendors:
   openai: {api_key: "\${OPENAI_API_KEY}", base_url: $SIM/openai/v1}
 YAML
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
+: >"$TMP/serve.log"   # before the container, which the loop below reads
 t0=$(ms)
 run serve "$VOLUME | $CONFIG | .process.args += [\"--config\", \"/etc/model-gateway/gateway.yaml\"]
   | .process.env += [\"GATEWAY_SERVER_MASTER_KEY=$KEY\", \"OPENAI_API_KEY=sim-openai-key\", \"ANTHROPIC_API_KEY=sim-anthropic-key\",
@@ -164,9 +166,9 @@ cold=$(( $(ms) - t0 ))
 grep -q "\"version\":\"$VERSION\"" "$TMP/health.json" || fail "/health: $(cat "$TMP/health.json")"
 curl -sf "$URL/ready" >/dev/null || fail "/ready did not answer 200"
 pid=$(cat "$TMP/serve.pid")
-for ids in Uid Gid; do
-  grep -Eq "^$ids:\s+$uid\s+$uid\s+$uid\s+$uid$" "/proc/$pid/status" || fail "the gateway's $(grep "^$ids:" "/proc/$pid/status")"
-done
+# real, effective, saved and file-system ids
+grep -Eq "^Uid:\s+$uid\s+$uid\s+$uid\s+$uid$" "/proc/$pid/status" || fail "the gateway's $(grep "^Uid:" "/proc/$pid/status")"
+grep -Eq "^Gid:\s+$gid\s+$gid\s+$gid\s+$gid$" "/proc/$pid/status" || fail "the gateway's $(grep "^Gid:" "/proc/$pid/status")"
 awk '$5 == "/" { print $6 }' "/proc/$pid/mountinfo" | grep -q '^ro' || fail "the container's root is not mounted read-only"
 if runtime exec "$ID-serve" /bin/sh -c true >"$TMP/exec.log" 2>&1; then fail "/bin/sh ran in the container"; fi
 grep -q 'not found' "$TMP/exec.log" || fail "exec /bin/sh: $(cat "$TMP/exec.log")"

@@ -39,6 +39,7 @@ need() { # command, Debian package
 need umoci umoci
 need jq jq
 need dpkg-deb dpkg
+need readelf binutils
 
 rm -rf "$WORK" "$IMAGE" "$SBOM"
 mkdir -p "$WORK/debs" "$BASE" "$APP"
@@ -169,8 +170,8 @@ echo "image: SBOM..." >&2
 mvn -B -q -pl gateway org.cyclonedx:cyclonedx-maven-plugin:makeBom -DoutputDirectory="$WORK" >&2
 mvn -B -q -f scripts/image/sbom/pom.xml dependency:build-classpath -Dmdep.outputFile="$WORK/sbom.classpath" \
   -Dmdep.includeScope=runtime >&2
-"$JAVA_HOME/bin/java" -Dslf4j.internal.verbosity=ERROR -cp "$(cat "$WORK/sbom.classpath")" scripts/image/sbom/ImageSbom.java build "$SBOM" "$WORK/bom.json" \
-  "$WORK/debs.tsv" "$APP/runtime/release" "$NAME" "$VERSION" "$manifest" "$SOURCE_DATE_EPOCH" >&2
+"$JAVA_HOME/bin/java" -Dslf4j.internal.verbosity=ERROR -cp "$(cat "$WORK/sbom.classpath")" scripts/image/sbom/ImageSbom.java \
+  build "$SBOM" "$WORK/bom.json" "$WORK/debs.tsv" "$APP/runtime/release" "$NAME" "$VERSION" "$manifest" "$SOURCE_DATE_EPOCH" >&2
 
 mib() { echo $(( ($1 + 524288) / 1048576 )); }
 echo "image: $IMAGE: $NAME:$VERSION $manifest; layers $(mib "$layers") MiB compressed, $(mib "$unpacked") MiB unpacked;" \
