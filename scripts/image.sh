@@ -41,7 +41,8 @@ need jq jq
 need dpkg-deb dpkg
 need readelf binutils
 
-rm -rf "$WORK" "$IMAGE" "$SBOM"
+# this version's image and SBOM, and any other version's: dist/ holds the one archive they are made from
+rm -rf "$WORK" "$ROOT"/dist/$NAME-*-linux-amd64.oci.tar "$ROOT"/dist/$NAME-*-linux-amd64.cdx.json
 mkdir -p "$WORK/debs" "$BASE" "$APP"
 
 # --- The base: the Debian packages whose files the runtime needs, and their dependencies. The JVM, its libraries and
@@ -167,11 +168,16 @@ unpacked=$(du -sb "$BASE" "$APP" | awk '{s += $1} END {print s}')
 # --- The SBOM: the jar's dependencies as cyclonedx-maven-plugin resolves them (../pom.xml), with the runtime and the
 # Debian packages, by scripts/image/sbom/ImageSbom.java on CycloneDX's Java library, validated against the schema.
 echo "image: SBOM..." >&2
+# the runtime: jlink's release file names its modules; the JVM itself, its vendor and version
+{ cat "$APP/runtime/release"
+  "$APP/runtime/bin/java" -XshowSettings:properties -version 2>&1 |
+    sed -n 's/^ *\(java\.vendor\|java\.vendor\.version\|java\.runtime\.version\) = \(.*\)$/\1=\2/p'
+} >"$WORK/runtime.properties"
 mvn -B -q -pl gateway org.cyclonedx:cyclonedx-maven-plugin:makeBom -DoutputDirectory="$WORK" >&2
 mvn -B -q -f scripts/image/sbom/pom.xml dependency:build-classpath -Dmdep.outputFile="$WORK/sbom.classpath" \
   -Dmdep.includeScope=runtime >&2
 "$JAVA_HOME/bin/java" -Dslf4j.internal.verbosity=ERROR -cp "$(cat "$WORK/sbom.classpath")" scripts/image/sbom/ImageSbom.java \
-  build "$SBOM" "$WORK/bom.json" "$WORK/debs.tsv" "$APP/runtime/release" "$NAME" "$VERSION" "$manifest" "$SOURCE_DATE_EPOCH" >&2
+  build "$SBOM" "$WORK/bom.json" "$WORK/debs.tsv" "$WORK/runtime.properties" "$NAME" "$VERSION" "$manifest" "$SOURCE_DATE_EPOCH" >&2
 
 mib() { echo $(( ($1 + 524288) / 1048576 )); }
 echo "image: $IMAGE: $NAME:$VERSION $manifest; layers $(mib "$layers") MiB compressed, $(mib "$unpacked") MiB unpacked;" \

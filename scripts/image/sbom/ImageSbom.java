@@ -26,12 +26,13 @@ import org.cyclonedx.parsers.JsonParser;
 /**
  * The container image's SBOM, CycloneDX 1.6 JSON (docs/operations/container-image.md), with CycloneDX's own library:
  * <pre>
- *   build OUT MAVEN_BOM DEBS_TSV RUNTIME_RELEASE IMAGE_NAME VERSION DIGEST SOURCE_DATE_EPOCH
+ *   build OUT MAVEN_BOM DEBS_TSV RUNTIME_PROPERTIES IMAGE_NAME VERSION DIGEST SOURCE_DATE_EPOCH
  *   check FILE
  * </pre>
  * {@code build} takes what cyclonedx-maven-plugin found in the jar (the gateway and every library it bundles, with
- * their dependency graph) and adds what else is in the image: the Java runtime ({@code runtime/release} names it and
- * its modules) and the Debian packages of the base ({@code DEBS_TSV}: package, version, architecture, source, SHA-256
+ * their dependency graph) and adds what else is in the image: the Java runtime ({@code RUNTIME_PROPERTIES}: its
+ * {@code release} file's {@code MODULES}, and its JVM's {@code java.vendor}, {@code java.vendor.version} and
+ * {@code java.runtime.version}) and the Debian packages of the base ({@code DEBS_TSV}: package, version, architecture, source, SHA-256
  * of the .deb, one a line), under the image itself as the described component. Everything in it comes from the
  * inputs, and its time is SOURCE_DATE_EPOCH, so that the same image gives the same document. Both commands validate
  * the document against the CycloneDX 1.6 JSON schema the library ships, and fail on any error.
@@ -45,7 +46,7 @@ public final class ImageSbom {
         } else if (args.length == 9 && args[0].equals("build")) {
             build(args);
         } else {
-            System.err.println("usage: ImageSbom build OUT MAVEN_BOM DEBS_TSV RUNTIME_RELEASE IMAGE_NAME VERSION DIGEST SOURCE_DATE_EPOCH | check FILE");
+            System.err.println("usage: ImageSbom build OUT MAVEN_BOM DEBS_TSV RUNTIME_PROPERTIES IMAGE_NAME VERSION DIGEST SOURCE_DATE_EPOCH | check FILE");
             System.exit(2);
         }
     }
@@ -54,7 +55,7 @@ public final class ImageSbom {
         Path out = Path.of(a[1]);
         Bom bom = new JsonParser().parse(new File(a[2]));
         List<String[]> debs = Files.readAllLines(Path.of(a[3])).stream().filter(l -> !l.isBlank()).map(l -> l.split("\t", -1)).toList();
-        Properties release = javaRelease(Path.of(a[4]));
+        Properties runtimeFacts = runtimeProperties(Path.of(a[4]));
         String name = a[5], version = a[6], digest = a[7];
         long epoch = Long.parseLong(a[8]);
 
@@ -74,7 +75,7 @@ public final class ImageSbom {
         List<Component> components = new ArrayList<>();
         components.add(gateway);
         components.addAll(bom.getComponents());
-        Component runtime = runtime(release);
+        Component runtime = runtime(runtimeFacts);
         components.add(runtime);
         Component os = new Component();
         os.setType(Component.Type.OPERATING_SYSTEM);
@@ -106,22 +107,22 @@ public final class ImageSbom {
         check(out.toFile());
     }
 
-    /** The jlinked runtime, as its {@code release} file describes it. */
-    private static Component runtime(Properties release) {
+    /** The jlinked runtime, as its release file and its JVM describe it. */
+    private static Component runtime(Properties p) {
         Component c = new Component();
         c.setType(Component.Type.PLATFORM);
         OrganizationalEntity supplier = new OrganizationalEntity();
-        supplier.setName(release.getProperty("IMPLEMENTOR"));
+        supplier.setName(p.getProperty("java.vendor"));
         c.setSupplier(supplier);
         c.setName("java-runtime");
-        c.setVersion(release.getProperty("JAVA_RUNTIME_VERSION"));
-        c.setDescription(release.getProperty("IMPLEMENTOR_VERSION") + " cut by jlink to the gateway's modules, in /opt/model-gateway/runtime");
+        c.setVersion(p.getProperty("java.runtime.version"));
+        c.setDescription(p.getProperty("java.vendor.version") + " cut by jlink to the gateway's modules, in /opt/model-gateway/runtime");
         c.setBomRef("java-runtime-" + c.getVersion());
         LicenseChoice licences = new LicenseChoice();
         // OpenJDK's licence, with the exception that lets programs run on it keep their own (runtime/legal/java.base)
         licences.setExpression(new Expression("GPL-2.0-only WITH Classpath-exception-2.0"));
         c.setLicenses(licences);
-        c.addProperty(property("java:modules", release.getProperty("MODULES")));
+        c.addProperty(property("java:modules", p.getProperty("MODULES")));
         return c;
     }
 
@@ -146,18 +147,22 @@ public final class ImageSbom {
         return c;
     }
 
-    /** Debian's point release, from base-files' version ({@code 12.4+deb12u13}: 12). */
+    /** Debian's release, from base-files' version ({@code 12.4+deb12u13}: 12). */
     private static String debianVersion(List<String[]> debs) {
         return debs.stream().filter(d -> d[0].equals("base-files")).map(d -> d[1].replaceAll("^(\\d+).*", "$1")).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("base-files is not among the Debian packages"));
     }
 
-    private static Properties javaRelease(Path file) throws Exception {
+    /** The runtime's facts, each required: a runtime that does not say them is not one this program knows. */
+    private static Properties runtimeProperties(Path file) throws Exception {
         Properties p = new Properties();
         try (var in = Files.newBufferedReader(file)) {
             p.load(in);
         }
-        p.replaceAll((k, v) -> v.toString().replaceAll("^\"|\"$", ""));
+        p.replaceAll((k, v) -> v.toString().replaceAll("^\"|\"$", ""));  // the release file quotes its values
+        for (String key : List.of("MODULES", "java.vendor", "java.vendor.version", "java.runtime.version")) {
+            if (p.getProperty(key, "").isBlank()) throw new IllegalArgumentException(file + " does not say " + key);
+        }
         return p;
     }
 
