@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the compatibility suite needs (node when missing, the pinned clients with npm ci when the lock
 # file changed) and runs it: arguments go to run.mjs (--docs FILE, --record DIR, --only REGEX, --jobs N).
+# --install-only: installs and stops there (scripts/image-test.sh calls the SDKs installed here).
 # Needs the built jar (gateway/target/gateway.jar) and JAVA_HOME set to a JDK 25 (./gw does both).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -20,6 +21,8 @@ if [ ! -f "$HERE/node_modules/.installed" ] || [ "$HERE/package-lock.json" -nt "
   (cd "$HERE" && timeout 900 npm ci --no-audit --no-fund --loglevel=error >&2)
   touch "$HERE/node_modules/.installed"
 fi
+
+[ "${1:-}" = --install-only ] && exit 0
 
 # paths given as arguments stay relative to the caller's directory
 exec timeout 900 node "$HERE/run.mjs" "$@"
