@@ -163,7 +163,7 @@ class ConfigLoaderTest {
                 {"routing: {cooldown: {second: 5}}\n", "routing.cooldown.second: unknown setting; did you mean `seconds`?"},
                 {"providers: {x: {type: openai, base_url: 'https://x/v1', max_conections: 3}}\n",
                         "providers.x.max_conections: unknown setting; did you mean `max_connections`?"},
-                {"server: {zzz: 1}\n", "server.zzz: unknown setting; expected one of body_read_timeout_seconds, data_dir, host,"},
+                {"server: {zzz: 1}\n", "server.zzz: unknown setting; expected one of body_read_timeout_seconds, data_dir, drain_seconds, host,"},
         };
         for (String[] t : typos) {
             assertThatThrownBy(() -> load(t[0], Map.of())).as(t[0]).isInstanceOf(IllegalArgumentException.class)

@@ -2,7 +2,7 @@ package dev.modelgateway.e2e.database;
 
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.Fixtures;
-import dev.modelgateway.accounts.keys.KeySettings;
+import dev.modelgateway.accounts.keys.KeyToken;
 import dev.modelgateway.accounts.keys.KeyStore;
 import dev.modelgateway.accounts.ledger.Ledger;
 import dev.modelgateway.accounts.ledger.LedgerEntry;
@@ -26,14 +26,17 @@ import org.junit.jupiter.api.io.TempDir;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -75,9 +78,19 @@ class UpgradeRollbackTest {
         String previous = previousVersion();
         Schema releaseBefore = new Schema(Accounts.SCHEMA.module(), previous);
         String url = "jdbc:sqlite:" + data.resolve("gateway.db");
-        KeyStore.CreatedKey key;
-        try (Database db = Database.open(url, releaseBefore)) { // the release before: its first start, its key
-            key = new KeyStore(Sql.pool(db)).create(new KeySettings("from-" + previous, List.of(), null, null, null, null), false);
+        // the release before: its first start, and a key as it stored one (this release's KeyStore reads columns the
+        // release before did not have, so the row is written with the baseline's columns alone)
+        String keyId = "key-from-" + previous;
+        String secret = "pk-upgrade-" + HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
+        try (Database db = Database.open(url, releaseBefore); Connection c = DriverManager.getConnection(url);
+             PreparedStatement insert = c.prepareStatement("INSERT INTO api_keys (id, name, key_hash, key_prefix, disabled,"
+                     + " created_at_ms) VALUES (?, ?, ?, ?, 0, ?)")) {
+            insert.setString(1, keyId);
+            insert.setString(2, "from-" + previous);
+            insert.setString(3, KeyToken.hash(secret));
+            insert.setString(4, secret.substring(0, 10));
+            insert.setLong(5, System.currentTimeMillis());
+            assertThat(insert.executeUpdate()).isEqualTo(1);
         }
         assertThat(history(url).getLast()).isEqualTo(previous);
 
@@ -86,25 +99,25 @@ class UpgradeRollbackTest {
         assertThat(backup.status()).as(backup.output()).isZero();
         assertThat(history(url).getLast()).isEqualTo(previous);
 
-        try (GatewayProcess gateway = GatewayProcess.serve(env()); Callers callers = new Callers(gateway.baseUrl(), key.secret(), 2)) {
+        try (GatewayProcess gateway = GatewayProcess.serve(env()); Callers callers = new Callers(gateway.baseUrl(), secret, 2)) {
             Eventually.until("the old release's key served by the new one", Duration.ofMinutes(1), () -> callers.answered() >= 20);
             callers.stop();
             Eventually.until("every row written", () -> new Admin(gateway.baseUrl()).metric("gateway_ledger_queue_depth") == 0);
         }
         List<String> upgraded = history(url);
         assertThat(upgraded.getLast()).as("migrated to this release's newest").isEqualTo(Accounts.SCHEMA.newestVersion());
-        int rows = LedgerRows.read(url, key.key().id()).size();
+        int rows = LedgerRows.read(url, keyId).size();
         assertThat(rows).isGreaterThanOrEqualTo(20);
 
         // roll the binary back: the release before starts on the migrated database, migrating nothing, and works
         try (Database db = Database.open(url, releaseBefore)) {
-            assertThat(new KeyStore(Sql.pool(db)).list()).extracting(k -> k.id()).contains(key.key().id());
-            LedgerEntry entry = LedgerEntry.of(Fixtures.usage(key.key().id(), "platform/vendorA-large", new Usage(10, 0, 0, 0, 5, 0),
+            assertThat(new KeyStore(Sql.pool(db)).list()).extracting(k -> k.id()).contains(keyId);
+            LedgerEntry entry = LedgerEntry.of(Fixtures.usage(keyId, "platform/vendorA-large", new Usage(10, 0, 0, 0, 5, 0),
                     200, Instant.now()), 1234, "v", false);
             assertThat(new Ledger(db).append(List.of(entry))).isEqualTo(1);
         }
         assertThat(history(url)).as("no migration undone or redone").isEqualTo(upgraded);
-        assertThat(LedgerRows.read(url, key.key().id())).hasSize(rows + 1);
+        assertThat(LedgerRows.read(url, keyId)).hasSize(rows + 1);
     }
 
     @Test
