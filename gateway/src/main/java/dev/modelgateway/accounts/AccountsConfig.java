@@ -1,5 +1,7 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.config.RedisSettings;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,9 +19,11 @@ import java.util.List;
  *                       {@code accounts.ledger_journal_dir}); null: {@code ./data/journal}
  * @param alertsAllowPrivate the alert webhook may reach loopback, private and link-local addresses
  *                       ({@code accounts.alerts_allow_private}; off by default, docs/security.md)
+ * @param redisSettings  replica acknowledgements, failover wait and TLS trust for Redis (docs/operations/scale-out.md)
  */
 public record AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix,
-                             int defaultMaxConcurrent, Path ledgerJournalDir, boolean alertsAllowPrivate) {
+                             int defaultMaxConcurrent, Path ledgerJournalDir, boolean alertsAllowPrivate,
+                             RedisSettings redisSettings) {
 
     public static final String DEFAULT_DATABASE_URL = "jdbc:sqlite:./data/gateway.db";
     static final String DEFAULT_JOURNAL_DIR = "./data/journal";
@@ -48,6 +52,13 @@ public record AccountsConfig(String databaseUrl, String redisUrl, String masterK
         if (redisKeyPrefix == null || redisKeyPrefix.isEmpty()) redisKeyPrefix = DEFAULT_REDIS_KEY_PREFIX;
         if (defaultMaxConcurrent < 0) throw new IllegalArgumentException("the default max_concurrent must not be negative");
         if (ledgerJournalDir == null) ledgerJournalDir = Path.of(DEFAULT_JOURNAL_DIR);
+        if (redisSettings == null) redisSettings = RedisSettings.DEFAULT;
+    }
+
+    /** Redis's settings by its URL's mode. */
+    public AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix,
+                          int defaultMaxConcurrent, Path ledgerJournalDir, boolean alertsAllowPrivate) {
+        this(databaseUrl, redisUrl, masterKey, redisKeyPrefix, defaultMaxConcurrent, ledgerJournalDir, alertsAllowPrivate, null);
     }
 
     /** The alert webhook on public addresses only. */

@@ -7,6 +7,7 @@ import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.ConfigValues;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.config.RedisSettings;
 import dev.modelgateway.config.Settings;
 import dev.modelgateway.config.ShownUrl;
 import dev.modelgateway.routing.Deployment;
@@ -19,6 +20,7 @@ import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.observability.ObservabilityConfig;
 import dev.modelgateway.observability.Redaction;
 import dev.modelgateway.observability.Telemetry;
+import dev.modelgateway.redis.RedisClients;
 import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.services.SharedServices;
 import dev.modelgateway.services.TranscriptionTasks;
@@ -31,7 +33,6 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Route;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 
 import java.time.InstantSource;
@@ -101,6 +102,15 @@ public final class Gateway {
      */
     public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, ObservabilityConfig observability,
                                         Ticker ticker) {
+        return start(vertx, config, instances, observability, ticker, InstantSource.system());
+    }
+
+    /**
+     * @param accountsClock the clock of the accounts (budget periods, expiries) and of the Redis rate limiter's buckets,
+     *                      which refill only as it moves (tests pass one they advance; the system's: Redis's own clock)
+     */
+    public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, ObservabilityConfig observability,
+                                        Ticker ticker, InstantSource accountsClock) {
         // the secrets the gateway holds never reach a log line or an error body, whatever quotes them
         Redaction.register(config.masterKey());
         config.vendors().values().forEach(v -> Redaction.register(v.apiKey()));
@@ -109,10 +119,11 @@ public final class Gateway {
         config.providers().values().forEach(p -> ShownUrl.secrets(p.baseUrl()).forEach(Redaction::register));
         Telemetry telemetry = Telemetry.start(observability, System::getenv);
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey(), null,
-                config.defaultMaxConcurrent(), config.ledgerJournalDir(), config.settings().flag(Settings.ACCOUNTS_ALERTS_ALLOW_PRIVATE));
+                config.defaultMaxConcurrent(), config.ledgerJournalDir(), config.settings().flag(Settings.ACCOUNTS_ALERTS_ALLOW_PRIVATE),
+                RedisSettings.of(config.settings()));
         Future<Database> database = Accounts.openDatabase(vertx, accountsConfig);
         Future<Void> tls = tlsUsable(vertx, config);
-        Future<Void> redis = redisReachable(vertx, config.redisUrl());
+        Future<Void> redis = redisReachable(vertx, config.redisUrl(), accountsConfig.redisSettings());
         int port = config.port() == 0 ? FreePort.pick() : config.port();
         GatewayConfig bound = config.withPort(port);
         CircuitBreakers breakers = new CircuitBreakers(ticker);
@@ -149,12 +160,13 @@ public final class Gateway {
             return Future.failedFuture(failure);
         });
         Future<Gateway> started = ready
-                .compose(db -> Accounts.open(vertx, accountsConfig, prices, id -> table.current().catalogue().aliasesOf(id), db)
+                .compose(db -> Accounts.open(vertx, accountsConfig, prices, id -> table.current().catalogue().aliasesOf(id), db,
+                                accountsClock)
                         .recover(e -> Future.failedFuture(accountsFailure(config, e))))
                 .compose(accounts -> TranscriptionTasks.start(vertx, table, accounts, breakers, cloudAuth)
                         .andThen(tasks -> reload.auditTo(accounts.admin()))
                         .compose(tasks -> SharedServices.open(vertx, accounts.database(), accountsConfig.redisUrl(),
-                                accountsConfig.redisKeyPrefix(), tasks)).compose(services -> {
+                                accountsConfig.redisSettings(), accountsConfig.redisKeyPrefix(), tasks)).compose(services -> {
                     HealthEndpoints health = new HealthEndpoints(vertx, bound, accounts, breakers, table, telemetry);
                     boolean ownPort = observability.metricsPort() > 0;
                     Future<HttpServer> metricsServer = ownPort ? metricsServer(vertx, bound.host(), observability.metricsPort(), health)
@@ -165,7 +177,8 @@ public final class Gateway {
                             .map(id -> {
                                 reload.watch();
                                 SharedCooldowns cooldowns = accountsConfig.redisUrl() == null ? null
-                                        : SharedCooldowns.start(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix(), breakers,
+                                        : SharedCooldowns.start(vertx, accountsConfig.redisUrl(), accountsConfig.redisSettings(),
+                                                accountsConfig.redisKeyPrefix(), breakers,
                                                 InstantSource.system());
                                 return new Gateway(vertx, id, port, accounts, services, reload, cooldowns, telemetry, ms, routes);
                             })
@@ -200,11 +213,11 @@ public final class Gateway {
      * Connects to Redis once before the accounts do, so that an unreachable Redis is reported as such
      * within {@link #REDIS_PROBE_SECONDS}, rather than as a failure somewhere in the accounts store.
      */
-    private static Future<Void> redisReachable(Vertx vertx, String url) {
+    private static Future<Void> redisReachable(Vertx vertx, String url, RedisSettings settings) {
         if (url == null) return Future.succeededFuture();
         Redis probe;
         try {
-            probe = Redis.createClient(vertx, new RedisOptions().setConnectionString(url));
+            probe = RedisClients.create(vertx, url, settings, (int) TimeUnit.SECONDS.toMillis(REDIS_PROBE_SECONDS), 1, 1);
         } catch (RuntimeException e) {
             return Future.failedFuture(new StartupFailure("The Redis URL " + StartupFailure.redact(url)
                     + " (" + Settings.ACCOUNTS_REDIS_URL.name() + ") is not valid: " + StartupFailure.reason(e), e));
