@@ -33,6 +33,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
@@ -94,6 +95,7 @@ public final class GatewayHarness implements AutoCloseable {
         private Path configFile;
         private OperationTimeouts timeouts = OperationTimeouts.DEFAULT;
         private Ticker ticker = Ticker.SYSTEM;
+        private InstantSource accountsClock = InstantSource.system();
         private boolean alertsAllowPrivate;
 
         private Builder() {
@@ -163,6 +165,15 @@ public final class GatewayHarness implements AutoCloseable {
          */
         public Builder breaker(CircuitBreaker.Thresholds thresholds) {
             this.breaker = thresholds;
+            return this;
+        }
+
+        /**
+         * The accounts' clock (budget periods, expiries) and the Redis rate limiter's: with a test's, the buckets refill
+         * only when the test moves it.
+         */
+        public Builder accountsClock(InstantSource clock) {
+            this.accountsClock = clock;
             return this;
         }
 
@@ -255,7 +266,7 @@ public final class GatewayHarness implements AutoCloseable {
                 config = config.withRouting(config.routing().withCooldown(new Cooldown(failures,
                         Math.min(failures, Cooldown.DEFAULT.sharedFailures()), breaker.openFor(), breaker.maxOpenFor())));
             }
-            Gateway gateway = Gateway.start(vertx, config, eventLoops, observability, ticker).await();
+            Gateway gateway = Gateway.start(vertx, config, eventLoops, observability, ticker, accountsClock).await();
             return new GatewayHarness(vertx, s, gateway, db);
         }
     }

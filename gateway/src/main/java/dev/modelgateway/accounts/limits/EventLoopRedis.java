@@ -44,7 +44,7 @@ public final class EventLoopRedis {
      * How long {@code WAIT} gives the replicas: on one network a replica acknowledges within a millisecond or two, so
      * this is only reached when none is connected, and then the admission stands on the primary alone.
      */
-    static final long REPLICA_ACK_TIMEOUT_MS = 250;
+    static final long REPLICA_ACK_TIMEOUT_MS = 100;
     /** First pause before a retry; it doubles up to {@link #MAX_BACKOFF_MS}. */
     private static final long FIRST_BACKOFF_MS = 25;
     private static final long MAX_BACKOFF_MS = 400;
@@ -114,7 +114,7 @@ public final class EventLoopRedis {
         long leftMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
         long timeout = Math.max(Math.min(TIMEOUT_MS, leftMs), 50);
         return attempt(commands(script.sha(), Command.EVALSHA, keys, args, replicated), timeout)
-                .recover(e -> e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT")
+                .recover(e -> answer(e).startsWith("NOSCRIPT")
                         // Redis restarted, failed over or was flushed since the script was loaded: EVAL caches it again
                         ? attempt(commands(script.source(), Command.EVAL, keys, args, replicated), timeout)
                         : Future.failedFuture(e))
@@ -147,11 +147,17 @@ public final class EventLoopRedis {
      * cluster client already follows {@code MOVED}, {@code ASK} and {@code TRYAGAIN} itself.
      */
     static boolean retriable(Throwable e) {
-        String m = e.getMessage() == null ? "" : e.getMessage();
+        String m = answer(e);
         for (String answer : List.of("ERR", "NOSCRIPT", "WRONGTYPE", "CROSSSLOT", "NOPERM", "WRONGPASS", "EXECABORT")) {
             if (m.startsWith(answer)) return false;
         }
         return !m.contains("(CROSSSLOT)");
+    }
+
+    /** Redis's error, without the {@code ERR [n] } by which Vert.x's batch names the command that failed. */
+    private static String answer(Throwable e) {
+        String m = e.getMessage() == null ? "" : e.getMessage();
+        return m.replaceFirst("^ERR \\[\\d+] ", "");
     }
 
     private Future<List<Response>> attempt(List<Request> commands, long timeoutMs) {
