@@ -27,19 +27,22 @@ public final class LocalRedisSentinel implements AutoCloseable {
             for (int i = 0; i < 2; i++) data.add(nodes.startServer("--replicaof", "127.0.0.1", Integer.toString(primary)));
             String config = "sentinel monitor " + MASTER + " 127.0.0.1 " + primary + " 2\n"
                     + "sentinel auth-pass " + MASTER + " " + RedisNodes.PASSWORD + "\n"
+                    + "sentinel sentinel-pass " + RedisNodes.PASSWORD + "\n"
                     + "sentinel down-after-milliseconds " + MASTER + " " + DOWN_AFTER_MS + "\n"
                     + "sentinel failover-timeout " + MASTER + " 10000\n";
             for (int i = 0; i < 3; i++) sentinels.add(nodes.startSentinel(config));
             // a failover needs the Sentinels to know each other and the replicas (learnt through the primary)
-            Eventually.until("the Sentinels know the replicas and each other", Duration.ofSeconds(30), () -> sentinels.stream()
-                    .allMatch(s -> count(nodes.cli(s, "SENTINEL", "REPLICAS", MASTER), "slave") == 2
-                            && count(nodes.cli(s, "SENTINEL", "SENTINELS", MASTER), "runid") == 2));
+            Eventually.value("the Sentinels know the replicas and each other", Duration.ofSeconds(30),
+                    () -> sentinels.stream().map(s -> count(nodes.cli(s, "SENTINEL", "REPLICAS", MASTER), "name") + " replicas, "
+                            + count(nodes.cli(s, "SENTINEL", "SENTINELS", MASTER), "name") + " other sentinels").toList(),
+                    seen -> seen.stream().allMatch(s -> s.equals("2 replicas, 2 other sentinels")));
         } catch (RuntimeException e) {
             nodes.close();
             throw e;
         }
     }
 
+    /** Entries in a SENTINEL REPLICAS or SENTINELS reply, as redis-cli prints it: one field name or value a line. */
     private static long count(String reply, String word) {
         return reply.lines().filter(l -> l.strip().equals(word)).count();
     }
