@@ -34,6 +34,15 @@ public final class RedisClients {
                 .setMaxPoolWaiting(Math.max(poolWaiting, poolSize)));
     }
 
+    /**
+     * A client for one look (start-up, readiness): in Sentinel mode without the subscription to {@code +switch-master},
+     * which a client closed at once would only break off (and log).
+     */
+    public static Redis probe(Vertx vertx, String url, RedisSettings settings, int connectTimeoutMs) {
+        return Redis.createClient(vertx, options(RedisUrl.parse(url), settings, connectTimeoutMs).setAutoFailover(false)
+                .setMaxPoolSize(1).setMaxPoolWaiting(1));
+    }
+
     static RedisOptions options(RedisUrl url, RedisSettings settings, int connectTimeoutMs) {
         NetClientOptions net = new NetClientOptions().setConnectTimeout(connectTimeoutMs).setTcpNoDelay(true);
         if (settings.caFile() != null) {

@@ -217,7 +217,7 @@ public final class Gateway {
         if (url == null) return Future.succeededFuture();
         Redis probe;
         try {
-            probe = RedisClients.create(vertx, url, settings, (int) TimeUnit.SECONDS.toMillis(REDIS_PROBE_SECONDS), 1, 1);
+            probe = RedisClients.probe(vertx, url, settings, (int) TimeUnit.SECONDS.toMillis(REDIS_PROBE_SECONDS));
         } catch (RuntimeException e) {
             return Future.failedFuture(new StartupFailure("The Redis URL " + StartupFailure.redact(url)
                     + " (" + Settings.ACCOUNTS_REDIS_URL.name() + ") is not valid: " + StartupFailure.reason(e), e));

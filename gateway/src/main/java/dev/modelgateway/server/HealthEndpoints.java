@@ -117,8 +117,8 @@ public final class HealthEndpoints {
     }
 
     private Future<Void> redisReachable() {
-        Redis probe = RedisClients.create(vertx, config.redisUrl(), RedisSettings.of(config.settings()),
-                (int) TimeUnit.SECONDS.toMillis(PROBE_SECONDS), 1, 1);
+        Redis probe = RedisClients.probe(vertx, config.redisUrl(), RedisSettings.of(config.settings()),
+                (int) TimeUnit.SECONDS.toMillis(PROBE_SECONDS));
         return probe.connect().compose(c -> c.send(Request.cmd(Command.PING)).eventually(c::close))
                 .<Void>mapEmpty().eventually(probe::close);
     }
