@@ -44,11 +44,11 @@ public final class RedisClients {
     }
 
     static RedisOptions options(RedisUrl url, RedisSettings settings, int connectTimeoutMs) {
-        NetClientOptions net = new NetClientOptions().setConnectTimeout(connectTimeoutMs).setTcpNoDelay(true);
-        if (settings.caFile() != null) {
-            // rediss:// nodes are upgraded to TLS with the client's trust; the name or address dialled must be in the certificate
-            net.setTrustOptions(new PemTrustOptions().addCertPath(settings.caFile())).setHostnameVerificationAlgorithm("HTTPS");
-        }
+        // rediss:// nodes are upgraded to TLS with these options: the certificate must chain to the JDK's roots or the
+        // CA file, and name the host or address dialled (Vert.x checks no name unless told to)
+        NetClientOptions net = new NetClientOptions().setConnectTimeout(connectTimeoutMs).setTcpNoDelay(true)
+                .setHostnameVerificationAlgorithm("HTTPS");
+        if (settings.caFile() != null) net.setTrustOptions(new PemTrustOptions().addCertPath(settings.caFile()));
         RedisOptions options = new RedisOptions().setNetClientOptions(net).setUseReplicas(RedisReplicas.NEVER);
         url.nodes().forEach(options::addConnectionString);
         return switch (url.mode()) {

@@ -36,8 +36,13 @@ import java.util.concurrent.TimeUnit;
 public final class EventLoopRedis {
     private static final Logger LOG = LoggerFactory.getLogger(EventLoopRedis.class);
 
-    /** One attempt at a command: past this, the connection is taken for dead. */
+    /**
+     * One attempt at a command: past this, the connection is taken for dead (the client itself would wait for ever on a
+     * hung server, and a minute to connect to an unreachable one).
+     */
     public static final long TIMEOUT_MS = 1000;
+    /** The first command's bound ({@link #sendAtStart}). */
+    static final long START_TIMEOUT_MS = 10_000;
     /** A hung Redis must not hold up the gateway's shutdown (docs/configuration.md, "Shutdown"). */
     public static final long CLOSE_TIMEOUT_MS = 2000;
     /**
@@ -90,11 +95,12 @@ public final class EventLoopRedis {
     }
 
     /**
-     * One attempt, failing after {@link #TIMEOUT_MS} if Redis does not answer (the client itself would wait for ever on
-     * a hung server, and a minute to connect to an unreachable one).
+     * A start-up's first command: the first connection may be slow (a Sentinel's topology then the primary, a cluster's
+     * slots then every node, a loaded machine), and the gateway has already probed that Redis answers
+     * ({@code server/Gateway}, within 10 s).
      */
-    Future<Response> send(Request request) {
-        return attempt(List.of(request), TIMEOUT_MS).map(List::getFirst);
+    Future<Response> sendAtStart(Request request) {
+        return attempt(List.of(request), START_TIMEOUT_MS).map(List::getFirst);
     }
 
     /**

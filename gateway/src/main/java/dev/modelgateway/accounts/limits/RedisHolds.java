@@ -127,7 +127,7 @@ public final class RedisHolds implements CallHolds {
     public static Future<RedisHolds> connect(Vertx vertx, String url, RedisSettings settings, String prefix, long leaseMs,
                                              LocalHolds fallback) {
         EventLoopRedis redis = EventLoopRedis.create(vertx, url, settings, "model-gateway-holds:" + prefix);
-        return redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(SCRIPT.source()))
+        return redis.sendAtStart(Request.cmd(Command.SCRIPT).arg("LOAD").arg(SCRIPT.source()))
                 .map(sha -> new RedisHolds(vertx, redis, prefix, leaseMs, fallback))
                 .onFailure(e -> redis.close());
     }

@@ -126,7 +126,7 @@ public final class RedisRateLimiter implements RateLimiter {
     public static Future<RedisRateLimiter> connect(Vertx vertx, String url, RedisSettings settings, String prefix,
                                                    InstantSource clock) {
         EventLoopRedis redis = EventLoopRedis.create(vertx, url, settings, "model-gateway:" + prefix);
-        return redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(SCRIPT.source()))
+        return redis.sendAtStart(Request.cmd(Command.SCRIPT).arg("LOAD").arg(SCRIPT.source()))
                 .map(sha -> new RedisRateLimiter(vertx, redis, prefix, clock))
                 .onFailure(e -> redis.close());
     }

@@ -1,5 +1,6 @@
 package dev.modelgateway.e2e.stores;
 
+import dev.modelgateway.e2e.TestCert;
 import dev.modelgateway.server.FreePort;
 import dev.modelgateway.testing.Eventually;
 
@@ -17,17 +18,27 @@ public final class LocalRedisCluster implements AutoCloseable {
     /** How long a node may be silent before the others mark it failed and its replica is promoted. */
     static final int NODE_TIMEOUT_MS = 1000;
 
-    private final RedisNodes nodes = new RedisNodes("redis-cluster");
+    private final RedisNodes nodes;
+    private final boolean tls;
     private final List<Integer> ports = new ArrayList<>();
 
     public LocalRedisCluster() {
+        this(null);
+    }
+
+    /** With {@code tls}, every process speaks TLS only with that certificate (and the URL is {@code rediss…}). */
+    public LocalRedisCluster(TestCert tls) {
+        this.nodes = new RedisNodes("redis-cluster", tls);
+        this.tls = tls != null;
         try {
             for (int i = 0; i < 6; i++) {
                 // the bus port is chosen too: port + 10000 may be taken, or past 65535
                 ports.add(nodes.startServer("--cluster-enabled", "yes", "--cluster-node-timeout", Integer.toString(NODE_TIMEOUT_MS),
                         "--cluster-port", Integer.toString(FreePort.pick()), "--cluster-config-file", "nodes.conf"));
             }
-            List<String> create = new ArrayList<>(List.of("redis-cli", "-a", RedisNodes.PASSWORD, "--no-auth-warning", "--cluster", "create"));
+            List<String> create = new ArrayList<>(List.of("redis-cli"));
+            create.addAll(nodes.cliOptions());
+            create.addAll(List.of("--cluster", "create"));
             ports.forEach(p -> create.add("127.0.0.1:" + p));
             create.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
             String created = RedisNodes.run(create);
@@ -41,7 +52,7 @@ public final class LocalRedisCluster implements AutoCloseable {
 
     /** The gateway's {@code accounts.redis_url}: two of the nodes as seeds, the password, this test's key prefix. */
     public String url(String keyPrefix) {
-        return "redis-cluster://:" + RedisNodes.PASSWORD + "@" + ports.subList(0, 2).stream().map(p -> "127.0.0.1:" + p)
+        return (tls ? "rediss" : "redis") + "-cluster://:" + RedisNodes.PASSWORD + "@" + ports.subList(0, 2).stream().map(p -> "127.0.0.1:" + p)
                 .collect(Collectors.joining(",")) + "?key_prefix=" + keyPrefix;
     }
 

@@ -1,5 +1,6 @@
 package dev.modelgateway.e2e.stores;
 
+import dev.modelgateway.e2e.TestCert;
 import dev.modelgateway.testing.Eventually;
 
 import java.time.Duration;
@@ -16,11 +17,19 @@ public final class LocalRedisSentinel implements AutoCloseable {
     public static final String MASTER = "gateway";
     static final int DOWN_AFTER_MS = 1000;
 
-    private final RedisNodes nodes = new RedisNodes("redis-sentinel");
+    private final RedisNodes nodes;
+    private final boolean tls;
     private final List<Integer> data = new ArrayList<>();
     private final List<Integer> sentinels = new ArrayList<>();
 
     public LocalRedisSentinel() {
+        this(null);
+    }
+
+    /** With {@code tls}, every process speaks TLS only with that certificate (and the URL is {@code rediss…}). */
+    public LocalRedisSentinel(TestCert tls) {
+        this.nodes = new RedisNodes("redis-sentinel", tls);
+        this.tls = tls != null;
         try {
             int primary = nodes.startServer();
             data.add(primary);
@@ -49,7 +58,7 @@ public final class LocalRedisSentinel implements AutoCloseable {
 
     /** The gateway's {@code accounts.redis_url}: the three Sentinels, the master set, the password, the key prefix. */
     public String url(String keyPrefix) {
-        return "redis-sentinel://:" + RedisNodes.PASSWORD + "@" + sentinels.stream().map(p -> "127.0.0.1:" + p)
+        return (tls ? "rediss" : "redis") + "-sentinel://:" + RedisNodes.PASSWORD + "@" + sentinels.stream().map(p -> "127.0.0.1:" + p)
                 .collect(Collectors.joining(",")) + "/" + MASTER + "?key_prefix=" + keyPrefix;
     }
 

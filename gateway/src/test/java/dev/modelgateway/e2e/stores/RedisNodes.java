@@ -1,5 +1,6 @@
 package dev.modelgateway.e2e.stores;
 
+import dev.modelgateway.e2e.TestCert;
 import dev.modelgateway.server.FreePort;
 import dev.modelgateway.testing.Eventually;
 
@@ -27,8 +28,15 @@ final class RedisNodes implements AutoCloseable {
 
     private final Path dir;
     private final Map<Integer, Process> processes = new LinkedHashMap<>();
+    /** Null: plain TCP; else every node, replication and cluster bus speak TLS only, with this certificate. */
+    private final TestCert tls;
 
     RedisNodes(String name) {
+        this(name, null);
+    }
+
+    RedisNodes(String name, TestCert tls) {
+        this.tls = tls;
         try {
             dir = Files.createTempDirectory(name);
         } catch (IOException e) {
@@ -40,8 +48,12 @@ final class RedisNodes implements AutoCloseable {
     int startServer(String... extra) {
         int port = FreePort.pick();
         Path home = dir.resolve(Integer.toString(port));
-        List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--dir", home.toString(), "--save", "", "--appendonly", "no", "--requirepass", PASSWORD, "--masterauth", PASSWORD,
+        List<String> command = new ArrayList<>(List.of("redis-server", "--bind", "127.0.0.1"));
+        if (tls == null) command.addAll(List.of("--port", Integer.toString(port)));
+        else command.addAll(List.of("--port", "0", "--tls-port", Integer.toString(port), "--tls-cert-file", tls.certPem().toString(),
+                "--tls-key-file", tls.keyPem().toString(), "--tls-ca-cert-file", tls.certPem().toString(), "--tls-auth-clients", "no",
+                "--tls-replication", "yes", "--tls-cluster", "yes"));
+        command.addAll(List.of("--dir", home.toString(), "--save", "", "--appendonly", "no", "--requirepass", PASSWORD, "--masterauth", PASSWORD,
                 "--logfile", home.resolve("redis.log").toString()));
         command.addAll(List.of(extra));
         return start(port, home, command);
@@ -53,7 +65,9 @@ final class RedisNodes implements AutoCloseable {
         Path home = dir.resolve(Integer.toString(port));
         try {
             Files.createDirectories(home);
-            Files.writeString(home.resolve("sentinel.conf"), "port " + port + "\nbind 127.0.0.1\ndir " + home + "\nlogfile "
+            String listen = tls == null ? "port " + port + "\n" : "port 0\ntls-port " + port + "\ntls-cert-file " + tls.certPem()
+                    + "\ntls-key-file " + tls.keyPem() + "\ntls-ca-cert-file " + tls.certPem() + "\ntls-auth-clients no\ntls-replication yes\n";
+            Files.writeString(home.resolve("sentinel.conf"), listen + "bind 127.0.0.1\ndir " + home + "\nlogfile "
                     + home.resolve("sentinel.log") + "\nrequirepass " + PASSWORD + "\n" + config);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -86,10 +100,17 @@ final class RedisNodes implements AutoCloseable {
 
     /** {@code redis-cli} against the node on {@code port}: its output, trimmed; empty when it cannot connect. */
     String cli(int port, String... args) {
-        List<String> command = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port), "-a", PASSWORD,
-                "--no-auth-warning"));
+        List<String> command = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port)));
+        command.addAll(cliOptions());
         command.addAll(List.of(args));
         return run(command);
+    }
+
+    /** redis-cli's password and, with TLS, its trust. */
+    List<String> cliOptions() {
+        List<String> options = new ArrayList<>(List.of("-a", PASSWORD, "--no-auth-warning"));
+        if (tls != null) options.addAll(List.of("--tls", "--cacert", tls.certPem().toString()));
+        return options;
     }
 
     static String run(List<String> command) {
