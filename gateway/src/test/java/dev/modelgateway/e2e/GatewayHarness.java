@@ -36,6 +36,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -97,6 +98,8 @@ public final class GatewayHarness implements AutoCloseable {
         private Ticker ticker = Ticker.SYSTEM;
         private InstantSource accountsClock = InstantSource.system();
         private boolean alertsAllowPrivate;
+        /** Declared settings given through their environment variables. */
+        private final Map<String, String> settingsEnv = new HashMap<>();
 
         private Builder() {
         }
@@ -213,6 +216,12 @@ public final class GatewayHarness implements AutoCloseable {
             return this;
         }
 
+        /** A declared setting by its environment variable ({@code GATEWAY_ACCOUNTS_REDIS_REPLICA_ACKS}…). */
+        public Builder setting(String env, String value) {
+            settingsEnv.put(env, value);
+            return this;
+        }
+
         /** The Redis URL for shared counters; none (in-process counters) if unset. */
         public Builder redis(String url) {
             this.redisUrl = url;
@@ -230,7 +239,8 @@ public final class GatewayHarness implements AutoCloseable {
 
         /** The declared settings the harness sets through their environment variables; the rest at their defaults. */
         private ConfigValues settings() {
-            Map<String, String> env = Map.of("GATEWAY_ACCOUNTS_ALERTS_ALLOW_PRIVATE", String.valueOf(alertsAllowPrivate));
+            Map<String, String> env = new HashMap<>(settingsEnv);
+            env.put("GATEWAY_ACCOUNTS_ALERTS_ALLOW_PRIVATE", String.valueOf(alertsAllowPrivate));
             try {
                 return new ConfigLoader(env::get).load(null).settings();
             } catch (IOException e) {
