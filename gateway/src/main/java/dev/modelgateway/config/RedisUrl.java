@@ -79,6 +79,15 @@ public record RedisUrl(Mode mode, List<String> nodes, String masterName) {
         return new RedisUrl(mode, nodes, masterName);
     }
 
+    /**
+     * The URL's credentials ({@code user:password} or {@code :password}) as written, or null: Vert.x's errors name an
+     * endpoint with them, so the log's redaction must know them.
+     */
+    public static String credentials(String url) {
+        Matcher m = url == null ? null : URL.matcher(url.strip());
+        return m == null || !m.matches() || m.group("auth") == null || m.group("auth").isEmpty() ? null : m.group("auth");
+    }
+
     private static List<String> hosts(String list, String defaultPort) {
         List<String> hosts = new ArrayList<>();
         for (String h : list.split(",", -1)) {

@@ -8,6 +8,7 @@ import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.ConfigValues;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.RedisSettings;
+import dev.modelgateway.config.RedisUrl;
 import dev.modelgateway.config.Settings;
 import dev.modelgateway.config.ShownUrl;
 import dev.modelgateway.routing.Deployment;
@@ -115,6 +116,7 @@ public final class Gateway {
         Redaction.register(config.masterKey());
         config.vendors().values().forEach(v -> Redaction.register(v.apiKey()));
         config.providers().values().forEach(p -> p.keys().forEach(k -> Redaction.register(k.value())));
+        Redaction.register(RedisUrl.credentials(config.redisUrl()));
         config.vendors().values().forEach(v -> ShownUrl.secrets(v.baseUrl()).forEach(Redaction::register));
         config.providers().values().forEach(p -> ShownUrl.secrets(p.baseUrl()).forEach(Redaction::register));
         Telemetry telemetry = Telemetry.start(observability, System::getenv);

@@ -37,6 +37,13 @@ class RedisUrlTest {
     }
 
     @Test
+    void theCredentialsAreKnownToTheLogsRedaction() {
+        assertThat(RedisUrl.credentials("rediss-cluster://:s3cret-token@h1:1,h2:2")).isEqualTo(":s3cret-token");
+        assertThat(RedisUrl.credentials("redis://user:pw@h:1/0")).isEqualTo("user:pw");
+        assertThat(RedisUrl.credentials("redis://h:1")).isNull();
+    }
+
+    @Test
     void refusesWhatNoModeReads() {
         for (Map.Entry<String, String> bad : Map.of(
                 "memcached://h:1", "unknown scheme",

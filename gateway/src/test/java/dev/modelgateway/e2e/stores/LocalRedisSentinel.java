@@ -75,13 +75,6 @@ public final class LocalRedisSentinel implements AutoCloseable {
         nodes.kill(port);
     }
 
-    /** The keys under {@code prefix} on the primary. */
-    public List<String> keys(String prefix) {
-        List<String> keys = new ArrayList<>();
-        for (String k : nodes.cli(primary(), "--scan", "--pattern", prefix + "*").split("\n")) if (!k.isBlank()) keys.add(k);
-        return keys;
-    }
-
     @Override
     public void close() {
         nodes.close();

@@ -6,7 +6,9 @@ import dev.modelgateway.accounts.limits.RateScope;
 import dev.modelgateway.accounts.limits.RedisRateLimiter;
 import dev.modelgateway.config.RedisSettings;
 import dev.modelgateway.e2e.TestCert;
+import dev.modelgateway.services.ResponseOwners;
 import dev.modelgateway.testing.E2e;
+import dev.modelgateway.testing.Eventually;
 import dev.modelgateway.testing.ExternalStores;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
@@ -23,7 +25,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 /**
  * {@code rediss} in each mode, with a password: Redis processes that speak TLS only (their clients, replication, cluster
  * bus and Sentinels), a certificate of a CA of the test's own given as {@code accounts.redis_ca_file}, and a rate limit
- * held through them. Without the CA, or with a certificate for another name, the gateway does not connect.
+ * held through them, and on the cluster the owners of vendor B objects. Without the CA, or with a certificate for another
+ * name, the gateway does not connect.
  */
 @E2e
 @ExternalStores
@@ -70,7 +73,24 @@ class RedisTlsTest {
     @Test
     void clusterOverTls() {
         try (LocalRedisCluster cluster = new LocalRedisCluster(cert)) {
-            assertThat(admissions(cluster.url("x:").replace("?key_prefix=x:", ""), cert)).containsExactly(true, true, false);
+            String url = cluster.url("x:").replace("?key_prefix=x:", "");
+            assertThat(admissions(url, cert)).containsExactly(true, true, false);
+            // the owners of vendor B objects: one key per id, each in its own slot, on whichever node has it
+            RedisSettings trust = new RedisSettings(null, null, cert.certPem().toString());
+            ResponseOwners one = ResponseOwners.create(vertx, url, trust, prefix);
+            ResponseOwners other = ResponseOwners.create(vertx, url, trust, prefix);
+            try {
+                for (int i = 0; i < 20; i++) one.own("resp_" + i, "key-a");
+                for (int i = 0; i < 20; i++) {
+                    String id = "resp_" + i;
+                    Eventually.until(id + " seen by the other instance", () -> other.owns(id, "key-a").await());
+                }
+                assertThat(other.owns("resp_0", "key-b").await()).isFalse();
+                assertThat(cluster.keys(prefix)).as("on the primaries").hasSizeGreaterThanOrEqualTo(20);
+            } finally {
+                one.close().await();
+                other.close().await();
+            }
         }
     }
 
