@@ -10,6 +10,7 @@ import dev.modelgateway.testing.E2e;
 import dev.modelgateway.testing.ExternalStores;
 import dev.modelgateway.testing.TestClock;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.math.BigDecimal;
 import java.net.http.HttpResponse;
@@ -33,10 +34,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * answered again once a replica is promoted, the team's requests per minute are admitted exactly (not one over), its
  * budget is not overshot beyond the one call the rule allows, and every answered call has exactly one ledger row
  * (docs/operations/scale-out.md, "Failover, exactly"). The accounts' clock is frozen, so the buckets do not refill
- * while the test runs: what is admitted is what the limit allows, whatever the failover took.
+ * while the test runs: what is admitted is what the limit allows, whatever the failover took. Alone in the JVM: its
+ * eight callers and six Redis processes would slow another class's timings.
  */
 @E2e
 @ExternalStores
+@Isolated
 class RedisFailoverTest {
     static final String MODEL = "platform/vendorA-sonnet-4.5";
     static final int RPM = 40;

@@ -11,6 +11,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -23,10 +24,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What waiting for a replica ({@code WAIT} after each admission script, docs/operations/scale-out.md) costs an
  * admission that asks Redis: admissions one after another from an event loop, as the gateway makes them, on a Sentinel
  * set's primary with two replicas on loopback, with {@code accounts.redis_replica_acks} 0, 1 and 2; and, to show the
- * wait is real, 3 (more replicas than there are: each admission waits out the 100 ms bound).
+ * wait is real, 3 (more replicas than there are: each admission waits out the 100 ms bound). Alone in the JVM: it times
+ * against the machine.
  */
 @E2e
 @ExternalStores
+@Isolated
 class ReplicaAckCostTest {
     static final int ADMISSIONS = 2000;
 
