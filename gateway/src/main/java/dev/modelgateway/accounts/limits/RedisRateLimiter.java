@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -151,11 +152,14 @@ public final class RedisRateLimiter implements RateLimiter {
         return write("settle", owedBy(scopes), 0).map(r -> decisions(r, scopes));
     }
 
-    /** Writes what is still owed, then closes the connections. */
+    /**
+     * Writes what is still owed, then closes the connections. The write gets one attempt's time, not the failover
+     * wait: a stop must not wait out a failover (docs/configuration.md, "Shutdown").
+     */
     @Override
     public Future<Void> close() {
         vertx.cancelTimer(flushTimer);
-        return flush().eventually(redis::close);
+        return flush().timeout(EventLoopRedis.TIMEOUT_MS, TimeUnit.MILLISECONDS).eventually(redis::close);
     }
 
     /** Script calls this instance has made: how many admissions and flushes went to Redis. */
