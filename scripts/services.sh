@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the services the tests use are up: PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379, and that
-# Prometheus and HAProxy are installed (the metrics and load balancer tests run their own on loopback).
+# redis-server and redis-cli (for the Redis failover tests' own nodes), Prometheus and HAProxy are installed (the
+# metrics and load balancer tests run their own on loopback).
 # Starts them the way this machine kind installs them; installs them from Debian packages if missing.
 # Then makes sure PostgreSQL has the tests' own role and database (idempotent, safe to run again):
 #   role gateway_test (password gateway_test), database gateway_test owned by it, so that the tests can create
@@ -22,10 +23,12 @@ if ! port_open 5432; then
   fi
   pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main start || true
 fi
+# redis-server and redis-cli even when a Redis already listens: the failover tests (e2e/stores) start a Cluster and a
+# Sentinel set of their own (redis-server --sentinel; redis-cli --cluster create), from Debian's redis-server and redis-tools.
+if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server redis-tools >/dev/null
+fi
 if ! port_open 6379; then
-  if ! command -v redis-server >/dev/null; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
-  fi
   mkdir -p /var/lib/redis /var/log/redis
   redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
     --dir /var/lib/redis --logfile /var/log/redis/ci.log

@@ -163,7 +163,7 @@ public final class Accounts {
         return open(vertx, config, prices, aliasesOf, db, InstantSource.system());
     }
 
-    /** The same on another clock than the system's (a gateway under test whose key expiries and rotations it advances). */
+    /** On another clock than the system's: a test's moves key expiries and rotations, budget periods and the rate limits' buckets. */
     public static Future<Accounts> open(Vertx vertx, AccountsConfig config, PriceBook prices,
                                         Function<String, List<String>> aliasesOf, Database db, InstantSource clock) {
         return open(vertx, config, prices, aliasesOf, db, RedisHolds.LEASE_MS, clock);
@@ -176,10 +176,13 @@ public final class Accounts {
         LocalHolds local = new LocalHolds(spend);
         Future<RateLimiter> limiter = config.redisUrl() == null
                 ? Future.succeededFuture(new LocalRateLimiter(clock))
-                : RedisRateLimiter.connect(vertx, config.redisUrl(), config.redisKeyPrefix()).map(r -> r);
+                : RedisRateLimiter.connect(vertx, config.redisUrl(), config.redisSettings(), config.redisKeyPrefix(),
+                        // the system clock: the buckets refill on Redis's own, which every instance shares
+                        clock == InstantSource.system() ? null : clock).map(r -> r);
         return limiter
                 .compose(l -> (config.redisUrl() == null ? Future.<CallHolds>succeededFuture(local)
-                        : RedisHolds.connect(vertx, config.redisUrl(), config.redisKeyPrefix(), leaseMs, local).<CallHolds>map(h -> h))
+                        : RedisHolds.connect(vertx, config.redisUrl(), config.redisSettings(), config.redisKeyPrefix(), leaseMs, local)
+                        .<CallHolds>map(h -> h))
                         .compose(h -> vertx.executeBlocking(() -> {
                                     PriceTables.registerInForce(db, prices);
                                     // rows a dead process journaled and never wrote count before any spend is read

@@ -1,5 +1,7 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.config.RedisSettings;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,10 +22,11 @@ import java.util.List;
  *                       ({@code accounts.alerts_allow_private}; off by default, docs/security.md)
  * @param ledgerJournalKeep how long the journal keeps a segment whose rows are all written
  *                       ({@code accounts.ledger_journal_keep_hours}); zero: deleted at once
+ * @param redisSettings  replica acknowledgements, failover wait and TLS trust for Redis (docs/operations/scale-out.md)
  */
 public record AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix,
                              int defaultMaxConcurrent, Path ledgerJournalDir, boolean alertsAllowPrivate,
-                             Duration ledgerJournalKeep) {
+                             Duration ledgerJournalKeep, RedisSettings redisSettings) {
 
     public static final String DEFAULT_DATABASE_URL = "jdbc:sqlite:./data/gateway.db";
     static final String DEFAULT_JOURNAL_DIR = "./data/journal";
@@ -53,13 +56,14 @@ public record AccountsConfig(String databaseUrl, String redisUrl, String masterK
         if (defaultMaxConcurrent < 0) throw new IllegalArgumentException("the default max_concurrent must not be negative");
         if (ledgerJournalDir == null) ledgerJournalDir = Path.of(DEFAULT_JOURNAL_DIR);
         if (ledgerJournalKeep == null) ledgerJournalKeep = Duration.ZERO;
+        if (redisSettings == null) redisSettings = RedisSettings.DEFAULT;
     }
 
-    /** Written journal segments deleted at once. */
+    /** Written journal segments deleted at once; Redis's settings by its URL's mode. */
     public AccountsConfig(String databaseUrl, String redisUrl, String masterKey, String redisKeyPrefix,
                           int defaultMaxConcurrent, Path ledgerJournalDir, boolean alertsAllowPrivate) {
         this(databaseUrl, redisUrl, masterKey, redisKeyPrefix, defaultMaxConcurrent, ledgerJournalDir, alertsAllowPrivate,
-                Duration.ZERO);
+                Duration.ZERO, null);
     }
 
     /** The alert webhook on public addresses only. */

@@ -84,6 +84,7 @@ public final class ConfigLoader {
             Provider replaced = routing.providers().get(vendor.id());
             if (replaced != null) vendors.put(vendor, replaced.builtIn(vendor));
         }
+        redisUrl(v);
         return new GatewayConfig(v.text(Settings.SERVER_HOST), v.integer(Settings.SERVER_PORT), v.text(Settings.SERVER_MASTER_KEY),
                 vendors, overrides, v.text(Settings.ACCOUNTS_DATABASE_URL), v.text(Settings.ACCOUNTS_REDIS_URL), media(v),
                 limits(v), tls, v.integer(Settings.ACCOUNTS_DEFAULT_MAX_CONCURRENT),
@@ -104,6 +105,17 @@ public final class ConfigLoader {
         if (!root.isObject()) throw new IllegalArgumentException(file + ": the configuration must be a YAML mapping");
         SecretFiles.substitute(root, substitutions);
         return root;
+    }
+
+    /** Refuses a Redis URL the client could not use, naming the setting (never quoting the URL: it may hold a password). */
+    private static void redisUrl(ConfigValues v) {
+        String url = v.text(Settings.ACCOUNTS_REDIS_URL);
+        if (url == null || url.isBlank()) return;
+        try {
+            RedisUrl.parse(url);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(Settings.ACCOUNTS_REDIS_URL.name() + ": " + e.getMessage());
+        }
     }
 
     private static OperationTimeouts timeouts(ConfigValues v) {

@@ -75,6 +75,7 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
         providers().values().forEach(p -> p.keys().forEach(k -> all.add(k.value())));
         vendors.values().forEach(v -> all.addAll(ShownUrl.secrets(v.baseUrl())));
         providers().values().forEach(p -> all.addAll(ShownUrl.secrets(p.baseUrl())));
+        all.add(RedisUrl.credentials(redisUrl()));
         all.removeIf(Objects::isNull);
         return all;
     }

@@ -102,9 +102,24 @@ public final class Settings {
                     + " (`jdbc:postgresql://host:5432/db?user=...`, `&currentSchema=` to pick a schema) for several;"
                     + " see [accounts.md](accounts.md)");
     public static final Setting ACCOUNTS_REDIS_URL = Setting.of("accounts.redis_url", Kind.SECRET).oldEnv("GATEWAY_REDIS_URL")
-            .doc("`redis://[:password@]host:port[/db]`: rate-limit counters, concurrency slots, budget reservations and the"
-                    + " owners of vendor B responses shared by several instances (unset: the owners in PostgreSQL if the"
-                    + " accounts are there, the rest in the process, right for one instance only)");
+            .doc("rate-limit counters, concurrency slots, budget reservations, cooldowns and the owners of vendor B responses"
+                    + " shared by several instances (unset: the owners in PostgreSQL if the accounts are there, the rest in the"
+                    + " process, right for one instance only). One node (or a managed primary endpoint):"
+                    + " `redis://[[user]:password@]host:port[/db]`; Sentinel: `redis-sentinel://[[user]:password@]host:port,host:port/master_name[/db]`;"
+                    + " Cluster: `redis-cluster://[[user]:password@]host:port[,host:port]`; `rediss…` for TLS. `?key_prefix=` names this"
+                    + " deployment's keys (default `mg:`); see [scale-out.md](operations/scale-out.md#redis)");
+    public static final Setting ACCOUNTS_REDIS_REPLICA_ACKS = Setting.of("accounts.redis_replica_acks", Kind.INTEGER).range(0, 16)
+            .shown("`1` with Sentinel or Cluster, `0` with one node")
+            .doc("replicas that must have a rate-limit or budget write (Redis `WAIT`) before the admission it decides counts,"
+                    + " so that a failover cannot lose it; `0` does not wait. See"
+                    + " [scale-out.md](operations/scale-out.md#failover-exactly)");
+    public static final Setting ACCOUNTS_REDIS_FAILOVER_WAIT_SECONDS = Setting.of("accounts.redis_failover_wait_seconds", Kind.DECIMAL)
+            .range(0, 120).shown("`5` with Sentinel or Cluster, `1` with one node")
+            .doc("how long an admission waits for Redis (retrying on the new primary during a failover) before it is decided"
+                    + " without Redis: rate limits not applied, concurrency and budget holds counted in this process alone");
+    public static final Setting ACCOUNTS_REDIS_CA_FILE = Setting.of("accounts.redis_ca_file", Kind.FILE)
+            .doc("PEM certificates a `rediss` server's certificate must chain to, instead of the JDK's trusted roots"
+                    + " (Memorystore's server CA, a self-run Redis's)");
     public static final Setting ACCOUNTS_DEFAULT_MAX_CONCURRENT = Setting.of("accounts.default_max_concurrent", Kind.INTEGER)
             .range(0, 1_000_000).byDefault(GatewayConfig.DEFAULT_MAX_CONCURRENT).oldEnv("GATEWAY_DEFAULT_MAX_CONCURRENT")
             .doc("calls a key may have in flight at once when it sets no `max_concurrent` (`0`: no bound); see"
@@ -245,7 +260,8 @@ public final class Settings {
             VENDORS.put(v, own);
             all.addAll(own.values());
         }
-        all.addAll(List.of(ACCOUNTS_DATABASE_URL, ACCOUNTS_REDIS_URL, ACCOUNTS_DEFAULT_MAX_CONCURRENT, ACCOUNTS_LEDGER_JOURNAL_DIR,
+        all.addAll(List.of(ACCOUNTS_DATABASE_URL, ACCOUNTS_REDIS_URL, ACCOUNTS_REDIS_REPLICA_ACKS,
+                ACCOUNTS_REDIS_FAILOVER_WAIT_SECONDS, ACCOUNTS_REDIS_CA_FILE, ACCOUNTS_DEFAULT_MAX_CONCURRENT, ACCOUNTS_LEDGER_JOURNAL_DIR,
                 ACCOUNTS_LEDGER_JOURNAL_KEEP_HOURS,
                 ACCOUNTS_ALERTS_ALLOW_PRIVATE,
                 MEDIA_ALLOW_PRIVATE, MEDIA_MAX_BYTES, MEDIA_TIMEOUT_SECONDS, MEDIA_MAX_REDIRECTS, MEDIA_MAX_ITEMS,

@@ -7,6 +7,7 @@ import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.config.ConfigLoader;
 import dev.modelgateway.config.ConfigValues;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.config.RedisSettings;
 import dev.modelgateway.config.Settings;
 import dev.modelgateway.routing.Deployment;
 import dev.modelgateway.routing.RoutePrices;
@@ -19,6 +20,7 @@ import dev.modelgateway.config.ServerTls;
 import dev.modelgateway.observability.ObservabilityConfig;
 import dev.modelgateway.observability.Redaction;
 import dev.modelgateway.observability.Telemetry;
+import dev.modelgateway.redis.RedisClients;
 import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.services.SharedServices;
 import dev.modelgateway.services.TranscriptionTasks;
@@ -31,7 +33,6 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.ext.web.Route;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 
 import java.time.InstantSource;
@@ -111,7 +112,9 @@ public final class Gateway {
      * @param observability the metrics, tracing and access-log settings (docs/observability.md)
      * @param ticker        the clock the circuit breakers, the shared cooldowns and the shutdown's drain read (tests pass
      *                      one they advance)
-     * @param accountsClock the clock of the accounts: key expiries and rotations, budget periods (tests pass one they advance)
+     * @param accountsClock the clock of the accounts (key expiries and rotations, budget periods) and of the Redis rate
+     *                      limiter's buckets, which refill only as it moves (tests pass one they advance; the system's:
+     *                      Redis's own clock)
      */
     public static Future<Gateway> start(Vertx vertx, GatewayConfig config, int instances, ObservabilityConfig observability,
                                         Ticker ticker, InstantSource accountsClock) {
@@ -120,10 +123,10 @@ public final class Gateway {
         Telemetry telemetry = Telemetry.start(observability, System::getenv);
         AccountsConfig accountsConfig = new AccountsConfig(config.databaseUrl(), config.redisUrl(), config.masterKey(), null,
                 config.defaultMaxConcurrent(), config.ledgerJournalDir(), config.settings().flag(Settings.ACCOUNTS_ALERTS_ALLOW_PRIVATE),
-                config.ledgerJournalKeep());
+                config.ledgerJournalKeep(), RedisSettings.of(config.settings()));
         Future<Database> database = Accounts.openDatabase(vertx, accountsConfig);
         Future<Void> tls = tlsUsable(vertx, config);
-        Future<Void> redis = redisReachable(vertx, config.redisUrl());
+        Future<Void> redis = redisReachable(vertx, config.redisUrl(), accountsConfig.redisSettings());
         int port = config.port() == 0 ? FreePort.pick() : config.port();
         GatewayConfig bound = config.withPort(port);
         CircuitBreakers breakers = new CircuitBreakers(ticker);
@@ -168,7 +171,7 @@ public final class Gateway {
                 .compose(accounts -> TranscriptionTasks.start(vertx, table, accounts, breakers, cloudAuth)
                         .andThen(tasks -> reload.attach(accounts.admin()))
                         .compose(tasks -> SharedServices.open(vertx, accounts.database(), accountsConfig.redisUrl(),
-                                accountsConfig.redisKeyPrefix(), tasks)).compose(services -> {
+                                accountsConfig.redisSettings(), accountsConfig.redisKeyPrefix(), tasks)).compose(services -> {
                     HealthEndpoints health = new HealthEndpoints(vertx, bound, accounts, breakers, table, telemetry, drain);
                     boolean ownPort = observability.metricsPort() > 0;
                     Future<HttpServer> metricsServer = ownPort ? metricsServer(vertx, bound.host(), observability.metricsPort(), health)
@@ -179,7 +182,8 @@ public final class Gateway {
                             .map(id -> {
                                 reload.watch();
                                 SharedCooldowns cooldowns = accountsConfig.redisUrl() == null ? null
-                                        : SharedCooldowns.start(vertx, accountsConfig.redisUrl(), accountsConfig.redisKeyPrefix(), breakers,
+                                        : SharedCooldowns.start(vertx, accountsConfig.redisUrl(), accountsConfig.redisSettings(),
+                                                accountsConfig.redisKeyPrefix(), breakers,
                                                 InstantSource.system());
                                 return new Gateway(vertx, id, port, accounts, services, reload, cooldowns, telemetry, ms, routes, drain,
                                         drainSeconds);
@@ -215,11 +219,11 @@ public final class Gateway {
      * Connects to Redis once before the accounts do, so that an unreachable Redis is reported as such
      * within {@link #REDIS_PROBE_SECONDS}, rather than as a failure somewhere in the accounts store.
      */
-    private static Future<Void> redisReachable(Vertx vertx, String url) {
+    private static Future<Void> redisReachable(Vertx vertx, String url, RedisSettings settings) {
         if (url == null) return Future.succeededFuture();
         Redis probe;
         try {
-            probe = Redis.createClient(vertx, new RedisOptions().setConnectionString(url));
+            probe = RedisClients.probe(vertx, url, settings, (int) TimeUnit.SECONDS.toMillis(REDIS_PROBE_SECONDS));
         } catch (RuntimeException e) {
             return Future.failedFuture(new StartupFailure("The Redis URL " + StartupFailure.redact(url)
                     + " (" + Settings.ACCOUNTS_REDIS_URL.name() + ") is not valid: " + StartupFailure.reason(e), e));

@@ -3,9 +3,11 @@ package dev.modelgateway.server;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.config.RedisSettings;
 import dev.modelgateway.config.Vendor;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.observability.Telemetry;
+import dev.modelgateway.redis.RedisClients;
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.routing.Deployment;
@@ -16,7 +18,6 @@ import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 
 import java.util.ArrayList;
@@ -125,7 +126,8 @@ public final class HealthEndpoints {
     }
 
     private Future<Void> redisReachable() {
-        Redis probe = Redis.createClient(vertx, new RedisOptions().setConnectionString(config.redisUrl()));
+        Redis probe = RedisClients.probe(vertx, config.redisUrl(), RedisSettings.of(config.settings()),
+                (int) TimeUnit.SECONDS.toMillis(PROBE_SECONDS));
         return probe.connect().compose(c -> c.send(Request.cmd(Command.PING)).eventually(c::close))
                 .<Void>mapEmpty().eventually(probe::close);
     }

@@ -1,11 +1,11 @@
 package dev.modelgateway.services;
 
+import dev.modelgateway.config.RedisSettings;
+import dev.modelgateway.redis.RedisClients;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.net.NetClientOptions;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 
@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The owners of vendor B objects in Redis, shared by every instance: one string key per id,
  * {@code <prefix>resp-owner:<id>} → key id, expiring with vendor B's retention. One key per id (no multi-key
- * command), so it works on a Redis cluster too. The client's own waits are unbounded on a hung server, so
+ * command), so it works on a Redis Cluster too: each id's key lives in its own slot, on whichever node has it. During
+ * a failover an id whose node has no primary yet is not answered within the timeout: a 503, as a Redis that is down. The client's own waits are unbounded on a hung server, so
  * every command is cut at {@link #TIMEOUT_MS}.
  */
 final class RedisOwners implements SharedOwners {
@@ -35,10 +36,8 @@ final class RedisOwners implements SharedOwners {
     }
 
     /** Connects lazily: the gateway checked at start-up that Redis answers. */
-    static RedisOwners create(Vertx vertx, String url, String prefix) {
-        RedisOptions options = new RedisOptions().setConnectionString(url).setMaxPoolSize(POOL).setMaxPoolWaiting(POOL_WAITING)
-                .setNetClientOptions(new NetClientOptions().setConnectTimeout((int) TIMEOUT_MS).setTcpNoDelay(true));
-        return new RedisOwners(Redis.createClient(vertx, options), prefix);
+    static RedisOwners create(Vertx vertx, String url, RedisSettings settings, String prefix) {
+        return new RedisOwners(RedisClients.create(vertx, url, settings, (int) TIMEOUT_MS, POOL, POOL_WAITING), prefix);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.modelgateway.services;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.modelgateway.config.RedisSettings;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.observability.LogThrottle;
@@ -70,8 +71,8 @@ public final class ResponseOwners {
     }
 
     /** Owners in Redis at {@code url} under {@code prefix}, shared by every instance; in this process when {@code url} is null. */
-    public static ResponseOwners create(Vertx vertx, String url, String prefix) {
-        return url == null ? inProcess() : new ResponseOwners(vertx, RedisOwners.create(vertx, url, prefix));
+    public static ResponseOwners create(Vertx vertx, String url, RedisSettings settings, String prefix) {
+        return url == null ? inProcess() : new ResponseOwners(vertx, RedisOwners.create(vertx, url, settings, prefix));
     }
 
     /** Owners in {@code db}'s {@code response_owners} (the services migrations applied), shared by every instance. */

@@ -1,5 +1,6 @@
 package dev.modelgateway.services;
 
+import dev.modelgateway.config.RedisSettings;
 import dev.modelgateway.store.Database;
 import dev.modelgateway.store.Schema;
 import io.vertx.core.Future;
@@ -20,17 +21,17 @@ public record SharedServices(ResponseStore responses, ResponseOwners owners, Tra
      * (then they are in Redis at {@code redisUrl} under {@code redisPrefix}); with the embedded database the
      * responses are in this process, the owners in Redis or in this process.
      */
-    public static Future<SharedServices> open(Vertx vertx, Database db, String redisUrl, String redisPrefix,
-                                              TranscriptionTasks transcriptions) {
+    public static Future<SharedServices> open(Vertx vertx, Database db, String redisUrl, RedisSettings redisSettings,
+                                              String redisPrefix, TranscriptionTasks transcriptions) {
         if (db.vendor() != Database.Vendor.POSTGRESQL) {
             return Future.succeededFuture(new SharedServices(ResponseStore.inProcess(),
-                    ResponseOwners.create(vertx, redisUrl, redisPrefix), transcriptions));
+                    ResponseOwners.create(vertx, redisUrl, redisSettings, redisPrefix), transcriptions));
         }
         return vertx.executeBlocking(() -> {
             db.migrate(SCHEMA);
             return null;
         }, false).map(migrated -> new SharedServices(SqlResponses.open(vertx, db, ResponseBounds.SHARED),
-                redisUrl != null ? ResponseOwners.create(vertx, redisUrl, redisPrefix) : ResponseOwners.inDatabase(vertx, db),
+                redisUrl != null ? ResponseOwners.create(vertx, redisUrl, redisSettings, redisPrefix) : ResponseOwners.inDatabase(vertx, db),
                 transcriptions));
     }
 

@@ -2,12 +2,12 @@ package dev.modelgateway.upstream;
 
 import dev.modelgateway.routing.CircuitBreaker;
 import dev.modelgateway.routing.CircuitBreakers;
+import dev.modelgateway.config.RedisSettings;
+import dev.modelgateway.redis.RedisClients;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.net.NetClientOptions;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
-import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import org.slf4j.Logger;
@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * instances agree which deployments are out of rotation: a breaker that opens here writes when its cooldown ends
  * into one hash ({@code <prefix>cooldowns}: deployment id → epoch milliseconds), and every instance reads the hash
  * every {@link #POLL_MS} and cools its own breaker of each deployment listed until then. A Redis that does not
- * answer costs nothing but the sharing: each instance keeps its own breakers.
+ * answer costs nothing but the sharing: each instance keeps its own breakers. One key, so one slot of a Redis Cluster.
  */
 public final class SharedCooldowns {
     private static final Logger LOG = LoggerFactory.getLogger(SharedCooldowns.class);
@@ -48,10 +48,10 @@ public final class SharedCooldowns {
     }
 
     /** Starts sharing the breakers' cooldowns through the Redis at {@code url}, under {@code prefix}. */
-    public static SharedCooldowns start(Vertx vertx, String url, String prefix, CircuitBreakers breakers, InstantSource clock) {
-        RedisOptions options = new RedisOptions().setConnectionString(url).setMaxPoolSize(2).setMaxPoolWaiting(1024)
-                .setNetClientOptions(new NetClientOptions().setConnectTimeout((int) TIMEOUT_MS).setTcpNoDelay(true));
-        SharedCooldowns shared = new SharedCooldowns(vertx, Redis.createClient(vertx, options), prefix + "cooldowns", breakers, clock);
+    public static SharedCooldowns start(Vertx vertx, String url, RedisSettings settings, String prefix, CircuitBreakers breakers,
+                                        InstantSource clock) {
+        SharedCooldowns shared = new SharedCooldowns(vertx, RedisClients.create(vertx, url, settings, (int) TIMEOUT_MS, 2, 1024),
+                prefix + "cooldowns", breakers, clock);
         breakers.onOpen(shared::publish);
         shared.timer = vertx.setPeriodic(POLL_MS, id -> shared.poll());
         return shared;

@@ -100,6 +100,8 @@ public final class GatewayHarness implements AutoCloseable {
         private boolean alertsAllowPrivate;
         /** Null: the setting's default (a value of the harness's own would show in a reload's {@code restart_needed}). */
         private Integer drainSeconds;
+        /** Declared settings given through their environment variables. */
+        private final Map<String, String> settingsEnv = new HashMap<>();
 
         private Builder() {
         }
@@ -177,15 +179,18 @@ public final class GatewayHarness implements AutoCloseable {
             return this;
         }
 
-        /** The clock the circuit breakers read: a {@code TestClock} lets a test end a cooldown without waiting for it. */
-        public Builder clock(Ticker clock) {
-            this.ticker = clock;
+        /**
+         * The accounts' clock (budget periods, expiries, a rotation's grace) and the Redis rate limiter's: with a test's,
+         * the buckets refill and the graces end only when the test moves it.
+         */
+        public Builder accountsClock(InstantSource clock) {
+            this.accountsClock = clock;
             return this;
         }
 
-        /** The accounts' clock: a {@code TestClock} ends a key's expiry or a rotation's grace without waiting for it. */
-        public Builder accountsClock(InstantSource clock) {
-            this.accountsClock = clock;
+        /** The clock the circuit breakers read: a {@code TestClock} lets a test end a cooldown without waiting for it. */
+        public Builder clock(Ticker clock) {
+            this.ticker = clock;
             return this;
         }
 
@@ -219,6 +224,12 @@ public final class GatewayHarness implements AutoCloseable {
             return this;
         }
 
+        /** A declared setting by its environment variable ({@code GATEWAY_ACCOUNTS_REDIS_REPLICA_ACKS}…). */
+        public Builder setting(String env, String value) {
+            settingsEnv.put(env, value);
+            return this;
+        }
+
         /** The Redis URL for shared counters; none (in-process counters) if unset. */
         public Builder redis(String url) {
             this.redisUrl = url;
@@ -236,7 +247,8 @@ public final class GatewayHarness implements AutoCloseable {
 
         /** The declared settings the harness sets through their environment variables; the rest at their defaults. */
         private ConfigValues settings() {
-            Map<String, String> env = new HashMap<>(Map.of("GATEWAY_ACCOUNTS_ALERTS_ALLOW_PRIVATE", String.valueOf(alertsAllowPrivate)));
+            Map<String, String> env = new HashMap<>(settingsEnv);
+            env.put("GATEWAY_ACCOUNTS_ALERTS_ALLOW_PRIVATE", String.valueOf(alertsAllowPrivate));
             if (drainSeconds != null) env.put("GATEWAY_SERVER_DRAIN_SECONDS", drainSeconds.toString());
             try {
                 return new ConfigLoader(env::get).load(null).settings();

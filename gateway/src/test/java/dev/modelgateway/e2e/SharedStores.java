@@ -47,6 +47,18 @@ public final class SharedStores implements AutoCloseable {
         return withRedis(redis -> keys(redis).size());
     }
 
+    /**
+     * The keys under this test's prefix but the scripts' records of their runs ({@code …:run:…}, kept a few seconds so
+     * that a run retried after a failover takes nothing twice): the shared counters, leases and owners.
+     */
+    public int redisStateKeyCount() {
+        return withRedis(redis -> {
+            int n = 0;
+            for (Response k : keys(redis)) if (!k.toString().contains(":run:")) n++;
+            return n;
+        });
+    }
+
     @Override
     public void close() throws SQLException {
         exec("DROP SCHEMA " + schema + " CASCADE");

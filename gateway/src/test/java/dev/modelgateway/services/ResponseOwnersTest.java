@@ -1,5 +1,6 @@
 package dev.modelgateway.services;
 
+import dev.modelgateway.config.RedisSettings;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.testing.ExternalStores;
 import io.vertx.core.Context;
@@ -50,8 +51,8 @@ class ResponseOwnersTest {
     @Test
     void anOwnerWrittenByOneInstanceIsReadByAnother() {
         String prefix = "mgtest-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()) + ":";
-        ResponseOwners first = ResponseOwners.create(vertx, REDIS, prefix);
-        ResponseOwners second = ResponseOwners.create(vertx, REDIS, prefix);
+        ResponseOwners first = ResponseOwners.create(vertx, REDIS, RedisSettings.DEFAULT, prefix);
+        ResponseOwners second = ResponseOwners.create(vertx, REDIS, RedisSettings.DEFAULT, prefix);
         try {
             first.own("resp_1", "key-a");
             // the write is not awaited by own(); the other instance sees it once Redis has it
@@ -62,7 +63,7 @@ class ResponseOwnersTest {
             assertThat(onEventLoop(() -> second.notOwned(List.of("resp_1", "resp_unknown"), "key-a"))).containsExactly("resp_unknown");
             second.disown("resp_1");
             assertThat(onEventLoop(() -> second.owns("resp_1", "key-a"))).as("deleted at the vendor").isFalse();
-            ResponseOwners restarted = ResponseOwners.create(vertx, REDIS, prefix);
+            ResponseOwners restarted = ResponseOwners.create(vertx, REDIS, RedisSettings.DEFAULT, prefix);
             until = System.nanoTime() + 2_000_000_000L;
             while (onEventLoop(() -> restarted.owns("resp_1", "key-a")) && System.nanoTime() < until) Thread.onSpinWait();
             assertThat(onEventLoop(() -> restarted.owns("resp_1", "key-a"))).as("forgotten in Redis too").isFalse();
@@ -77,7 +78,7 @@ class ResponseOwnersTest {
     void aSilentRedisIsA503WithinASecondAndTheCacheStillAnswers() {
         // accepts connections and never answers, like a hung Redis
         NetServer silent = vertx.createNetServer().connectHandler(socket -> { }).listen(0, "127.0.0.1").await();
-        ResponseOwners owners = ResponseOwners.create(vertx, "redis://127.0.0.1:" + silent.actualPort(), "mg:");
+        ResponseOwners owners = ResponseOwners.create(vertx, "redis://127.0.0.1:" + silent.actualPort(), RedisSettings.DEFAULT, "mg:");
         try {
             long started = System.nanoTime();
             assertThatThrownBy(() -> onEventLoop(() -> owners.owns("resp_elsewhere", "key-a")))

@@ -11,11 +11,25 @@ import java.util.List;
  * One pair of buckets a request draws from: the key's own ({@code models} null), the key's buckets for the models
  * matching one of its {@link ModelLimit}s, or its team's (then {@code keyId} is the team's holder id
  * {@code team:<id>} and {@code teamName} names it), which every key of the team draws from.
+ *
+ * @param hashTag the holder whose Redis hash slot keeps the bucket: a key's buckets sit in its team's slot (when it has
+ *                a team), so that one script takes from the key's and the team's at once on a Redis Cluster
+ *                (docs/operations/scale-out.md, "Keys and hash slots")
  */
-public record RateScope(String keyId, String models, RateLimits limits, String teamName) {
+public record RateScope(String keyId, String models, RateLimits limits, String teamName, String hashTag) {
+
+    /** A team's scope ({@code teamName} set) or a key's without a team. */
+    public RateScope(String keyId, String models, RateLimits limits, String teamName) {
+        this(keyId, models, limits, teamName, keyId);
+    }
 
     public RateScope(String keyId, String models, RateLimits limits) {
         this(keyId, models, limits, null);
+    }
+
+    /** A key's scope; {@code teamHolder}: its team's holder id ({@link Team#holder()}), null without a team. */
+    public static RateScope ofKey(String keyId, String teamHolder, String models, RateLimits limits) {
+        return new RateScope(keyId, models, limits, null, teamHolder == null ? keyId : teamHolder);
     }
 
     /**
@@ -24,14 +38,15 @@ public record RateScope(String keyId, String models, RateLimits limits, String t
      */
     public static List<RateScope> of(ApiKey key, String publicModel) {
         List<RateScope> scopes = new ArrayList<>(3);
+        String team = key.team() == null ? null : key.team().holder();
         RateLimits own = RateLimits.of(key);
-        if (!own.none()) scopes.add(new RateScope(key.id(), null, own));
+        if (!own.none()) scopes.add(ofKey(key.id(), team, null, own));
         ModelLimit modelLimit = key.modelLimit(publicModel);
         if (modelLimit != null && !RateLimits.of(modelLimit).none()) {
-            scopes.add(new RateScope(key.id(), modelLimit.models(), RateLimits.of(modelLimit)));
+            scopes.add(ofKey(key.id(), team, modelLimit.models(), RateLimits.of(modelLimit)));
         }
-        RateScope team = team(key.team());
-        if (team != null) scopes.add(team);
+        RateScope teamScope = team(key.team());
+        if (teamScope != null) scopes.add(teamScope);
         return scopes;
     }
 

@@ -1,6 +1,7 @@
 package dev.modelgateway.accounts.limits;
 
 import dev.modelgateway.accounts.keys.BudgetPeriod;
+import dev.modelgateway.config.RedisSettings;
 import dev.modelgateway.observability.LogThrottle;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -40,42 +41,48 @@ public final class RedisHolds implements CallHolds {
     static final long SPEND_TTL_MS = 3_600_000;
 
     /**
-     * KEYS: the holder's leases, then spend counters (take: the budget's span; spend: every span of the call). ARGV: op, lease ms, then per op:
+     * KEYS: the holder's leases, this run's record, then spend counters (take: the budget's span; spend: every span
+     * of the call). ARGV: op, lease ms, record ms, then per op:
      * take: lease member, max in flight (0: none), budget e10 (-1: none), the caller's spend e10 (raises the
-     * counter when it knows more, e.g. after Redis lost it); returns {0} (taken), {1} (concurrency), {2} (budget
-     * reserved) or {3, spent} (budget spent).
+     * counter when it knows more, e.g. after Redis lost it); returns {0} (taken, or taken already by an earlier run
+     * of this take), {1} (concurrency), {2} (budget reserved) or {3, spent} (budget spent).
      * release: the member. renew: the members. spend: the cost, added only to a counter that exists (one that
-     * does not is seeded from the database, which will have this cost).
+     * does not is seeded from the database, which will have this cost), and only once: the record says it was.
+     * Each op may run twice (a retry after a failover lost its answer) without counting twice.
      */
-    private static final String SCRIPT = """
+    private static final RedisScript SCRIPT = RedisScript.of("""
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
             local op, ttl = ARGV[1], tonumber(ARGV[2])
             if op == 'spend' then
-              for i = 2, #KEYS do
-                if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('INCRBY', KEYS[i], ARGV[3]) end
+              local counters = {}
+              for i = 3, #KEYS do
+                if redis.call('EXISTS', KEYS[i]) == 1 then counters[#counters + 1] = KEYS[i] end
               end
+              if #counters == 0 or not redis.call('SET', KEYS[2], '1', 'PX', ARGV[3], 'NX') then return 0 end
+              for _, k in ipairs(counters) do redis.call('INCRBY', k, ARGV[4]) end
               return 0
             end
             if op == 'release' then
-              redis.call('ZREM', KEYS[1], ARGV[3])
+              redis.call('ZREM', KEYS[1], ARGV[4])
               return 0
             end
             if op == 'renew' then
-              for i = 3, #ARGV do redis.call('ZADD', KEYS[1], 'XX', now + ttl, ARGV[i]) end
+              for i = 4, #ARGV do redis.call('ZADD', KEYS[1], 'XX', now + ttl, ARGV[i]) end
               redis.call('PEXPIRE', KEYS[1], ttl)
               return 0
             end
-            local max, budget, seed = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+            if redis.call('ZSCORE', KEYS[1], ARGV[4]) then return {0} end
+            local max, budget, seed = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
             redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
             if max > 0 and redis.call('ZCARD', KEYS[1]) >= max then return {1} end
             if budget >= 0 then
-              local spent = tonumber(redis.call('GET', KEYS[2]) or '-1')
+              local spent = tonumber(redis.call('GET', KEYS[3]) or '-1')
               if seed > spent then
-                redis.call('SET', KEYS[2], ARGV[6])
+                redis.call('SET', KEYS[3], ARGV[7])
                 spent = seed
               end
-              redis.call('PEXPIRE', KEYS[2], %d)
+              redis.call('PEXPIRE', KEYS[3], %d)
               if spent >= budget then return {3, tostring(spent)} end
               local reserved = 0
               for _, m in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
@@ -83,40 +90,45 @@ public final class RedisHolds implements CallHolds {
               end
               if spent + reserved >= budget then return {2} end
             end
-            redis.call('ZADD', KEYS[1], now + ttl, ARGV[3])
+            redis.call('ZADD', KEYS[1], now + ttl, ARGV[4])
             redis.call('PEXPIRE', KEYS[1], ttl)
             return {0}
-            """.formatted(SPEND_TTL_MS);
+            """.formatted(SPEND_TTL_MS));
 
     private final Vertx vertx;
     private final EventLoopRedis redis;
     private final String prefix;
-    private final String sha;
     private final long leaseMs;
     private final LocalHolds fallback;
     /** Names this instance's leases, so they never collide with another instance's. */
     private final String instance = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
     private final AtomicLong leaseCount = new AtomicLong();
+    private final AtomicLong runCount = new AtomicLong();
     /** The leases this instance holds, member → key id: renewed until released. */
     private final Map<String, String> leases = new ConcurrentHashMap<>();
     /** Once per 10 s: during an outage every call fails the same way. */
     private final LogThrottle warnings = new LogThrottle(Duration.ofSeconds(10));
     private final long renewTimer;
 
-    private RedisHolds(Vertx vertx, EventLoopRedis redis, String prefix, String sha, long leaseMs, LocalHolds fallback) {
+    private RedisHolds(Vertx vertx, EventLoopRedis redis, String prefix, long leaseMs, LocalHolds fallback) {
         this.vertx = vertx;
         this.redis = redis;
         this.prefix = prefix;
-        this.sha = sha;
         this.leaseMs = leaseMs;
         this.fallback = fallback;
         this.renewTimer = vertx.setPeriodic(leaseMs / 3, id -> renew());
     }
 
     public static Future<RedisHolds> connect(Vertx vertx, String url, String prefix, long leaseMs, LocalHolds fallback) {
-        EventLoopRedis redis = EventLoopRedis.create(vertx, url, "model-gateway-holds:" + prefix);
-        return redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(SCRIPT))
-                .map(sha -> new RedisHolds(vertx, redis, prefix, sha.toString(), leaseMs, fallback))
+        return connect(vertx, url, RedisSettings.DEFAULT, prefix, leaseMs, fallback);
+    }
+
+    /** Connects and checks that Redis answers. */
+    public static Future<RedisHolds> connect(Vertx vertx, String url, RedisSettings settings, String prefix, long leaseMs,
+                                             LocalHolds fallback) {
+        EventLoopRedis redis = EventLoopRedis.create(vertx, url, settings, "model-gateway-holds:" + prefix);
+        return redis.sendAtStart(Request.cmd(Command.SCRIPT).arg("LOAD").arg(SCRIPT.source()))
+                .map(sha -> new RedisHolds(vertx, redis, prefix, leaseMs, fallback))
                 .onFailure(e -> redis.close());
     }
 
@@ -171,21 +183,20 @@ public final class RedisHolds implements CallHolds {
                 .onFailure(e -> warn("leases not renewed: " + e)));
     }
 
+    /**
+     * Takes and spends decide admissions: replicas must have them ({@link EventLoopRedis#run}); releases and renewals
+     * only free or keep what is held, and a lost one costs a lease that lingers until it expires.
+     */
     private Future<Response> run(String holder, List<String> periods, String op, List<String> args) {
-        return redis.send(script(Command.EVALSHA, sha, holder, periods, op, args))
-                .recover(e -> e.getMessage() != null && e.getMessage().startsWith("NOSCRIPT")
-                        // Redis restarted or was flushed since the script was loaded.
-                        ? redis.send(script(Command.EVAL, SCRIPT, holder, periods, op, args))
-                        : Future.failedFuture(e));
-    }
-
-    private Request script(Command command, String script, String holder, List<String> periods, String op, List<String> args) {
-        // The braces are a cluster hash tag: all keys of a holder live on one shard, as the script needs.
-        Request r = Request.cmd(command).arg(script).arg(1 + periods.size()).arg(prefix + "hold:{" + holder + "}");
-        for (String period : periods) r.arg(prefix + "spent:{" + holder + "}:" + period);
-        r.arg(op).arg(leaseMs);
-        for (String a : args) r.arg(a);
-        return r;
+        // The braces are a cluster hash tag: all keys of a holder live in one slot, as the script needs.
+        List<String> keys = new ArrayList<>(2 + periods.size());
+        keys.add(prefix + "hold:{" + holder + "}");
+        keys.add(prefix + "hold:{" + holder + "}:run:" + instance + "." + runCount.incrementAndGet());
+        for (String period : periods) keys.add(prefix + "spent:{" + holder + "}:" + period);
+        List<String> argv = new ArrayList<>(3 + args.size());
+        argv.addAll(List.of(op, Long.toString(leaseMs), Long.toString(redis.failoverWaitMs() + 2 * EventLoopRedis.TIMEOUT_MS)));
+        argv.addAll(args);
+        return redis.run(SCRIPT, keys, argv, op.equals("take") || op.equals("spend"));
     }
 
     private void warn(String message) {

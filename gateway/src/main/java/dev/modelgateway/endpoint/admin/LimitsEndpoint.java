@@ -85,8 +85,10 @@ public final class LimitsEndpoint {
         ApiKey apiKey = key.toApiKey();
         RateLimits own = RateLimits.of(apiKey);
         List<RateScope> scopes = new ArrayList<>();
-        if (!own.none()) scopes.add(new RateScope(key.id(), null, own));
-        apiKey.modelLimits().forEach(m -> scopes.add(new RateScope(key.id(), m.models(), RateLimits.of(m))));
+        // the buckets live where admissions put them: in the team's hash slot when the key has a team
+        String team = key.settings().teamId() == null ? null : Team.HOLDER_PREFIX + key.settings().teamId();
+        if (!own.none()) scopes.add(RateScope.ofKey(key.id(), team, null, own));
+        apiKey.modelLimits().forEach(m -> scopes.add(RateScope.ofKey(key.id(), team, m.models(), RateLimits.of(m))));
         ObjectNode item = Json.MAPPER.createObjectNode().put("key_id", key.id()).put("name", key.settings().name())
                 .put("team_id", key.settings().teamId())
                 .put("disabled", key.disabled()).put("rpm", key.settings().rpm()).put("tpm", key.settings().tpm())

@@ -150,7 +150,7 @@ class LedgerJournalTest {
 
     @Test
     void writtenSegmentsAreKeptAndReplayedIntoARestoredBackupOnce() throws Exception {
-        AccountsConfig keeping = new AccountsConfig(url(), null, null, null, 0, journalDir(), false, Duration.ofHours(24));
+        AccountsConfig keeping = new AccountsConfig(url(), null, null, null, 0, journalDir(), false, Duration.ofHours(24), null);
         Accounts accounts = await(Accounts.open(vertx, keeping, Fixtures.PRICES));
         String key = await(accounts.admin().createKey("test", new KeySettings("k", List.of(), null, null, null, null), false)).key().id();
         accounts.record(Fixtures.usage(key, "platform/vendorA-large", new Usage(1000, 0, 0, 0, 100, 0), 200, Instant.now()));

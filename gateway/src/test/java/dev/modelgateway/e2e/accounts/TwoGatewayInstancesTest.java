@@ -46,7 +46,7 @@ class TwoGatewayInstancesTest extends TwoInstances {
         assertThat(responses.stream().filter(r -> r.statusCode() == 200)
                 .map(r -> r.headers().firstValue("x-ratelimit-remaining-requests").orElseThrow()))
                 .as("the bucket counts down across both instances").containsExactly("4", "3", "2", "1", "0");
-        assertThat(stores.redisKeyCount()).as("counters under this test's Redis prefix").isEqualTo(1);
+        assertThat(stores.redisStateKeyCount()).as("counters under this test's Redis prefix").isEqualTo(1);
 
         Usage served = Usage.ZERO;
         Set<String> traces = new HashSet<>();
