@@ -75,6 +75,11 @@ public final class LocalRedisSentinel implements AutoCloseable {
         nodes.kill(port);
     }
 
+    /** Until the primary on {@code port} has its replicas online and caught up. */
+    public void awaitReplicated(int port) {
+        nodes.awaitReplicated(port);
+    }
+
     @Override
     public void close() {
         nodes.close();
