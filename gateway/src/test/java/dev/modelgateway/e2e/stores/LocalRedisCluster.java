@@ -33,7 +33,9 @@ public final class LocalRedisCluster implements AutoCloseable {
         try {
             for (int i = 0; i < 6; i++) {
                 // the bus port is chosen too: port + 10000 may be taken, or past 65535
+                // a replica fails over however long its link was down (a loaded machine may have delayed its sync)
                 ports.add(nodes.startServer("--cluster-enabled", "yes", "--cluster-node-timeout", Integer.toString(NODE_TIMEOUT_MS),
+                        "--cluster-replica-validity-factor", "0",
                         "--cluster-port", Integer.toString(FreePort.pick()), "--cluster-config-file", "nodes.conf"));
             }
             List<String> create = new ArrayList<>(List.of("redis-cli"));
@@ -44,7 +46,8 @@ public final class LocalRedisCluster implements AutoCloseable {
             String created = RedisNodes.run(create);
             Eventually.until("the cluster is up: " + created, Duration.ofSeconds(30),
                     () -> ports.stream().allMatch(p -> nodes.cli(p, "CLUSTER", "INFO").contains("cluster_state:ok")));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // Eventually's AssertionError too: no redis-server may outlive a set-up that failed
             nodes.close();
             throw e;
         }
@@ -77,6 +80,11 @@ public final class LocalRedisCluster implements AutoCloseable {
     /** SIGKILL to one node. */
     public void kill(int port) {
         nodes.kill(port);
+    }
+
+    /** Until the primary on {@code port} has a replica online and caught up (a failover then loses nothing acknowledged). */
+    public void awaitReplicated(int port) {
+        nodes.awaitReplicated(port);
     }
 
     /** The keys under {@code prefix} on every live primary. */

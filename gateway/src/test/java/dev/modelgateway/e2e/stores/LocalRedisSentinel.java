@@ -45,7 +45,8 @@ public final class LocalRedisSentinel implements AutoCloseable {
                     () -> sentinels.stream().map(s -> count(nodes.cli(s, "SENTINEL", "REPLICAS", MASTER), "name") + " replicas, "
                             + count(nodes.cli(s, "SENTINEL", "SENTINELS", MASTER), "name") + " other sentinels").toList(),
                     seen -> seen.stream().allMatch(s -> s.equals("2 replicas, 2 other sentinels")));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // Eventually's AssertionError too: no redis-server may outlive a set-up that failed
             nodes.close();
             throw e;
         }
@@ -73,6 +74,11 @@ public final class LocalRedisSentinel implements AutoCloseable {
 
     public void kill(int port) {
         nodes.kill(port);
+    }
+
+    /** Until the primary on {@code port} has its replicas online and caught up. */
+    public void awaitReplicated(int port) {
+        nodes.awaitReplicated(port);
     }
 
     @Override

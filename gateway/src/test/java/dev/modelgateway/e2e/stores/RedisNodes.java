@@ -98,6 +98,14 @@ final class RedisNodes implements AutoCloseable {
         }
     }
 
+    /** Until every replica of the primary on {@code port} is online with no lag ({@code INFO replication}). */
+    void awaitReplicated(int port) {
+        Eventually.until("the replicas of " + port + " caught up", Duration.ofSeconds(30), () -> {
+            List<String> replicas = cli(port, "INFO", "replication").lines().filter(l -> l.startsWith("slave")).toList();
+            return !replicas.isEmpty() && replicas.stream().allMatch(l -> l.contains("state=online") && l.contains("lag=0"));
+        });
+    }
+
     /** {@code redis-cli} against the node on {@code port}: its output, trimmed; empty when it cannot connect. */
     String cli(int port, String... args) {
         List<String> command = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port)));
