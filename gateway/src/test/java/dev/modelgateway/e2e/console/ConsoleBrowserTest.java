@@ -150,6 +150,8 @@ class ConsoleBrowserTest {
             browser.findElement(By.cssSelector("form[aria-label='Usage range and grouping'] button[type=submit]")).click();
             return await("the usage totals", () -> browser.findElement(By.id("usage-total-requests"))).getText().equals("3");
         });
+        // the totals are written before the charts are drawn (a busy machine shows the gap): wait for the one chart
+        await("the tokens chart drawn", () -> browser.findElements(By.cssSelector("#chart-tokens canvas")).size() == 1);
         assertThat(browser.findElements(By.cssSelector("#chart-tokens canvas"))).hasSize(1);
         assertThat(browser.findElement(By.id("chart-cost")).getText()).contains(MODEL);
         screenshot("usage");

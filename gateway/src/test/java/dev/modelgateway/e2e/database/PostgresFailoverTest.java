@@ -129,7 +129,11 @@ class PostgresFailoverTest {
                         long detachedAt = System.nanoTime();
                         Eventually.until("answers the standby never gets", Duration.ofMinutes(1),
                                 () -> callers.answeredAfter(detachedAt) >= ANSWERS_AFTER_PROMOTION);
-                        awaitWritten(admin); // acknowledged by the primary, the journal's segment done with them
+                        // acknowledged by the primary, the journal's segment done with them: the rows of every call
+                        // answered so far (the callers go on, so the writer's queue is never seen empty for long)
+                        long answeredSoFar = callers.answered();
+                        Eventually.until("the rows of " + answeredSoFar + " answers on the primary", Duration.ofMinutes(1),
+                                () -> LedgerRows.read(primary.jdbcUrl("gateway"), key.id()).size() >= answeredSoFar);
                         primary.kill();
                         standby.promote();
                         calls = answersAfter(callers, System.nanoTime());
