@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.accounts.audit.AlertSettings;
 import dev.modelgateway.accounts.audit.AlertSettingsStore;
 import dev.modelgateway.accounts.audit.Alerts;
+import dev.modelgateway.access.Actor;
 import dev.modelgateway.accounts.audit.AuditLog;
 import dev.modelgateway.accounts.keys.BudgetPeriod;
 import dev.modelgateway.accounts.keys.KeyRequests;
@@ -92,7 +93,7 @@ public final class Administration {
         masterKeys.replace(keys);
     }
 
-    // Each change commits with its audit entry, made by the actor: the admin API caller's key id, or cli:<user>.
+    // Each change commits with its audit entry, made by the actor: the principal the admin API authorized, or cli:<login>.
 
     /** The stores of one transaction: a change and its audit entry commit together or not at all. */
     private record Tx(Sql sql, KeyStore keys, TeamStore teams, AuditLog audit) {}
@@ -110,7 +111,7 @@ public final class Administration {
     }
 
     /** A new key; a disabled one authenticates nothing until it is enabled. */
-    public Future<KeyStore.CreatedKey> createKey(String actor, KeySettings settings, boolean disabled) {
+    public Future<KeyStore.CreatedKey> createKey(Actor actor, KeySettings settings, boolean disabled) {
         return change(tx -> {
             requireTeam(tx, settings.teamId());
             KeyStore.CreatedKey created = tx.keys().create(settings, disabled);
@@ -126,7 +127,7 @@ public final class Administration {
         }
     }
 
-    public Future<Team> createTeam(String actor, Team settings) {
+    public Future<Team> createTeam(Actor actor, Team settings) {
         return change(tx -> {
             Team team = tx.teams().create(settings);
             tx.audit().record(actor, "team.create", "team", team.id(), null, AuditLog.of(team));
@@ -147,7 +148,7 @@ public final class Administration {
      * changes made at once both stay; empty when there is no such team. Forgets cached keys, which carry their team,
      * before the caller hears of the change.
      */
-    public Future<Optional<Team>> patchTeam(String actor, String id, ObjectNode body) {
+    public Future<Optional<Team>> patchTeam(Actor actor, String id, ObjectNode body) {
         return change(tx -> {
             if (!tx.teams().lock(id)) return Optional.<Team>empty();
             Team before = tx.teams().find(id).orElseThrow();
@@ -159,7 +160,7 @@ public final class Administration {
     }
 
     /** A team with keys is not deleted (409): its keys would silently lose the team's limits. */
-    public Future<Boolean> deleteTeam(String actor, String id) {
+    public Future<Boolean> deleteTeam(Actor actor, String id) {
         return change(tx -> {
             Optional<Team> before = tx.teams().find(id);
             long members = tx.teams().keyCount(id);
@@ -191,7 +192,7 @@ public final class Administration {
      * locked first: a revocation sent beside another edit is never undone by it. Empty when there is no such key.
      * Forgets cached keys before the caller hears of the change, so its next request sees it.
      */
-    public Future<Optional<StoredKey>> patchKey(String actor, String id, ObjectNode body) {
+    public Future<Optional<StoredKey>> patchKey(Actor actor, String id, ObjectNode body) {
         return change(tx -> {
             if (!tx.keys().lock(id)) return Optional.<StoredKey>empty();
             StoredKey before = tx.keys().find(id).orElseThrow();
@@ -211,7 +212,7 @@ public final class Administration {
      * accepted, by the injected clock; the key's id, settings, team, spend and ledger stay. Empty when there is no such
      * key. Forgets cached keys before the caller hears of it; other instances re-read within the cache's life.
      */
-    public Future<Optional<KeyStore.CreatedKey>> rotateKey(String actor, String id, ObjectNode body) {
+    public Future<Optional<KeyStore.CreatedKey>> rotateKey(Actor actor, String id, ObjectNode body) {
         Duration grace = KeyRequests.rotationGrace(body, KeyLookups.FRESH);
         return change(tx -> {
             if (!tx.keys().lock(id)) return Optional.<KeyStore.CreatedKey>empty();
@@ -222,7 +223,7 @@ public final class Administration {
         }).onSuccess(x -> keysChanged.run());
     }
 
-    public Future<Boolean> deleteKey(String actor, String id) {
+    public Future<Boolean> deleteKey(Actor actor, String id) {
         return change(tx -> {
             Optional<StoredKey> before = tx.keys().find(id);
             boolean deleted = tx.keys().delete(id);
@@ -248,7 +249,7 @@ public final class Administration {
     }
 
     /** Prices the ledger rows of {@code [from, to)} again with the current prices (see {@link Repricing}). */
-    public Future<Repricing.Result> reprice(String actor, Instant from, Instant to) {
+    public Future<Repricing.Result> reprice(Actor actor, Instant from, Instant to) {
         return blocking.run(() -> {
             Repricing.Result result = Repricing.run(db, prices, from, to);
             audit.record(actor, "reprice", "ledger", null, Json.MAPPER.createObjectNode().put("from", from.toString()).put("to", to.toString()),
@@ -265,7 +266,7 @@ public final class Administration {
         return blocking.run(() -> AlertSettingsStore.read(Sql.pool(db)));
     }
 
-    public Future<AlertSettings> updateAlertSettings(String actor, ObjectNode body) {
+    public Future<AlertSettings> updateAlertSettings(Actor actor, ObjectNode body) {
         return change(tx -> {
             AlertSettings before = AlertSettingsStore.read(tx.sql());
             AlertSettings after = before.patch(body);
@@ -276,7 +277,7 @@ public final class Administration {
     }
 
     /** An applied configuration reload (docs/configuration.md, "Hot reload"): {@code change} summarizes what it changed. */
-    public Future<Void> recordConfigReload(String actor, ObjectNode change) {
+    public Future<Void> recordConfigReload(Actor actor, ObjectNode change) {
         return blocking.run(() -> {
             audit.record(actor, "config.reload", "config", null, null, change);
             return null;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.accounts.audit.AlertSettings;
 import dev.modelgateway.accounts.audit.AlertSettingsStore;
 import dev.modelgateway.accounts.audit.Alerts;
+import dev.modelgateway.access.Actor;
 import dev.modelgateway.accounts.audit.AuditLog;
 import dev.modelgateway.accounts.keys.KeyRequests;
 import dev.modelgateway.accounts.keys.KeySettings;
@@ -83,7 +84,7 @@ public final class DatabaseAdministration implements AutoCloseable {
     }
 
     /** The new key, or empty when its team does not exist. */
-    public Optional<KeyStore.CreatedKey> createKey(String actor, KeySettings settings) throws SQLException {
+    public Optional<KeyStore.CreatedKey> createKey(Actor actor, KeySettings settings) throws SQLException {
         return change((sql, keys, teams, audit) -> {
             if (settings.teamId() != null && teams.find(settings.teamId()).isEmpty()) return Optional.empty();
             KeyStore.CreatedKey created = keys.create(settings, false);
@@ -108,7 +109,7 @@ public final class DatabaseAdministration implements AutoCloseable {
     }
 
     /** Disables or enables a key; empty when there is none with this id. */
-    public Optional<StoredKey> setDisabled(String actor, String id, boolean disabled) throws SQLException {
+    public Optional<StoredKey> setDisabled(Actor actor, String id, boolean disabled) throws SQLException {
         return change((sql, keys, teams, audit) -> {
             if (!keys.lock(id)) return Optional.<StoredKey>empty(); // a concurrent admin change stays
             Optional<StoredKey> key = keys.find(id);
@@ -123,7 +124,7 @@ public final class DatabaseAdministration implements AutoCloseable {
      * {@link Administration#rotateKey} does; empty when there is none with this id. A running gateway sees it within
      * {@link KeyLookups#FRESH}, never later than the grace's end.
      */
-    public Optional<KeyStore.CreatedKey> rotateKey(String actor, String id, ObjectNode body) throws SQLException {
+    public Optional<KeyStore.CreatedKey> rotateKey(Actor actor, String id, ObjectNode body) throws SQLException {
         Duration grace = KeyRequests.rotationGrace(body, KeyLookups.FRESH);
         return change((sql, keys, teams, audit) -> {
             if (!keys.lock(id)) return Optional.<KeyStore.CreatedKey>empty();
@@ -135,7 +136,7 @@ public final class DatabaseAdministration implements AutoCloseable {
     }
 
     /** The deleted key; empty when there is none with this id. */
-    public Optional<StoredKey> deleteKey(String actor, String id) throws SQLException {
+    public Optional<StoredKey> deleteKey(Actor actor, String id) throws SQLException {
         return change((sql, keys, teams, audit) -> {
             Optional<StoredKey> key = keys.find(id);
             if (key.isEmpty()) return key;
@@ -145,7 +146,7 @@ public final class DatabaseAdministration implements AutoCloseable {
         });
     }
 
-    public Team createTeam(String actor, Team settings) throws SQLException {
+    public Team createTeam(Actor actor, Team settings) throws SQLException {
         return change((sql, keys, teams, audit) -> {
             Team team = teams.create(settings);
             audit.record(actor, "team.create", "team", team.id(), null, AuditLog.of(team));
@@ -158,7 +159,7 @@ public final class DatabaseAdministration implements AutoCloseable {
     }
 
     /** A team with keys stays: its keys would silently lose the team's limits. */
-    public TeamDeletion deleteTeam(String actor, String id) throws SQLException {
+    public TeamDeletion deleteTeam(Actor actor, String id) throws SQLException {
         return change((sql, keys, teams, audit) -> {
             Optional<Team> team = teams.find(id);
             if (team.isEmpty()) return TeamDeletion.NOT_FOUND;
@@ -179,7 +180,7 @@ public final class DatabaseAdministration implements AutoCloseable {
      * would otherwise silently undo the operator's configured prices, spend and budgets included. A 400 naming
      * {@code --config} when they differ, before anything is changed.
      */
-    public Repricing.Result reprice(String actor, PriceBook prices, Instant from, Instant to) throws SQLException {
+    public Repricing.Result reprice(Actor actor, PriceBook prices, Instant from, Instant to) throws SQLException {
         Optional<PriceTables.InForce> gateway = PriceTables.inForce(db);
         if (gateway.isPresent() && !gateway.get().version().equals(prices.version())) {
             throw GatewayException.invalid("config", "The gateway prices with price table " + gateway.get().version()

@@ -17,6 +17,7 @@ import dev.modelgateway.accounts.ledger.Repricing;
 import dev.modelgateway.catalogue.PriceBook;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.access.Actor;
 import org.slf4j.LoggerFactory;
 
 import java.io.PrintStream;
@@ -207,7 +208,7 @@ public final class KeysCommand {
         if (body == null) return USAGE;
         Long limit = KeyRequests.limit("limit", body.get("limit"));
         for (AuditLog.Entry e : accounts.auditLog(limit == null ? 50 : (int) Math.min(limit, 1000), body.path("target").textValue())) {
-            out.printf("%s  %-22s %-14s %-22s before=%s after=%s%n", e.at(), e.actor(), e.action(),
+            out.printf("%s  %-22s %-14s %-22s before=%s after=%s%n", e.at(), e.actor().id(), e.action(),
                     e.targetId() == null ? "-" : e.targetId(), e.beforeJson() == null ? "-" : e.beforeJson(),
                     e.afterJson() == null ? "-" : e.afterJson());
         }
@@ -241,8 +242,8 @@ public final class KeysCommand {
     }
 
     /** The CLI's actor in the audit log: whoever runs it on this machine. */
-    private static String actor() {
-        return "cli:" + System.getProperty("user.name", "unknown");
+    private static Actor actor() {
+        return Actor.cli(System.getProperty("user.name", "unknown"));
     }
 
     private static int change(DatabaseAdministration accounts, String command, String id, PrintStream out) throws SQLException {

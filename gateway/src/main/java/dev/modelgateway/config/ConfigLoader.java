@@ -76,7 +76,7 @@ public final class ConfigLoader {
         }
         ServerTls tls = ServerTls.of(v.text(Settings.SERVER_TLS_CERT_FILE), v.text(Settings.SERVER_TLS_KEY_FILE));
         RoutingSection section = new RoutingSection(vendors);
-        RoutingConfig routing = section.parse(root).withFile(file);
+        RoutingConfig routing = section.parse(root).withFile(file).withIdentity(IdentitySection.parse(root));
         v = v.withWarnings(section.warnings());
         v.warnings().forEach(w -> LOG.warn("configuration: {}", w));
         // a provider named after a built-in vendor replaces it for the endpoints that are not routed too (token counting…)

@@ -275,7 +275,7 @@ public final class Settings {
     }
 
     /** The sections a file may have besides the table's: the operator's own, read by {@link RoutingSection}. */
-    static final List<String> OPERATOR_SECTIONS = List.of("providers", "models", "aliases", "routing");
+    static final List<String> OPERATOR_SECTIONS = List.of("providers", "models", "aliases", "routing", "identity");
 
     private Settings() {
     }

@@ -1,10 +1,20 @@
 package dev.modelgateway.http;
 
+import dev.modelgateway.access.Principal;
 import dev.modelgateway.accounts.ApiKey;
 
-/** The authenticated platform key behind a request. */
-public record Caller(ApiKey key) {
+/**
+ * Who is behind a request: the {@link Principal} it authenticated as and, when the credential may call models, the
+ * platform key its calls are admitted, limited and billed under (null for an admin key or a console session, which
+ * administer the gateway but call no model).
+ */
+public record Caller(ApiKey key, Principal principal) {
+    /** A platform key (or the master key) as the caller. */
+    public Caller(ApiKey key) {
+        this(key, key.master() ? Principal.MASTER : Principal.apiKey(key.id(), key.name()));
+    }
+
     public String keyId() {
-        return key.id();
+        return key == null ? principal.id() : key.id();
     }
 }

@@ -82,6 +82,12 @@ final class BearerAuth implements Handler<RoutingContext> {
         else request.connection().close();
     }
 
+    /** Whether the path is one of the routes that administer the gateway ({@link GatewayRouter#ADMINISTRATIVE}). */
+    static boolean administrative(String path) {
+        for (String prefix : GatewayRouter.ADMINISTRATIVE) if (path.startsWith(prefix)) return true;
+        return false;
+    }
+
     @Override
     public void handle(RoutingContext ctx) {
         String header = ctx.request().getHeader("authorization");
@@ -101,7 +107,10 @@ final class BearerAuth implements Handler<RoutingContext> {
             return;
         }
         authenticator.authenticate(header.substring(7).trim()).onComplete(ar -> {
-            if (ar.succeeded()) {
+            if (ar.succeeded() && ar.result().key() == null && !administrative(ctx.request().path())) {
+                refuse(ctx, GatewayException.of(ErrorKind.PERMISSION, "This credential administers the gateway and calls no"
+                        + " model: call models with a platform API key.").withCode("not_a_caller_credential"), true);
+            } else if (ar.succeeded()) {
                 Exchange.of(ctx).caller(ar.result());
                 ctx.next();
             } else if (ar.cause() instanceof GatewayException e) {

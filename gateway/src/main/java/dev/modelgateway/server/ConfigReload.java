@@ -15,6 +15,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.file.FileProps;
 import org.slf4j.Logger;
+import dev.modelgateway.access.Actor;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
@@ -62,7 +63,7 @@ final class ConfigReload {
     }
 
     /** Who reloads when the watched file changes: the audit entry's actor. */
-    static final String FILE_ACTOR = "config-file";
+    static final Actor FILE_ACTOR = Actor.system("config-file");
 
     /** An applied reload, and what it changed for its audit entry. */
     private record Done(Applied applied, ObjectNode change) {
@@ -79,9 +80,9 @@ final class ConfigReload {
 
     /**
      * Reads the file again and applies it, or fails with the reason (the running configuration stays). Each applied
-     * reload is an audit entry by {@code actor} (an admin key's id, or {@value #FILE_ACTOR}) with what changed.
+     * reload is an audit entry by {@code actor} (the principal the admin API authorized, or {@link #FILE_ACTOR}) with what changed.
      */
-    synchronized Future<Applied> reload(String actor) {
+    synchronized Future<Applied> reload(Actor actor) {
         if (file == null) {
             return Future.failedFuture(new IllegalArgumentException("The gateway was started without a configuration file"
                     + " (--config): there is nothing to reload."));
@@ -124,11 +125,11 @@ final class ConfigReload {
     }
 
     /** The audit entry of an applied reload; one that cannot be written is logged, the reload stays applied. */
-    private Future<Void> audited(String actor, ObjectNode change) {
+    private Future<Void> audited(Actor actor, ObjectNode change) {
         Administration admin = accounts;
         if (admin == null) return Future.succeededFuture();
         return admin.recordConfigReload(actor, change).recover(e -> {
-            LOG.warn("configuration reload by {} applied but not written to the audit log: {}", actor, e.toString());
+            LOG.warn("configuration reload by {} applied but not written to the audit log: {}", actor.id(), e.toString());
             return Future.succeededFuture();
         });
     }

@@ -1,5 +1,6 @@
 package dev.modelgateway.server;
 
+import dev.modelgateway.access.Permission;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.Administration;
 import dev.modelgateway.call.CallRunner;
@@ -49,6 +50,7 @@ import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
@@ -73,8 +75,10 @@ public final class GatewayRouter {
     /** The accounts and admin API's routes, whose errors take {@link ErrorShape#ADMIN}. */
     private static final String ADMIN_PREFIX = "/api/v1/admin/";
     private static final Set<String> ACCOUNTS_SELF_ROUTES = Set.of("/api/v1/usage", "/api/v1/limits");
-    /** Route metadata marking a route for the master key only: {@link AdminAccess} runs before its handler. */
-    static final String MASTER_ONLY = "master_only";
+    /** Route metadata: the {@link Permission} a route declares, which {@link AdminAccess} checks before its handler. */
+    static final String PERMISSION = "permission";
+    /** The paths of the routes that administer the gateway: a credential that calls no model is taken here only. */
+    static final List<String> ADMINISTRATIVE = List.of(ADMIN_PREFIX, "/api/v1/console/", "/api/v1/scim/");
 
     /**
      * @param health {@code /health}, {@code /ready} and {@code /metrics} on this router; null when they are served on
@@ -101,11 +105,10 @@ public final class GatewayRouter {
         BodyReader bodies = new BodyReader(vertx, limits, budget);
         router.route("/api/*").handler(bodies::read);
         router.route("/api/*").handler(bodies::done);
-        AdminAccess access = new AdminAccess(accounts.admin()::masterKeyConfigured);
         accountsApi(router, accounts.admin());
         ConfigEndpoint config = new ConfigEndpoint(reload::reload, table, credentialProblems);
-        admin(router, access, HttpMethod.POST, "/api/v1/admin/reload", config::reload);
-        admin(router, access, HttpMethod.GET, "/api/v1/admin/config", config::show);
+        admin(router, Permission.CONFIG_WRITE, HttpMethod.POST, "/api/v1/admin/reload", config::reload);
+        admin(router, Permission.CONFIG_READ, HttpMethod.GET, "/api/v1/admin/config", config::show);
 
         CallRunner runner = new CallRunner(platform);
         ChatCompletionsEndpoint chat = new ChatCompletionsEndpoint(platform, runner);
@@ -136,7 +139,7 @@ public final class GatewayRouter {
         router.get("/api/v1/responses/:id/input_items").handler(storedResponses::inputItems);
         router.getWithRegex("/api/v1/models/(?<id>.+)").setName("/api/v1/models/{id}").handler(models::get);
         // after every endpoint, so that no call's route matching passes the console's routes
-        console(router, Console.api(vertx, accounts), access);
+        console(router, Console.api(vertx, accounts));
         // the routes' own patterns are the only values of the http.route label (bounded cardinality)
         routes.addAll(router.getRoutes().stream().filter(r -> r.getPath() != null && r.isExactPath() && !r.getPath().contains(":"))
                 .map(Route::getPath).collect(Collectors.toSet()));
@@ -171,49 +174,54 @@ public final class GatewayRouter {
      * body: the gateway's, and the accounts tests' own.
      */
     public static void accountsApi(Router router, Administration accounts) {
-        AdminAccess access = new AdminAccess(accounts::masterKeyConfigured);
         KeysEndpoint keys = new KeysEndpoint(accounts);
-        admin(router, access, HttpMethod.POST, "/api/v1/admin/keys", keys::create);
-        admin(router, access, HttpMethod.GET, "/api/v1/admin/keys", keys::list);
-        admin(router, access, HttpMethod.GET, "/api/v1/admin/keys/:id", keys::get);
-        admin(router, access, HttpMethod.PATCH, "/api/v1/admin/keys/:id", keys::update);
-        admin(router, access, HttpMethod.DELETE, "/api/v1/admin/keys/:id", keys::delete);
-        admin(router, access, HttpMethod.POST, "/api/v1/admin/keys/:id/rotate", keys::rotate);
+        admin(router, Permission.KEYS_WRITE, HttpMethod.POST, "/api/v1/admin/keys", keys::create);
+        admin(router, Permission.KEYS_READ, HttpMethod.GET, "/api/v1/admin/keys", keys::list);
+        admin(router, Permission.KEYS_READ, HttpMethod.GET, "/api/v1/admin/keys/:id", keys::get);
+        admin(router, Permission.KEYS_WRITE, HttpMethod.PATCH, "/api/v1/admin/keys/:id", keys::update);
+        admin(router, Permission.KEYS_WRITE, HttpMethod.DELETE, "/api/v1/admin/keys/:id", keys::delete);
+        admin(router, Permission.KEYS_WRITE, HttpMethod.POST, "/api/v1/admin/keys/:id/rotate", keys::rotate);
         TeamsEndpoint teams = new TeamsEndpoint(accounts);
-        admin(router, access, HttpMethod.POST, "/api/v1/admin/teams", teams::create);
-        admin(router, access, HttpMethod.GET, "/api/v1/admin/teams", teams::list);
-        admin(router, access, HttpMethod.GET, "/api/v1/admin/teams/:id", teams::get);
-        admin(router, access, HttpMethod.PATCH, "/api/v1/admin/teams/:id", teams::update);
-        admin(router, access, HttpMethod.DELETE, "/api/v1/admin/teams/:id", teams::delete);
+        admin(router, Permission.TEAMS_WRITE, HttpMethod.POST, "/api/v1/admin/teams", teams::create);
+        admin(router, Permission.TEAMS_READ, HttpMethod.GET, "/api/v1/admin/teams", teams::list);
+        admin(router, Permission.TEAMS_READ, HttpMethod.GET, "/api/v1/admin/teams/:id", teams::get);
+        admin(router, Permission.TEAMS_WRITE, HttpMethod.PATCH, "/api/v1/admin/teams/:id", teams::update);
+        admin(router, Permission.TEAMS_WRITE, HttpMethod.DELETE, "/api/v1/admin/teams/:id", teams::delete);
         UsageEndpoint usage = new UsageEndpoint(accounts);
-        admin(router, access, HttpMethod.GET, "/api/v1/admin/usage", usage::all);
-        router.get("/api/v1/usage").handler(usage::own);
+        admin(router, Permission.USAGE_READ, HttpMethod.GET, "/api/v1/admin/usage", usage::all);
+        admin(router, Permission.SELF, HttpMethod.GET, "/api/v1/usage", usage::own);
         LimitsEndpoint limits = new LimitsEndpoint(accounts);
-        admin(router, access, HttpMethod.GET, "/api/v1/admin/rate-limits", limits::all);
-        router.get("/api/v1/limits").handler(limits::own);
+        admin(router, Permission.LIMITS_READ, HttpMethod.GET, "/api/v1/admin/rate-limits", limits::all);
+        admin(router, Permission.SELF, HttpMethod.GET, "/api/v1/limits", limits::own);
         LedgerAdminEndpoint ledger = new LedgerAdminEndpoint(accounts);
-        admin(router, access, HttpMethod.POST, "/api/v1/admin/reprice", ledger::reprice);
-        admin(router, access, HttpMethod.GET, "/api/v1/admin/alerts", ledger::alerts);
-        admin(router, access, HttpMethod.PATCH, "/api/v1/admin/alerts/settings", ledger::alertSettings);
-        admin(router, access, HttpMethod.GET, "/api/v1/admin/audit", ledger::audit);
+        admin(router, Permission.BILLING_WRITE, HttpMethod.POST, "/api/v1/admin/reprice", ledger::reprice);
+        admin(router, Permission.ALERTS_READ, HttpMethod.GET, "/api/v1/admin/alerts", ledger::alerts);
+        admin(router, Permission.ALERTS_WRITE, HttpMethod.PATCH, "/api/v1/admin/alerts/settings", ledger::alertSettings);
+        admin(router, Permission.AUDIT_READ, HttpMethod.GET, "/api/v1/admin/audit", ledger::audit);
     }
 
-    /** The console's read API (its audit log an admin route) and its pages (docs/console.md). */
-    private static void console(Router router, ConsoleApi api, AdminAccess access) {
-        router.get("/api/v1/console/me").handler(api::me);
-        router.get("/api/v1/console/usage").handler(api::usage);
-        router.get("/api/v1/console/usage.csv").handler(api::usageCsv);
-        router.get("/api/v1/console/requests").handler(api::requests);
-        router.get("/api/v1/console/requests/:id").handler(api::request);
-        admin(router, access, HttpMethod.GET, "/api/v1/console/audit", api::audit);
+    /**
+     * The console's read API (docs/console.md): what a principal sees is its {@link Permission#SELF} and, where it holds
+     * more, the reach of {@link Permission#USAGE_READ}; the audit log is {@link Permission#AUDIT_READ}'s. Its pages.
+     */
+    private static void console(Router router, ConsoleApi api) {
+        admin(router, Permission.SELF, HttpMethod.GET, "/api/v1/console/me", api::me);
+        admin(router, Permission.SELF, HttpMethod.GET, "/api/v1/console/usage", api::usage);
+        admin(router, Permission.SELF, HttpMethod.GET, "/api/v1/console/usage.csv", api::usageCsv);
+        admin(router, Permission.SELF, HttpMethod.GET, "/api/v1/console/requests", api::requests);
+        admin(router, Permission.SELF, HttpMethod.GET, "/api/v1/console/requests/:id", api::request);
+        admin(router, Permission.AUDIT_READ, HttpMethod.GET, "/api/v1/console/audit", api::audit);
         router.get("/console").handler(ConsolePages::redirect);
         router.route("/console/*").handler(ConsolePages::headers);
         router.route("/console/*").handler(ConsolePages.files());
     }
 
-    /** A route for the master key only: the one admin rule ({@link AdminAccess}) answers any other key first. */
-    private static void admin(Router router, AdminAccess access, HttpMethod method, String path, Handler<RoutingContext> handler) {
-        router.route(method, path).putMetadata(MASTER_ONLY, true).handler(access::masterOnly).handler(handler);
+    /**
+     * A route that declares the permission it needs: the one admin rule ({@link AdminAccess}) refuses a principal
+     * without it before the handler runs.
+     */
+    private static void admin(Router router, Permission permission, HttpMethod method, String path, Handler<RoutingContext> handler) {
+        router.route(method, path).putMetadata(PERMISSION, permission).handler(AdminAccess.require(permission)).handler(handler);
     }
 
     private static void begin(RoutingContext ctx, Telemetry telemetry, Set<String> routes, Drain drain) {

@@ -1,5 +1,7 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.access.Actor;
+
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.accounts.keys.BudgetPeriod;
 import dev.modelgateway.accounts.keys.KeySettings;
@@ -49,7 +51,7 @@ class BudgetPeriodsTest {
 
     @Test
     void aDayBudgetRefusesUntilTheDayEndsThenAdmitsAgain() {
-        var created = await(accounts.admin().createKey("test", new KeySettings("daily", List.of(), null, null, new BigDecimal("0.01"),
+        var created = await(accounts.admin().createKey(Actor.system("test"), new KeySettings("daily", List.of(), null, null, new BigDecimal("0.01"),
                 null, List.of(), null, null, BudgetPeriod.DAY), false));
         ApiKey key = await(accounts.authenticate(created.secret()));
         accounts.record(Fixtures.usage(key.id(), MODEL, OVER_A_CENT, 200, clock.instant()));

@@ -1,5 +1,7 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.access.Actor;
+
 import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.accounts.ledger.Money;
 import dev.modelgateway.accounts.ledger.Repricing;
@@ -83,7 +85,7 @@ class DeploymentPricesLedgerTest {
 
     @Test
     void aDeploymentsOwnPriceBillsItsRowsAndWinsOverACatalogueCorrectionWhenRepriced() throws SQLException {
-        String key = await(accounts.admin().createKey("test", new KeySettings(Fixtures.random("key-"), List.of(), null, null,
+        String key = await(accounts.admin().createKey(Actor.system("test"), new KeySettings(Fixtures.random("key-"), List.of(), null, null,
                 null, null), false)).key().id();
         Instant at = Instant.parse("2026-03-10T12:00:00Z");
         Usage usage = new Usage(1_000, 1_000, 0, 0, 1_000, 0); // 1k input, 1k cache read, 1k output
@@ -100,7 +102,7 @@ class DeploymentPricesLedgerTest {
         catalogue = price("3", "16", "0.30");
         version = "v2";
         accounts = await(Accounts.open(vertx, new AccountsConfig(url(), null, null), prices));
-        Repricing.Result r = await(accounts.admin().reprice("test", at.minusSeconds(60), at.plusSeconds(60)));
+        Repricing.Result r = await(accounts.admin().reprice(Actor.system("test"), at.minusSeconds(60), at.plusSeconds(60)));
         assertThat(r.rows()).isEqualTo(3);
         assertThat(costs(key)).containsExactly(List.of("-", usd("0.0193")), List.of(DIRECT, usd("0.0193")),
                 List.of(REGIONAL, usd("0.02013")));
@@ -108,7 +110,7 @@ class DeploymentPricesLedgerTest {
         // the deployment is moved to the global endpoint's price: the next reprice bills its rows at that
         regional = price("3", "15", "0.30");
         version = "v3";
-        await(accounts.admin().reprice("test", at.minusSeconds(60), at.plusSeconds(60)));
+        await(accounts.admin().reprice(Actor.system("test"), at.minusSeconds(60), at.plusSeconds(60)));
         assertThat(costs(key)).containsExactly(List.of("-", usd("0.0193")), List.of(DIRECT, usd("0.0193")),
                 List.of(REGIONAL, usd("0.0183")));
         assertThat(query("SELECT spent_usd_e10 FROM api_keys WHERE id = ?", key))

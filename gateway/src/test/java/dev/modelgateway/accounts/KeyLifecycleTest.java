@@ -146,7 +146,7 @@ class KeyLifecycleTest {
         var notAdmin = http.get("/api/v1/admin/keys", secret);
         assertThat(notAdmin.status()).isEqualTo(403);
         assertThat(notAdmin.error().getString("type")).isEqualTo("permission_error");
-        assertThat(notAdmin.error().getString("code")).isEqualTo("master_key_required");
+        assertThat(notAdmin.error().getString("code")).isEqualTo("permission_denied");
         assertThat(http.get("/api/v1/admin/keys", null).status()).isEqualTo(401);
         assertThat(http.get("/api/v1/admin/keys", "pk-wrong").error().getString("code")).isEqualTo("invalid_api_key");
 

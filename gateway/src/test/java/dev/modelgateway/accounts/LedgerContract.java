@@ -1,5 +1,7 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.access.Actor;
+
 import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.accounts.ledger.Money;
 import dev.modelgateway.canonical.Usage;
@@ -51,7 +53,7 @@ abstract class LedgerContract {
     }
 
     ApiKey newKey(List<String> models, String budget) {
-        var created = await(accounts.admin().createKey("test", new KeySettings(Fixtures.random("key-"), models, null, null,
+        var created = await(accounts.admin().createKey(Actor.system("test"), new KeySettings(Fixtures.random("key-"), models, null, null,
                 budget == null ? null : new BigDecimal(budget), null), false));
         return await(accounts.authenticate(created.secret()));
     }

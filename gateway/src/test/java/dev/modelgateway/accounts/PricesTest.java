@@ -1,5 +1,7 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.access.Actor;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.accounts.ledger.Money;
@@ -145,7 +147,7 @@ class PricesTest {
                 new BigDecimal("6"));
         version = "v2";
         accounts = await(Accounts.open(vertx, new AccountsConfig(url(), null, null), prices));
-        Repricing.Result r = await(accounts.admin().reprice("test", Instant.parse("2026-03-01T00:00:00Z"), Instant.parse("2026-04-01T00:00:00Z")));
+        Repricing.Result r = await(accounts.admin().reprice(Actor.system("test"), Instant.parse("2026-03-01T00:00:00Z"), Instant.parse("2026-04-01T00:00:00Z")));
         assertThat(r.rows()).isEqualTo(4);
         assertThat(r.repriced()).isEqualTo(3);
         assertThat(r.skipped()).as("the unknown-priced row is left alone").isEqualTo(1);
@@ -165,7 +167,7 @@ class PricesTest {
         assertThat(query("SELECT DISTINCT price_version FROM usage_ledger WHERE key_id = ? AND price_unknown = 0"
                 + " AND at_ms >= 1772323200000", key.id())).containsExactly(List.of("v2"));
         // a second run finds nothing to change
-        assertThat(await(accounts.admin().reprice("test", Instant.parse("2026-03-01T00:00:00Z"), Instant.parse("2026-04-01T00:00:00Z")))
+        assertThat(await(accounts.admin().reprice(Actor.system("test"), Instant.parse("2026-03-01T00:00:00Z"), Instant.parse("2026-04-01T00:00:00Z")))
                 .repriced()).isZero();
     }
 
@@ -197,7 +199,7 @@ class PricesTest {
     }
 
     private ApiKey key() {
-        var created = await(accounts.admin().createKey("test", new KeySettings(Fixtures.random("key-"), List.of(), null, null, null, null), false));
+        var created = await(accounts.admin().createKey(Actor.system("test"), new KeySettings(Fixtures.random("key-"), List.of(), null, null, null, null), false));
         return await(accounts.authenticate(created.secret()));
     }
 

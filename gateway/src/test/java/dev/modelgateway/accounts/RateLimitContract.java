@@ -1,5 +1,7 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.access.Actor;
+
 import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.accounts.keys.ModelLimit;
 import dev.modelgateway.error.GatewayException;
@@ -48,7 +50,7 @@ abstract class RateLimitContract {
     }
 
     ApiKey newKey(Long rpm, Long tpm) {
-        var created = await(accounts.admin().createKey("test", new KeySettings("limited", List.of(), rpm, tpm, null, null), false));
+        var created = await(accounts.admin().createKey(Actor.system("test"), new KeySettings("limited", List.of(), rpm, tpm, null, null), false));
         return await(accounts.authenticate(created.secret()));
     }
 
@@ -141,7 +143,7 @@ abstract class RateLimitContract {
 
     @Test
     void modelLimitsAddBucketsTakenTogetherWithTheKeys() {
-        var created = await(accounts.admin().createKey("test", new KeySettings("per-model", List.of(), 10L, null, null, null,
+        var created = await(accounts.admin().createKey(Actor.system("test"), new KeySettings("per-model", List.of(), 10L, null, null, null,
                 List.of(new ModelLimit("platform/vendorA-*", 2L, null), new ModelLimit("platform/*", null, 5000L)), null), false));
         ApiKey key = await(accounts.authenticate(created.secret()));
         String other = "platform/vendorB-any";
@@ -174,7 +176,7 @@ abstract class RateLimitContract {
 
     @Test
     void modelLimitsAloneLimitOnlyTheirModels() {
-        var created = await(accounts.admin().createKey("test", new KeySettings("model-only", List.of(), null, null, null, null,
+        var created = await(accounts.admin().createKey(Actor.system("test"), new KeySettings("model-only", List.of(), null, null, null, null,
                 List.of(new ModelLimit("platform/vendorA-*", 1L, null)), null), false));
         ApiKey key = await(accounts.authenticate(created.secret()));
         await(accounts.admit(key, MODEL, 10));

@@ -1,5 +1,7 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.access.Actor;
+
 import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.accounts.ledger.Money;
 import dev.modelgateway.canonical.Usage;
@@ -62,7 +64,7 @@ class SharedInstancesTest {
 
     @Test
     void oneRateLimitAcrossInstances() {
-        var created = await(a.admin().createKey("test", new KeySettings("shared", List.of(), 5L, null, null, null), false));
+        var created = await(a.admin().createKey(Actor.system("test"), new KeySettings("shared", List.of(), 5L, null, null, null), false));
         ApiKey onA = await(a.authenticate(created.secret()));
         ApiKey onB = await(b.authenticate(created.secret()));
 
@@ -77,7 +79,7 @@ class SharedInstancesTest {
 
     @Test
     void oneConsistentLedgerAndSharedBudget() throws Exception {
-        var created = await(a.admin().createKey("test", new KeySettings("shared", List.of(), null, null, new BigDecimal("0.05"), null), false));
+        var created = await(a.admin().createKey(Actor.system("test"), new KeySettings("shared", List.of(), null, null, new BigDecimal("0.05"), null), false));
         ApiKey onA = await(a.authenticate(created.secret()));
         ApiKey onB = await(b.authenticate(created.secret()));
         Usage usage = new Usage(1000, 2000, 100, 0, 500, 100); // $0.011475 each
@@ -112,7 +114,7 @@ class SharedInstancesTest {
 
     @Test
     void aLiveInstanceRenewsItsLeasesAndACrashedOnesExpire() throws Exception {
-        var created = await(a.admin().createKey("test", new KeySettings("one-at-a-time", List.of(), null, null, null, null, List.of(), 1L), false));
+        var created = await(a.admin().createKey(Actor.system("test"), new KeySettings("one-at-a-time", List.of(), null, null, null, null, List.of(), 1L), false));
         ApiKey onB = await(b.authenticate(created.secret()));
         Vertx vertxC = Vertx.vertx();
         Accounts c = await(Accounts.open(vertxC, new AccountsConfig(schema.url(), Fixtures.REDIS_URL, null, prefix), Fixtures.PRICES, 900));

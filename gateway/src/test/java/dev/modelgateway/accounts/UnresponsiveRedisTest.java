@@ -1,5 +1,7 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.access.Actor;
+
 import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.accounts.limits.EventLoopRedis;
 import dev.modelgateway.testing.Eventually;
@@ -62,7 +64,7 @@ class UnresponsiveRedisTest {
 
     @Test
     void anAdmissionWaitsAtMostTheTimeoutThenGoesThroughUnlimited() {
-        var created = await(accounts.admin().createKey("test", new KeySettings("limited", List.of(), 5L, null, null, null), false));
+        var created = await(accounts.admin().createKey(Actor.system("test"), new KeySettings("limited", List.of(), 5L, null, null, null), false));
         ApiKey key = await(accounts.authenticate(created.secret()));
 
         for (Context where : new Context[] {vertx.getOrCreateContext(), null}) { // on an event loop, and off one
@@ -77,7 +79,7 @@ class UnresponsiveRedisTest {
 
     @Test
     void closingDoesNotWaitForAConnectionRedisNeverLetsOpen() throws InterruptedException {
-        var created = await(accounts.admin().createKey("test", new KeySettings("closing", List.of(), 5L, null, null, null), false));
+        var created = await(accounts.admin().createKey(Actor.system("test"), new KeySettings("closing", List.of(), 5L, null, null, null), false));
         ApiKey key = await(accounts.authenticate(created.secret()));
         silentToNewConnections = true;
         Context loop = vertx.getOrCreateContext();

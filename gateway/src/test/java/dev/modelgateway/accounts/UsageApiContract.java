@@ -1,5 +1,7 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.access.Actor;
+
 import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.canonical.Usage;
 import io.vertx.core.Vertx;
@@ -40,8 +42,8 @@ abstract class UsageApiContract {
         vertx = Vertx.vertx();
         AccountsConfig config = new AccountsConfig(databaseUrl(), null, MASTER);
         accounts = await(Accounts.open(vertx, config, Fixtures.PRICES));
-        k1 = await(accounts.admin().createKey("test", new KeySettings("one", List.of(), null, null, null, null), false)).key().id();
-        var second = await(accounts.admin().createKey("test", new KeySettings("two", List.of(), null, null, null, null), false));
+        k1 = await(accounts.admin().createKey(Actor.system("test"), new KeySettings("one", List.of(), null, null, null, null), false)).key().id();
+        var second = await(accounts.admin().createKey(Actor.system("test"), new KeySettings("two", List.of(), null, null, null, null), false));
         k2 = second.key().id();
         k2Secret = second.secret();
 

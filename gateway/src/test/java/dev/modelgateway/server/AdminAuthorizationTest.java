@@ -1,5 +1,8 @@
 package dev.modelgateway.server;
 
+import dev.modelgateway.access.Actor;
+
+import dev.modelgateway.access.Permission;
 import dev.modelgateway.e2e.AdminApi;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.PerClassGateway;
@@ -55,8 +58,8 @@ class AdminAuthorizationTest {
         List<String[]> routes = new ArrayList<>();
         for (Route r : h.gateway.routes()) {
             String path = r.getPath();
-            boolean masterOnly = Boolean.TRUE.equals(r.getMetadata(GatewayRouter.MASTER_ONLY));
-            if (path == null || !masterOnly && !path.startsWith("/api/v1/admin/")) continue;
+            Object permission = r.getMetadata(GatewayRouter.PERMISSION);
+            if (path == null || permission == Permission.SELF || permission == null && !path.startsWith("/api/v1/admin/")) continue;
             for (HttpMethod m : r.methods()) routes.add(new String[]{m.name(), path.replace(":id", "nothing_here")});
         }
         return routes;
@@ -83,7 +86,7 @@ class AdminAuthorizationTest {
             case NO_KEY, UNKNOWN_KEY -> assertThat(r.statusCode()).as(r.body()).isEqualTo(401);
             case VALID_NON_MASTER_KEY -> {
                 assertThat(r.statusCode()).as(r.body()).isEqualTo(403);
-                assertThat(Json.parseOrNull(r.body()).at("/error/code").asText()).isEqualTo("master_key_required");
+                assertThat(Json.parseOrNull(r.body()).at("/error/code").asText()).isEqualTo("permission_denied");
             }
             case MASTER_KEY -> assertThat(r.statusCode()).as(r.body()).isNotIn(401, 403);
         }

@@ -3,6 +3,7 @@ package dev.modelgateway.accounts.audit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.access.Actor;
 import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.accounts.keys.ModelLimit;
 import dev.modelgateway.accounts.keys.StoredKey;
@@ -25,7 +26,7 @@ import java.util.List;
  */
 public final class AuditLog {
     /** One change, the settings as stored JSON text; {@code before} is null for a creation, {@code after} for a deletion. */
-    public record Entry(String id, Instant at, String actor, String action, String targetType, String targetId,
+    public record Entry(String id, Instant at, Actor actor, String action, String targetType, String targetId,
                         String beforeJson, String afterJson) {
     }
 
@@ -35,19 +36,24 @@ public final class AuditLog {
         this.db = db;
     }
 
-    public void record(String actor, String action, String targetType, String targetId, JsonNode before, JsonNode after)
+    public void record(Actor actor, String action, String targetType, String targetId, JsonNode before, JsonNode after)
             throws SQLException {
         db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO audit_log (id, at_ms, actor, action, target_type,"
-                    + " target_id, before_json, after_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + " target_id, before_json, after_json, actor_kind, actor_name, actor_role, source_addr)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 ps.setString(1, TimeOrderedId.next());
                 ps.setLong(2, System.currentTimeMillis());
-                ps.setString(3, actor);
+                ps.setString(3, clip(actor.id(), 100));
                 ps.setString(4, action);
                 ps.setString(5, targetType);
                 ps.setString(6, targetId);
                 ps.setString(7, before == null ? null : before.toString());
                 ps.setString(8, after == null ? null : after.toString());
+                ps.setString(9, actor.kind());
+                ps.setString(10, clip(actor.name(), 200));
+                ps.setString(11, clip(actor.role(), 100));
+                ps.setString(12, clip(actor.source(), 64));
                 return ps.executeUpdate();
             }
         });
@@ -57,19 +63,25 @@ public final class AuditLog {
     public List<Entry> list(int limit, String targetId) throws SQLException {
         return db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT id, at_ms, actor, action, target_type, target_id,"
-                    + " before_json, after_json FROM audit_log" + (targetId == null ? "" : " WHERE target_id = ?")
+                    + " before_json, after_json, actor_kind, actor_name, actor_role, source_addr FROM audit_log" + (targetId == null ? "" : " WHERE target_id = ?")
                     + " ORDER BY at_ms DESC, id DESC LIMIT " + limit)) {
                 if (targetId != null) ps.setString(1, targetId);
                 try (ResultSet rs = ps.executeQuery()) {
                     List<Entry> entries = new ArrayList<>();
                     while (rs.next()) {
-                        entries.add(new Entry(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getString(3),
+                        Actor actor = new Actor(rs.getString(9), rs.getString(3), rs.getString(10), rs.getString(11), rs.getString(12));
+                        entries.add(new Entry(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), actor,
                                 rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8)));
                     }
                     return entries;
                 }
             }
         });
+    }
+
+    /** At most {@code max} characters: the columns are bounded, and a name from an identity provider is not. */
+    private static String clip(String s, int max) {
+        return s == null || s.length() <= max ? s : s.substring(0, max);
     }
 
     /** A key's settings and state as the log keeps them: everything an administrator sets, never the secret. */

@@ -3,6 +3,7 @@ package dev.modelgateway.endpoint.admin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.access.Actor;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
@@ -52,9 +53,9 @@ final class AdminReplies {
         return v == null ? null : Json.MAPPER.getNodeFactory().textNode(v);
     }
 
-    /** Who made an admin change, for the audit log: the key id the request authenticated with. */
-    static String actor(RoutingContext ctx) {
-        return Exchange.of(ctx).caller().keyId();
+    /** Who made an admin change, for the audit log: the principal {@link AdminAccess} authorized. */
+    static Actor actor(RoutingContext ctx) {
+        return AdminAccess.actor(ctx);
     }
 
     static ObjectNode list(List<? extends JsonNode> items) {

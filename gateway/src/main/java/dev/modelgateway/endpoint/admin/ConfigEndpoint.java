@@ -16,7 +16,9 @@ import dev.modelgateway.config.Setting;
 import dev.modelgateway.config.Settings;
 import dev.modelgateway.config.ShownUrl;
 import dev.modelgateway.config.VendorEndpoint;
+import dev.modelgateway.access.Actor;
 import dev.modelgateway.error.ErrorKind;
+import dev.modelgateway.access.Actor;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Json;
@@ -51,7 +53,7 @@ public final class ConfigEndpoint {
      * applied reload is an audit entry by {@code actor}.
      */
     public interface Reload {
-        Future<Applied> reload(String actor);
+        Future<Applied> reload(Actor actor);
     }
 
     private final Reload reload;

@@ -64,7 +64,8 @@ public final class LedgerAdminEndpoint {
 
     private static ObjectNode json(AuditLog.Entry e) {
         ObjectNode json = Json.MAPPER.createObjectNode().put("id", e.id()).put("object", "audit_entry").put("at", e.at().toString())
-                .put("actor", e.actor()).put("action", e.action()).put("target_type", e.targetType()).put("target_id", e.targetId());
+                .put("actor", e.actor().id()).put("actor_kind", e.actor().kind()).put("actor_name", e.actor().name())
+                .put("actor_role", e.actor().role()).put("source", e.actor().source()).put("action", e.action()).put("target_type", e.targetType()).put("target_id", e.targetId());
         json.set("before", e.beforeJson() == null ? json.nullNode() : Json.parseOrNull(e.beforeJson()));
         json.set("after", e.afterJson() == null ? json.nullNode() : Json.parseOrNull(e.afterJson()));
         return json;

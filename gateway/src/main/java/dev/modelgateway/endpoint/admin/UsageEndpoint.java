@@ -10,6 +10,7 @@ import dev.modelgateway.accounts.ledger.UsageQuery;
 import dev.modelgateway.accounts.ledger.UsageTotals;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.json.Json;
+import dev.modelgateway.http.Exchange;
 import io.vertx.ext.web.RoutingContext;
 
 import java.time.Duration;
@@ -35,7 +36,7 @@ public final class UsageEndpoint {
     }
 
     public void own(RoutingContext ctx) {
-        report(ctx, AdminReplies.actor(ctx));
+        report(ctx, Exchange.of(ctx).caller().keyId());
     }
 
     private void report(RoutingContext ctx, String keyId) {

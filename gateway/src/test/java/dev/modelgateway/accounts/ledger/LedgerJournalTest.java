@@ -1,5 +1,7 @@
 package dev.modelgateway.accounts.ledger;
 
+import dev.modelgateway.access.Actor;
+
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.accounts.DatabaseAdministration;
@@ -64,7 +66,7 @@ class LedgerJournalTest {
     @Test
     void aCleanStopLeavesNoJournalAndALeftSegmentIsReplayedOnceByRowId() throws Exception {
         Accounts accounts = open();
-        String key = await(accounts.admin().createKey("test", new KeySettings("k", List.of(), null, null, null, null), false)).key().id();
+        String key = await(accounts.admin().createKey(Actor.system("test"), new KeySettings("k", List.of(), null, null, null, null), false)).key().id();
         accounts.record(Fixtures.usage(key, "platform/vendorA-large", new Usage(1000, 0, 0, 0, 100, 0), 200, Instant.now()));
         await(accounts.close());
         try (var files = Files.list(journalDir())) {
@@ -152,7 +154,7 @@ class LedgerJournalTest {
     void writtenSegmentsAreKeptAndReplayedIntoARestoredBackupOnce() throws Exception {
         AccountsConfig keeping = new AccountsConfig(url(), null, null, null, 0, journalDir(), false, Duration.ofHours(24), null);
         Accounts accounts = await(Accounts.open(vertx, keeping, Fixtures.PRICES));
-        String key = await(accounts.admin().createKey("test", new KeySettings("k", List.of(), null, null, null, null), false)).key().id();
+        String key = await(accounts.admin().createKey(Actor.system("test"), new KeySettings("k", List.of(), null, null, null, null), false)).key().id();
         accounts.record(Fixtures.usage(key, "platform/vendorA-large", new Usage(1000, 0, 0, 0, 100, 0), 200, Instant.now()));
         awaitWritten(accounts);
         Path backup = dir.resolve("backup.db");

@@ -73,6 +73,6 @@ class AuditLogTest {
                 .contains("key.update").contains(key.id());
         assertThat(admin.call("GET", "/api/v1/admin/audit?limit=0", null).statusCode()).isEqualTo(400);
         assertThat(Json.parseOrNull(g.get("/api/v1/admin/audit", "authorization", "Bearer " + key.secret()).body())
-                .path("error").path("code").asText()).isEqualTo("master_key_required");
+                .path("error").path("code").asText()).isEqualTo("permission_denied");
     }
 }

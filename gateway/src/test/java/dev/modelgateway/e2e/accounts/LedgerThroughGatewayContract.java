@@ -203,7 +203,7 @@ abstract class LedgerThroughGatewayContract extends AccountsContract {
 
         HttpResponse<String> adminOnly = h.get("/api/v1/admin/usage", "authorization", "Bearer " + mine.secret());
         assertThat(adminOnly.statusCode()).isEqualTo(403);
-        assertThat(Json.parseOrNull(adminOnly.body()).at("/error/code").asText()).isEqualTo("master_key_required");
+        assertThat(Json.parseOrNull(adminOnly.body()).at("/error/code").asText()).isEqualTo("permission_denied");
         JsonNode byKey = admin.get("/api/v1/admin/usage?group_by=key");
         assertThat(byKey.path("data")).filteredOn(g -> g.path("key_id").asText().equals(mine.id()))
                 .singleElement().satisfies(g -> assertThat(g.path("requests").asLong()).isEqualTo(2));

@@ -177,7 +177,7 @@ class ConsoleApiTest {
         // another key may not read it; no key at all is a 401
         HttpResponse<String> refused = h.get("/api/v1/console/audit", "authorization", "Bearer " + key.secret());
         assertThat(refused.statusCode()).isEqualTo(403);
-        assertThat(Json.parseOrNull(refused.body()).at("/error/code").asText()).isEqualTo("master_key_required");
+        assertThat(Json.parseOrNull(refused.body()).at("/error/code").asText()).isEqualTo("permission_denied");
         assertThat(h.get("/api/v1/console/audit").statusCode()).isEqualTo(401);
         assertThat(h.get("/api/v1/admin/config", "authorization", "Bearer " + key.secret()).statusCode()).isEqualTo(403);
         assertThat(h.get("/api/v1/admin/teams", "authorization", "Bearer " + key.secret()).statusCode()).isEqualTo(403);
