@@ -67,7 +67,7 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
 
     /**
      * Every secret this configuration holds, for the redaction layer: the master keys, the vendors' and providers' keys,
-     * and the secrets in their base URLs.
+     * the secrets in their base URLs, and the sign-in providers' client secrets.
      */
     public List<String> secrets() {
         List<String> all = new ArrayList<>(masterKeys());
@@ -76,6 +76,7 @@ public record GatewayConfig(String host, int port, String masterKey, Map<Vendor,
         vendors.values().forEach(v -> all.addAll(ShownUrl.secrets(v.baseUrl())));
         providers().values().forEach(p -> all.addAll(ShownUrl.secrets(p.baseUrl())));
         all.add(RedisUrl.credentials(redisUrl()));
+        routing.identity().signInProviders().values().forEach(p -> all.add(p.clientSecret()));
         all.removeIf(Objects::isNull);
         return all;
     }
