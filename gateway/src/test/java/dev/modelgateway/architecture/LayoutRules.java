@@ -65,7 +65,9 @@ final class LayoutRules {
                 .layer("http").definedBy(root + ".http..")
                 .layer("observability").definedBy(root + ".observability..")
                 .layer("wire").definedBy(root + ".wire..")
+                .layer("identity").definedBy(root + ".identity..")
                 .whereLayer("server").mayNotBeAccessedByAnyLayer()
+                .whereLayer("identity").mayOnlyBeAccessedByLayers("server", "endpoint", "console")
                 .whereLayer("endpoint").mayOnlyBeAccessedByLayers("server")
                 .whereLayer("services").mayOnlyBeAccessedByLayers("server", "endpoint")
                 .whereLayer("console").mayOnlyBeAccessedByLayers("server")
@@ -166,6 +168,15 @@ final class LayoutRules {
                 .should().dependOnClassesThat(storage)
                 .as("outside accounts, nothing touches the accounts' storage")
                 .allowEmptyShould(true);
+    }
+
+    /** {@code access} (who may do what) is pure values: nothing of ours but itself, no I/O. */
+    static ArchRule accessIsPure(String root) {
+        return noClasses().that().resideInAPackage(root + ".access..")
+                .should().dependOnClassesThat(DescribedPredicate.describe("another package of ours, or I/O",
+                        c -> c.getPackageName().startsWith(root + ".") && !c.getPackageName().startsWith(root + ".access")
+                                || STORAGE.stream().anyMatch(c.getPackageName()::startsWith) || c.getPackageName().startsWith("io.vertx")))
+                .as("access is pure").allowEmptyShould(true);
     }
 
     /** No cycles between the top-level packages. */

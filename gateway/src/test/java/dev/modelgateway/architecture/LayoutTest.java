@@ -52,6 +52,11 @@ class LayoutTest {
     }
 
     @Test
+    void accessIsPure() {
+        LayoutRules.accessIsPure(ROOT).check(gateway);
+    }
+
+    @Test
     void topLevelPackagesHaveNoCycles() {
         LayoutRules.noCycles(ROOT).check(gateway);
     }
