@@ -18,6 +18,9 @@ CREATE TABLE scim_group_members (
 );
 CREATE INDEX scim_group_members_user ON scim_group_members (user_id);
 
+-- SCIM's userName is not case-exact (RFC 7643 §4.1.1): its filter and uniqueness check compare lower-cased names
+CREATE INDEX users_user_name_lower ON users (LOWER(user_name));
+
 ALTER TABLE users ADD COLUMN given_name VARCHAR(200);
 ALTER TABLE users ADD COLUMN family_name VARCHAR(200);
 ALTER TABLE api_keys ADD COLUMN disabled_with_user SMALLINT NOT NULL DEFAULT 0;
