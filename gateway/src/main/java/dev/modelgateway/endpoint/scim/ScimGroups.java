@@ -9,6 +9,7 @@ import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
 
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -31,8 +32,9 @@ public final class ScimGroups {
         ScimReplies.Paging paging = ScimReplies.Paging.of(ctx);
         ScimFilter filter = ScimFilter.parse(ctx.request().getParam("filter"), ScimGroupDoc.FILTERS);
         String base = ScimReplies.base(ctx);
+        boolean members = members(ctx);
         ScimReplies.respond(ctx, 200, admin.listGroups(filter == null ? null : filter.value(), paging.offset(), paging.count())
-                .map(page -> ScimReplies.list(page, paging, g -> ScimGroupDoc.render(g, base))));
+                .map(page -> ScimReplies.list(page, paging, g -> render(g, base, members))));
     }
 
     public void create(RoutingContext ctx) {
@@ -48,7 +50,20 @@ public final class ScimGroups {
     public void get(RoutingContext ctx) {
         String id = ctx.pathParam("id");
         String base = ScimReplies.base(ctx);
-        ScimReplies.respond(ctx, 200, ScimReplies.found(admin.findGroup(id), "Group", id, g -> ScimGroupDoc.render(g, base)));
+        boolean members = members(ctx);
+        ScimReplies.respond(ctx, 200, ScimReplies.found(admin.findGroup(id), "Group", id, g -> render(g, base, members)));
+    }
+
+    /** RFC 7644 §3.4.2.5: {@code excludedAttributes=members}, which Entra sends when it looks a group up, leaves them out. */
+    private static boolean members(RoutingContext ctx) {
+        String excluded = ctx.request().getParam("excludedAttributes");
+        return excluded == null || Arrays.stream(excluded.split(",")).map(String::trim).noneMatch("members"::equalsIgnoreCase);
+    }
+
+    private static JsonNode render(Group g, String base, boolean members) {
+        ObjectNode o = ScimGroupDoc.render(g, base);
+        if (!members) o.remove("members");
+        return o;
     }
 
     public void replace(RoutingContext ctx) {

@@ -184,7 +184,9 @@ abstract class ScimProvisioningContract {
         JsonNode group = scim.post("/Groups", "{\"schemas\":[\"" + GROUP + "\"],\"externalId\":\"8aa1a0c0-c4c3-4bc0-b4a5-2ef676900159\","
                 + "\"displayName\":\"team-a-leads\",\"meta\":{\"resourceType\":\"Group\"}}");
         String gid = group.path("id").asText();
-        assertThat(scim.get("/Groups?" + Scim.filter("displayName eq \"team-a-leads\"")).at("/Resources/0/id").asText()).isEqualTo(gid);
+        JsonNode looked = scim.get("/Groups?excludedAttributes=members&" + Scim.filter("displayName eq \"team-a-leads\""));
+        assertThat(looked.at("/Resources/0/id").asText()).isEqualTo(gid);
+        assertThat(looked.at("/Resources/0").has("members")).isFalse();
         scim.patch("/Groups/" + gid, "[{\"op\":\"Add\",\"path\":\"members\",\"value\":[{\"value\":\"" + id + "\"}]}]");
         assertThat(admin.get("/api/v1/admin/users/" + id).path("grants").toString()).contains("\"role\":\"team_admin\"", "\"scope\":\"team:team_a\"");
         assertThat(scim.get("/Users/" + id).at("/groups/0/display").asText()).isEqualTo("team-a-leads");
