@@ -63,7 +63,7 @@ public final class Accounts {
     /** How often other instances' spend is read back from the database. */
     static final Duration SPEND_REFRESH = Duration.ofSeconds(1);
     /** The accounts tables; the newest of the migrations under {@code db/migration/accounts} (a test checks it). */
-    public static final Schema SCHEMA = new Schema("accounts", "19");
+    public static final Schema SCHEMA = new Schema("accounts", "23");
     private static final Logger LOG = LoggerFactory.getLogger(Accounts.class);
 
     private final Vertx vertx;

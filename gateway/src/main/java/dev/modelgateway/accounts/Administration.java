@@ -5,8 +5,14 @@ import dev.modelgateway.accounts.audit.AlertSettings;
 import dev.modelgateway.accounts.audit.AlertSettingsStore;
 import dev.modelgateway.accounts.audit.Alerts;
 import dev.modelgateway.access.Actor;
+import dev.modelgateway.access.Grant;
 import dev.modelgateway.accounts.audit.AuditLog;
 import dev.modelgateway.accounts.keys.BudgetPeriod;
+import dev.modelgateway.accounts.keys.Group;
+import dev.modelgateway.accounts.keys.GroupStore;
+import dev.modelgateway.accounts.keys.Person;
+import dev.modelgateway.accounts.keys.User;
+import dev.modelgateway.accounts.keys.UserStore;
 import dev.modelgateway.accounts.keys.KeyRequests;
 import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.accounts.keys.KeyStore;
@@ -31,8 +37,12 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The accounts as an administrator sees them, behind the admin API ({@code endpoint/admin}): keys and teams (each
@@ -96,7 +106,7 @@ public final class Administration {
     // Each change commits with its audit entry, made by the actor: the principal the admin API authorized, or cli:<login>.
 
     /** The stores of one transaction: a change and its audit entry commit together or not at all. */
-    private record Tx(Sql sql, KeyStore keys, TeamStore teams, AuditLog audit) {}
+    private record Tx(Sql sql, KeyStore keys, TeamStore teams, AuditLog audit, UserStore users, GroupStore groups) {}
 
     @FunctionalInterface
     private interface Change<T> {
@@ -106,7 +116,7 @@ public final class Administration {
     private <T> Future<T> change(Change<T> work) {
         return blocking.run(() -> db.transaction(c -> {
             Sql sql = Sql.in(c);
-            return work.apply(new Tx(sql, new KeyStore(sql), new TeamStore(sql), new AuditLog(sql)));
+            return work.apply(new Tx(sql, new KeyStore(sql), new TeamStore(sql), new AuditLog(sql), new UserStore(sql), new GroupStore(sql)));
         }));
     }
 
@@ -282,5 +292,209 @@ public final class Administration {
             audit.record(actor, "config.reload", "config", null, null, change);
             return null;
         });
+    }
+
+    // People and groups (docs/identity/scim.md, docs/accounts.md "Users"): SCIM and the users admin API share these.
+
+    /** What the role mappings in force give a person: the caller reads the rules at the request's time. */
+    @FunctionalInterface
+    public interface RoleRules {
+        List<Grant> grants(Person person);
+    }
+
+    /** One page of a list and how many there are in all. */
+    public record Page<T>(int total, List<T> items) {
+    }
+
+    public Future<Page<Person>> listPeople(UserStore.Field field, String value, int offset, int limit) {
+        return blocking.run(() -> db.transaction(c -> {
+            Tx tx = tx(Sql.in(c));
+            List<Person> people = new ArrayList<>();
+            for (User u : tx.users().list(field, value, offset, limit)) people.add(person(tx, u));
+            return new Page<>(tx.users().count(field, value), people);
+        }));
+    }
+
+    public Future<Optional<Person>> findPerson(String id) {
+        return blocking.run(() -> db.transaction(c -> {
+            Tx tx = tx(Sql.in(c));
+            Optional<User> u = tx.users().find(id);
+            return u.isEmpty() ? Optional.<Person>empty() : Optional.of(person(tx, u.get()));
+        }));
+    }
+
+    /** A new user with {@code draft}'s fields (its id, grants and times are the store's); 409 on a taken user name. */
+    public Future<Person> createPerson(Actor actor, Person draft, RoleRules rules) {
+        return change(tx -> {
+            User d = draft.user();
+            requireFreeUserName(tx, d.userName(), null);
+            User created = tx.users().create(d.userName(), d.email(), d.displayName(), d.externalId(), List.of(), clock.instant());
+            tx.users().setNames(created.id(), draft.givenName(), draft.familyName());
+            Person person = person(tx, created);
+            User stored = withGrants(person.user(), d.active(), rules.grants(person));
+            tx.users().update(stored, clock.instant());
+            Person after = person(tx, stored);
+            tx.audit().record(actor, "user.create", "user", created.id(), null, json(after, List.of()));
+            return after;
+        });
+    }
+
+    /**
+     * Applies {@code edit} to the user as it is inside the transaction, its row locked first; recomputes its grants.
+     * Deactivating it disables every key it owns (marked as disabled with it), reactivating it enables those again,
+     * and the cached keys are forgotten before the caller hears of it, so its next request with such a key is refused
+     * (docs/identity/scim.md, "Deactivation"). Empty when there is no such user; 409 on a taken user name.
+     */
+    public Future<Optional<Person>> editPerson(Actor actor, String id, UnaryOperator<Person> edit, RoleRules rules) {
+        return change(tx -> {
+            if (!tx.users().lock(id)) return Optional.<Person>empty();
+            Person before = person(tx, tx.users().find(id).orElseThrow());
+            Person edited = edit.apply(before);
+            User e = edited.user();
+            requireFreeUserName(tx, e.userName(), id);
+            tx.users().setNames(id, edited.givenName(), edited.familyName());
+            User stored = withGrants(e, e.active(), rules.grants(edited));
+            tx.users().update(stored, clock.instant());
+            String action = "user.update";
+            List<String> keysChanged = List.of();
+            if (before.user().active() && !stored.active()) {
+                action = "user.deactivate";
+                keysChanged = tx.keys().disableOwnedBy(id);
+            } else if (!before.user().active() && stored.active()) {
+                action = "user.reactivate";
+                keysChanged = tx.keys().enableDisabledWithUser(id);
+            }
+            Person after = person(tx, tx.users().find(id).orElseThrow());
+            tx.audit().record(actor, action, "user", id, json(before, List.of()), json(after, keysChanged));
+            return Optional.of(after);
+        }).onSuccess(x -> keysChanged.run());
+    }
+
+    /** Deletes the user, its group memberships and identities, and disables every key it owns, for good. */
+    public Future<Boolean> deletePerson(Actor actor, String id) {
+        return change(tx -> {
+            if (!tx.users().lock(id)) return false;
+            Person before = person(tx, tx.users().find(id).orElseThrow());
+            List<String> disabled = tx.keys().disableOwnedBy(id);
+            tx.groups().forgetUser(id);
+            tx.users().delete(id);
+            tx.audit().record(actor, "user.delete", "user", id, json(before, List.of()),
+                    Json.MAPPER.createObjectNode().set("keys_disabled", Json.MAPPER.valueToTree(disabled)));
+            return true;
+        }).onSuccess(x -> keysChanged.run());
+    }
+
+    public Future<Page<Group>> listGroups(String displayName, int offset, int limit) {
+        return blocking.run(() -> db.transaction(c -> {
+            GroupStore groups = new GroupStore(Sql.in(c));
+            return new Page<>(groups.count(displayName), groups.list(displayName, offset, limit));
+        }));
+    }
+
+    public Future<Optional<Group>> findGroup(String id) {
+        return blocking.run(() -> new GroupStore(Sql.pool(db)).find(id));
+    }
+
+    /** A new group; 409 on a taken display name, 400 naming a member that is no user. Its members' grants are recomputed. */
+    public Future<Group> createGroup(Actor actor, Group draft, RoleRules rules) {
+        return change(tx -> {
+            requireFreeGroupName(tx, draft.displayName(), null);
+            requireUsers(tx, draft.members());
+            Group group = tx.groups().create(draft.displayName(), draft.externalId(), draft.members(), clock.instant());
+            regrant(tx, Set.copyOf(group.members()), rules);
+            tx.audit().record(actor, "group.create", "group", group.id(), null, json(group));
+            return group;
+        });
+    }
+
+    /** Applies {@code edit} to the group as it is inside the transaction; the grants of its members before and after are recomputed. */
+    public Future<Optional<Group>> editGroup(Actor actor, String id, UnaryOperator<Group> edit, RoleRules rules) {
+        return change(tx -> {
+            if (!tx.groups().lock(id)) return Optional.<Group>empty();
+            Group before = tx.groups().find(id).orElseThrow();
+            Group edited = edit.apply(before);
+            requireFreeGroupName(tx, edited.displayName(), id);
+            requireUsers(tx, edited.members());
+            tx.groups().update(edited, clock.instant());
+            Set<String> affected = new LinkedHashSet<>(before.members());
+            affected.addAll(edited.members());
+            regrant(tx, affected, rules);
+            Group after = tx.groups().find(id).orElseThrow();
+            tx.audit().record(actor, "group.update", "group", id, json(before), json(after));
+            return Optional.of(after);
+        });
+    }
+
+    public Future<Boolean> deleteGroup(Actor actor, String id, RoleRules rules) {
+        return change(tx -> {
+            Optional<Group> before = tx.groups().find(id);
+            if (before.isEmpty() || !tx.groups().delete(id)) return false;
+            regrant(tx, Set.copyOf(before.get().members()), rules);
+            tx.audit().record(actor, "group.delete", "group", id, json(before.get()), null);
+            return true;
+        });
+    }
+
+    private Tx tx(Sql sql) {
+        return new Tx(sql, new KeyStore(sql), new TeamStore(sql), new AuditLog(sql), new UserStore(sql), new GroupStore(sql));
+    }
+
+    private static Person person(Tx tx, User u) throws SQLException {
+        String[] names = tx.users().names(u.id());
+        return new Person(u, names[0], names[1], tx.groups().groupsOf(u.id()));
+    }
+
+    private static User withGrants(User u, boolean active, List<Grant> grants) {
+        return new User(u.id(), u.userName(), u.email(), u.displayName(), u.externalId(), active, grants, u.createdAt(), u.updatedAt());
+    }
+
+    /** Stores the grants the rules in force give each of {@code userIds} now. */
+    private void regrant(Tx tx, Set<String> userIds, RoleRules rules) throws SQLException {
+        for (String id : userIds) {
+            Optional<User> u = tx.users().find(id);
+            if (u.isEmpty()) continue;
+            Person p = person(tx, u.get());
+            tx.users().update(withGrants(u.get(), u.get().active(), rules.grants(p)), clock.instant());
+        }
+    }
+
+    /** RFC 7644 §3.3: a taken {@code userName} is a 409 with {@code scimType} {@code uniqueness}. */
+    private static void requireFreeUserName(Tx tx, String userName, String self) throws SQLException {
+        for (User u : tx.users().list(UserStore.Field.USER_NAME, userName, 0, 2)) {
+            if (!u.id().equals(self)) {
+                throw GatewayException.invalid("userName", "The userName '" + userName + "' is taken.").withStatus(409).withCode("uniqueness");
+            }
+        }
+    }
+
+    private static void requireFreeGroupName(Tx tx, String displayName, String self) throws SQLException {
+        Optional<Group> taken = tx.groups().findByName(displayName);
+        if (taken.isPresent() && !taken.get().id().equals(self)) {
+            throw GatewayException.invalid("displayName", "The group displayName '" + displayName + "' is taken.").withStatus(409).withCode("uniqueness");
+        }
+    }
+
+    private static void requireUsers(Tx tx, List<String> ids) throws SQLException {
+        Set<String> found = tx.groups().existingUsers(ids);
+        for (String id : ids) {
+            if (!found.contains(id)) throw GatewayException.invalid("members", "No user with id '" + id + "'.").withCode("invalidValue");
+        }
+    }
+
+    /** A user as the audit log keeps it; {@code keys} the platform keys the change disabled or enabled. */
+    private static ObjectNode json(Person p, List<String> keys) {
+        User u = p.user();
+        ObjectNode o = Json.MAPPER.createObjectNode().put("user_name", u.userName()).put("email", u.email())
+                .put("display_name", u.displayName()).put("external_id", u.externalId()).put("active", u.active());
+        o.set("groups", Json.MAPPER.valueToTree(p.groupNames()));
+        o.set("grants", Json.MAPPER.valueToTree(u.grants().stream().map(Grant::label).toList()));
+        if (!keys.isEmpty()) o.set("keys", Json.MAPPER.valueToTree(keys));
+        return o;
+    }
+
+    private static ObjectNode json(Group g) {
+        ObjectNode o = Json.MAPPER.createObjectNode().put("display_name", g.displayName()).put("external_id", g.externalId());
+        o.set("members", Json.MAPPER.valueToTree(g.members()));
+        return o;
     }
 }

@@ -133,7 +133,7 @@ public final class Exchange {
         errorCode = e.code() != null ? e.code() : e.kind().name().toLowerCase(Locale.ROOT);
         e.headers().forEach(response::putHeader);
         response.setStatusCode(e.status())
-                .putHeader("content-type", "application/json")
+                .putHeader("content-type", shape.contentType())
                 .end(ErrorBodies.sent(e.status(), Json.toBuffer(shape.errorBody(e, traceId))));
     }
 

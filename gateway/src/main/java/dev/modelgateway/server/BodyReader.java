@@ -15,7 +15,7 @@ import java.util.Map;
 
 /**
  * Reads an authenticated request's body, within its route's limit, the gateway-wide {@link BodyBudget} and
- * the body-read timeout. Limits per route: the admin API takes small JSON documents (64 KiB); every other
+ * the body-read timeout. Limits per route: the admin and SCIM APIs take small JSON documents (64 KiB); every other
  * route, the model routes (chat, messages, token counting, responses, embeddings, images, audio) included,
  * takes up to vendor A's documented request limit (32 MiB).
  */
@@ -36,7 +36,7 @@ final class BodyReader {
     }
 
     static long limitFor(String path) {
-        return path.startsWith(ADMIN_PREFIX) || path.equals("/api/v1/admin") ? ADMIN_BODY_LIMIT : MODEL_BODY_LIMIT;
+        return path.startsWith(ADMIN_PREFIX) || path.equals("/api/v1/admin") || path.startsWith("/api/v1/scim/") ? ADMIN_BODY_LIMIT : MODEL_BODY_LIMIT;
     }
 
     void read(RoutingContext ctx) {

@@ -17,6 +17,10 @@ import dev.modelgateway.endpoint.admin.LedgerAdminEndpoint;
 import dev.modelgateway.endpoint.admin.LimitsEndpoint;
 import dev.modelgateway.endpoint.admin.TeamsEndpoint;
 import dev.modelgateway.endpoint.admin.UsageEndpoint;
+import dev.modelgateway.endpoint.admin.UsersEndpoint;
+import dev.modelgateway.endpoint.scim.ScimDiscovery;
+import dev.modelgateway.endpoint.scim.ScimGroups;
+import dev.modelgateway.endpoint.scim.ScimUsers;
 import dev.modelgateway.endpoint.audio.SpeechEndpoint;
 import dev.modelgateway.endpoint.audio.TranscriptionTasksEndpoint;
 import dev.modelgateway.endpoint.audio.TranscriptionsEndpoint;
@@ -37,6 +41,7 @@ import dev.modelgateway.http.ErrorShape;
 import dev.modelgateway.http.BadInput;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.http.TraceId;
+import dev.modelgateway.identity.PersonClaims;
 import dev.modelgateway.observability.RequestTrace;
 import dev.modelgateway.observability.Telemetry;
 import dev.modelgateway.routing.RoutingTable;
@@ -74,11 +79,13 @@ public final class GatewayRouter {
     static final String UNMATCHED = "unmatched";
     /** The accounts and admin API's routes, whose errors take {@link ErrorShape#ADMIN}. */
     private static final String ADMIN_PREFIX = "/api/v1/admin/";
+    /** The SCIM 2.0 API's routes (docs/identity/scim.md), whose errors take {@link ErrorShape#SCIM}. */
+    private static final String SCIM_PREFIX = "/api/v1/scim/";
     private static final Set<String> ACCOUNTS_SELF_ROUTES = Set.of("/api/v1/usage", "/api/v1/limits");
     /** Route metadata: the {@link Permission} a route declares, which {@link AdminAccess} checks before its handler. */
     static final String PERMISSION = "permission";
     /** The paths of the routes that administer the gateway: a credential that calls no model is taken here only. */
-    static final List<String> ADMINISTRATIVE = List.of(ADMIN_PREFIX, "/api/v1/console/", "/api/v1/scim/");
+    static final List<String> ADMINISTRATIVE = List.of(ADMIN_PREFIX, "/api/v1/console/", SCIM_PREFIX);
 
     /**
      * @param health {@code /health}, {@code /ready} and {@code /metrics} on this router; null when they are served on
@@ -106,6 +113,7 @@ public final class GatewayRouter {
         router.route("/api/*").handler(bodies::read);
         router.route("/api/*").handler(bodies::done);
         accountsApi(router, accounts.admin());
+        people(router, accounts.admin(), PersonClaims.rules(() -> table.current().config().routing().identity()));
         ConfigEndpoint config = new ConfigEndpoint(reload::reload, table, credentialProblems);
         admin(router, Permission.CONFIG_WRITE, HttpMethod.POST, "/api/v1/admin/reload", config::reload);
         admin(router, Permission.CONFIG_READ, HttpMethod.GET, "/api/v1/admin/config", config::show);
@@ -201,6 +209,36 @@ public final class GatewayRouter {
     }
 
     /**
+     * The people the gateway knows: the users admin API (docs/accounts.md, "Users") and SCIM 2.0 provisioning
+     * (docs/identity/scim.md); {@code rules} are the role mappings of the routes in force at each change.
+     */
+    private static void people(Router router, Administration accounts, Administration.RoleRules rules) {
+        UsersEndpoint users = new UsersEndpoint(accounts, rules);
+        admin(router, Permission.USERS_READ, HttpMethod.GET, "/api/v1/admin/users", users::list);
+        admin(router, Permission.USERS_READ, HttpMethod.GET, "/api/v1/admin/users/:id", users::get);
+        admin(router, Permission.USERS_WRITE, HttpMethod.PATCH, "/api/v1/admin/users/:id", users::update);
+        String scim = SCIM_PREFIX + "v2";
+        ScimDiscovery discovery = new ScimDiscovery();
+        admin(router, Permission.SCIM, HttpMethod.GET, scim + "/ServiceProviderConfig", discovery::serviceProviderConfig);
+        admin(router, Permission.SCIM, HttpMethod.GET, scim + "/ResourceTypes", discovery::resourceTypes);
+        admin(router, Permission.SCIM, HttpMethod.GET, scim + "/Schemas", discovery::schemas);
+        ScimUsers scimUsers = new ScimUsers(accounts, rules);
+        admin(router, Permission.SCIM, HttpMethod.GET, scim + "/Users", scimUsers::list);
+        admin(router, Permission.SCIM, HttpMethod.POST, scim + "/Users", scimUsers::create);
+        admin(router, Permission.SCIM, HttpMethod.GET, scim + "/Users/:id", scimUsers::get);
+        admin(router, Permission.SCIM, HttpMethod.PUT, scim + "/Users/:id", scimUsers::replace);
+        admin(router, Permission.SCIM, HttpMethod.PATCH, scim + "/Users/:id", scimUsers::patch);
+        admin(router, Permission.SCIM, HttpMethod.DELETE, scim + "/Users/:id", scimUsers::delete);
+        ScimGroups groups = new ScimGroups(accounts, rules);
+        admin(router, Permission.SCIM, HttpMethod.GET, scim + "/Groups", groups::list);
+        admin(router, Permission.SCIM, HttpMethod.POST, scim + "/Groups", groups::create);
+        admin(router, Permission.SCIM, HttpMethod.GET, scim + "/Groups/:id", groups::get);
+        admin(router, Permission.SCIM, HttpMethod.PUT, scim + "/Groups/:id", groups::replace);
+        admin(router, Permission.SCIM, HttpMethod.PATCH, scim + "/Groups/:id", groups::patch);
+        admin(router, Permission.SCIM, HttpMethod.DELETE, scim + "/Groups/:id", groups::delete);
+    }
+
+    /**
      * The console's read API (docs/console.md): what a principal sees is its {@link Permission#SELF} and, where it holds
      * more, the reach of {@link Permission#USAGE_READ}; the audit log is {@link Permission#AUDIT_READ}'s. Its pages.
      */
@@ -229,7 +267,7 @@ public final class GatewayRouter {
         ErrorShape protocol = path.startsWith("/api/v1/messages") || path.equals(COUNT_MESSAGE_TOKENS) ? ErrorShape.ANTHROPIC : ErrorShape.OPENAI;
         RequestTrace trace = telemetry.begin(ctx.request(), protocol.name().toLowerCase(Locale.ROOT));
         boolean accountsApi = path.startsWith(ADMIN_PREFIX) || ACCOUNTS_SELF_ROUTES.contains(path);
-        Exchange ex = Exchange.begin(ctx, accountsApi ? ErrorShape.ADMIN : protocol, trace);
+        Exchange ex = Exchange.begin(ctx, path.startsWith(SCIM_PREFIX) ? ErrorShape.SCIM : accountsApi ? ErrorShape.ADMIN : protocol, trace);
         ctx.response().putHeader(TraceId.HEADER, ex.traceId());
         // the access line waits for the call's record, so that it carries the tokens, TTFT and cost
         boolean json = telemetry.config().accessLogJson();

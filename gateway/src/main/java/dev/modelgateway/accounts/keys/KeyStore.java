@@ -199,4 +199,46 @@ public final class KeyStore {
     }
 
     public record CreatedKey(StoredKey key, String secret) {}
+
+    /**
+     * Disables every enabled key {@code userId} owns, marking them as disabled with the user (V23), for a deactivation;
+     * the ids disabled.
+     */
+    public List<String> disableOwnedBy(String userId) throws SQLException {
+        List<String> ids = ownedBy(userId, "disabled = 0");
+        db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE api_keys SET disabled = 1, disabled_with_user = 1"
+                    + " WHERE owner_user_id = ? AND disabled = 0")) {
+                ps.setString(1, userId);
+                return ps.executeUpdate();
+            }
+        });
+        return ids;
+    }
+
+    /** Enables the keys of {@code userId} that its deactivation disabled, and only those; the ids enabled. */
+    public List<String> enableDisabledWithUser(String userId) throws SQLException {
+        List<String> ids = ownedBy(userId, "disabled_with_user = 1");
+        db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE api_keys SET disabled = 0, disabled_with_user = 0"
+                    + " WHERE owner_user_id = ? AND disabled_with_user = 1")) {
+                ps.setString(1, userId);
+                return ps.executeUpdate();
+            }
+        });
+        return ids;
+    }
+
+    private List<String> ownedBy(String userId, String condition) throws SQLException {
+        return db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM api_keys WHERE owner_user_id = ? AND " + condition + " ORDER BY id")) {
+                ps.setString(1, userId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    List<String> ids = new ArrayList<>();
+                    while (rs.next()) ids.add(rs.getString(1));
+                    return ids;
+                }
+            }
+        });
+    }
 }

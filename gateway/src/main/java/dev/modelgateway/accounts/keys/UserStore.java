@@ -114,6 +114,84 @@ public final class UserStore {
         });
     }
 
+    /** Which attribute a filtered list matches exactly (SCIM's {@code filter=userName eq "x"}, {@code externalId eq}). */
+    public enum Field {
+        USER_NAME("user_name"), EXTERNAL_ID("external_id");
+
+        final String column;
+
+        Field(String column) {
+            this.column = column;
+        }
+    }
+
+    /** Users whose {@code field} is {@code value} ({@code field} null: all), by user name, {@code limit} at most from {@code offset}. */
+    public List<User> list(Field field, String value, int offset, int limit) throws SQLException {
+        return db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM users u" + where(field)
+                    + " ORDER BY u.user_name LIMIT " + limit + " OFFSET " + offset)) {
+                if (field != null) ps.setString(1, value);
+                try (ResultSet rs = ps.executeQuery()) {
+                    List<User> users = new ArrayList<>();
+                    while (rs.next()) users.add(read(rs));
+                    return users;
+                }
+            }
+        });
+    }
+
+    /** How many users {@link #list(Field, String, int, int)} would give without a limit. */
+    public int count(Field field, String value) throws SQLException {
+        return db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM users u" + where(field))) {
+                if (field != null) ps.setString(1, value);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            }
+        });
+    }
+
+    /** A user name matches whatever its case (RFC 7643 §4.1.1: {@code userName} is not case-exact); an external id exactly. */
+    private static String where(Field field) {
+        if (field == null) return "";
+        return field == Field.USER_NAME ? " WHERE LOWER(u.user_name) = LOWER(?)" : " WHERE u." + field.column + " = ?";
+    }
+
+    /** The given and family names SCIM sent (V23), each null when unknown. */
+    public String[] names(String id) throws SQLException {
+        return db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT given_name, family_name FROM users WHERE id = ?")) {
+                ps.setString(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? new String[]{rs.getString(1), rs.getString(2)} : new String[2];
+                }
+            }
+        });
+    }
+
+    public void setNames(String id, String givenName, String familyName) throws SQLException {
+        db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE users SET given_name = ?, family_name = ? WHERE id = ?")) {
+                ps.setString(1, givenName);
+                ps.setString(2, familyName);
+                ps.setString(3, id);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    /** Takes the user's row lock for the transaction (a no-op update); false when there is no such user. */
+    public boolean lock(String id) throws SQLException {
+        return db.call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE users SET updated_at_ms = updated_at_ms WHERE id = ?")) {
+                ps.setString(1, id);
+                return ps.executeUpdate() > 0;
+            }
+        });
+    }
+
     public boolean delete(String id) throws SQLException {
         return db.call(c -> {
             try (PreparedStatement ids = c.prepareStatement("DELETE FROM user_identities WHERE user_id = ?");
