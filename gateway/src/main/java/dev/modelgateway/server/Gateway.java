@@ -1,5 +1,7 @@
 package dev.modelgateway.server;
 
+import dev.modelgateway.identity.IdentityHttp;
+import dev.modelgateway.identity.TokenCallers;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.catalogue.Catalogue;
@@ -176,8 +178,12 @@ public final class Gateway {
                     boolean ownPort = observability.metricsPort() > 0;
                     Future<HttpServer> metricsServer = ownPort ? metricsServer(vertx, bound.host(), observability.metricsPort(), health)
                             : Future.succeededFuture(null);
+                    // the identity section in force is the routing table's: a reload changes the trusted issuers at once
+                    TokenCallers tokens = new TokenCallers(() -> table.current().config().routing().identity(), accounts.tokenUsers(),
+                            new IdentityHttp(vertx), accounts.clock());
                     return metricsServer.compose(ms -> vertx.deployVerticle(() -> new GatewayVerticle(bound, table, reload, accounts,
-                                            services, breakers, cloudAuth, bodies, connections, telemetry, health, !ownPort, routes, inFlight, drain),
+                                            services, breakers, cloudAuth, bodies, connections, telemetry, health, !ownPort, routes, inFlight, drain,
+                                            tokens),
                                     new DeploymentOptions().setInstances(instances))
                             .map(id -> {
                                 reload.watch();
