@@ -4,7 +4,10 @@ import com.nimbusds.jwt.JWT;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.PlainJWT;
+import dev.modelgateway.access.Grant;
+import dev.modelgateway.access.Permission;
 import dev.modelgateway.access.Principal;
+import dev.modelgateway.access.Scope;
 import dev.modelgateway.accounts.ApiKey;
 import dev.modelgateway.accounts.TokenUsers;
 import dev.modelgateway.accounts.keys.BudgetPeriod;
@@ -25,6 +28,7 @@ import java.text.ParseException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
@@ -151,7 +155,10 @@ public final class TokenCallers {
             ApiKey key = new ApiKey(user.id(), user.userName(), rule.models(), rule.rpm(), rule.tpm(), List.of(), rule.budgetUsd(),
                     exp.plus(issuer.leeway()), rule.maxConcurrent(), false, false, both.resultAt(1),
                     BudgetPeriod.parse(rule.budgetPeriod()), null, user.id());
-            return Future.succeededFuture(new Admitted(key, new Principal(Principal.Kind.USER, user.id(), user.shown(), user.grants())));
+            // its roles, and as every caller, its own usage and limits (the self permission a platform key has)
+            List<Grant> grants = new ArrayList<>(user.grants());
+            grants.add(new Grant(null, Set.of(Permission.SELF), Scope.own(null)));
+            return Future.succeededFuture(new Admitted(key, new Principal(Principal.Kind.USER, user.id(), user.shown(), grants)));
         });
     }
 

@@ -1,7 +1,5 @@
 package dev.modelgateway.server;
 
-import dev.modelgateway.identity.IdentityHttp;
-import dev.modelgateway.identity.TokenCallers;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.catalogue.Catalogue;
@@ -11,6 +9,8 @@ import dev.modelgateway.config.ConfigValues;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.RedisSettings;
 import dev.modelgateway.config.Settings;
+import dev.modelgateway.identity.IdentityHttp;
+import dev.modelgateway.identity.TokenCallers;
 import dev.modelgateway.routing.Deployment;
 import dev.modelgateway.routing.RoutePrices;
 import dev.modelgateway.routing.Routes;
