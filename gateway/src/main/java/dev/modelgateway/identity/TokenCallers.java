@@ -145,21 +145,21 @@ public final class TokenCallers {
             return Future.failedFuture(GatewayException.of(ErrorKind.PERMISSION, "The token is valid, but no caller mapping of"
                     + " this gateway admits its subject.").withCode("token_not_mapped"));
         }
+        // the team first: a token refused for its mapping's team provisions no user
         Future<Team> team = rule.team() == null ? Future.succeededFuture() : team(rule.team()).map(t -> t.orElseThrow(() ->
                 GatewayException.of(ErrorKind.PERMISSION, "The caller mapping names team '" + rule.team()
                         + "', which does not exist.").withCode("unknown_team")));
-        return Future.all(user(issuer, subject, claims), team).compose(both -> {
-            User user = both.resultAt(0);
+        return team.compose(t -> user(issuer, subject, claims).compose(user -> {
             if (!user.active()) return refuse("user_deactivated", "User " + user.userName() + " is deactivated.");
             Instant exp = set.getExpirationTime().toInstant();
             ApiKey key = new ApiKey(user.id(), user.userName(), rule.models(), rule.rpm(), rule.tpm(), List.of(), rule.budgetUsd(),
-                    exp.plus(issuer.leeway()), rule.maxConcurrent(), false, false, both.resultAt(1),
+                    exp.plus(issuer.leeway()), rule.maxConcurrent(), false, false, t,
                     BudgetPeriod.parse(rule.budgetPeriod()), null, user.id());
             // its roles, and as every caller, its own usage and limits (the self permission a platform key has)
             List<Grant> grants = new ArrayList<>(user.grants());
             grants.add(new Grant(null, Set.of(Permission.SELF), Scope.own(null)));
             return Future.succeededFuture(new Admitted(key, new Principal(Principal.Kind.USER, user.id(), user.shown(), grants)));
-        });
+        }));
     }
 
     /**

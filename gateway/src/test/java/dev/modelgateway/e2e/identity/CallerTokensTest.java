@@ -92,6 +92,7 @@ class CallerTokensTest {
                     - {issuer: corp, claim: groups, equals: limited, rpm: 1}
                     - {issuer: corp, claim: groups, equals: engineers, team: research, tpm: 100000}
                     - {issuer: corp, claim: groups, equals: ghosts, team: no-such-team}
+                    - {issuer: corp, claim: groups, equals: frugal, budget_usd: "0.000001", budget_period: day}
                     - {issuer: k8s, claim: kubernetes.io.serviceaccount.name, equals: trainer, models: ["platform/vendorB-*"]}
                 """.formatted(GatewayHarness.KEY, jwtShapedMasterKey, idp.corp(), idp.k8s(), idp.k8s()));
         h = GatewayHarness.builder().simulator(sim).configFile(file).accountsClock(clock).start();
@@ -299,12 +300,25 @@ class CallerTokensTest {
     }
 
     @Test
-    void aMappingThatNamesAnUnknownTeamRefusesNamingIt() {
-        HttpResponse<String> r = chat(alice("ghosts"));
+    void aMappingThatNamesAnUnknownTeamRefusesNamingIt() throws Exception {
+        HttpResponse<String> r = chat(idp.signCorp(idp.access("ghost", clock.instant(), "ghosts")));
         assertThat(r.statusCode()).as(r.body()).isEqualTo(403);
         JsonNode error = Json.parseOrNull(r.body()).path("error");
         assertThat(error.path("code").asText()).isEqualTo("unknown_team");
         assertThat(error.path("message").asText()).contains("no-such-team");
+        assertThat(userId("corp:ghost")).as("no user made for a refused token").isNull();
+    }
+
+    @Test
+    void aPerUserBudgetFromTheMappingIsThatUsersOwn() throws Exception {
+        String gina = idp.signCorp(idp.access("gina", clock.instant(), "frugal"));
+        String hank = idp.signCorp(idp.access("hank", clock.instant(), "frugal"));
+        assertThat(chat(gina).statusCode()).isEqualTo(200);
+        h.awaitLedgerWritten();
+        HttpResponse<String> spent = chat(gina);
+        assertThat(spent.statusCode()).as(spent.body()).isEqualTo(429);
+        assertThat(Json.parseOrNull(spent.body()).at("/error/code").asText()).isEqualTo("insufficient_quota");
+        assertThat(chat(hank).statusCode()).as("hank's budget is his own").isEqualTo(200);
     }
 
     @Test
