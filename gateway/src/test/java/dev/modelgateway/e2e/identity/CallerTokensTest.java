@@ -228,6 +228,15 @@ class CallerTokensTest {
         assertThat(second.statusCode()).as(second.body()).isEqualTo(429);
         assertThat(Json.parseOrNull(second.body()).at("/error/code").asText()).isEqualTo("rate_limit_exceeded");
         assertThat(chat(carol).statusCode()).as("carol has a bucket of her own").isEqualTo(200);
+
+        // the caller's own limits: its mapping's, by its user's id
+        HttpResponse<String> limits = h.send("GET", "/api/v1/limits", null, "authorization", "Bearer " + bob);
+        assertThat(limits.statusCode()).as(limits.body()).isEqualTo(200);
+        JsonNode key = Json.parseOrNull(limits.body()).path("key");
+        assertThat(key.path("key_id").asText()).startsWith("usr_");
+        assertThat(key.path("name").asText()).isEqualTo("corp:bob");
+        assertThat(key.path("rpm").asLong()).isEqualTo(1);
+        assertThat(key.at("/requests/remaining").asLong()).isZero();
     }
 
     @Test
