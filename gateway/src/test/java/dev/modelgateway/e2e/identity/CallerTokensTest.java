@@ -251,9 +251,9 @@ class CallerTokensTest {
         String erinId = userId("corp:erin");
 
         JsonNode report = admin("/api/v1/admin/usage?group_by=user");
-        assertThat(report.path("group_by").toString()).isEqualTo("[\"user\"]");
+        assertThat(report.path("group_by").toString()).isEqualTo("[\"user_id\"]");
         Map<String, JsonNode> byUser = new LinkedHashMap<>();
-        report.path("data").forEach(row -> byUser.put(row.path("user").asText(), row));
+        report.path("data").forEach(row -> byUser.put(row.path("user_id").asText(), row));
         assertThat(byUser.get(daveId).path("requests").asLong()).isEqualTo(2);
         assertThat(byUser.get(erinId).path("requests").asLong()).isEqualTo(1);
         assertThat(byUser.get(daveId).path("total_tokens").asLong()).isPositive();
@@ -261,7 +261,7 @@ class CallerTokensTest {
 
         JsonNode onlyErin = admin("/api/v1/admin/usage?user_id=" + erinId + "&group_by=user,model");
         assertThat(onlyErin.path("data")).hasSize(1);
-        assertThat(onlyErin.at("/data/0/user").asText()).isEqualTo(erinId);
+        assertThat(onlyErin.at("/data/0/user_id").asText()).isEqualTo(erinId);
         assertThat(onlyErin.at("/total/requests").asLong()).isEqualTo(1);
 
         HttpResponse<String> bad = h.send("GET", "/api/v1/admin/usage?group_by=person", null, "authorization", "Bearer " + GatewayHarness.KEY);
