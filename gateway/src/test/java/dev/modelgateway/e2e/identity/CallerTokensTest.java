@@ -270,6 +270,24 @@ class CallerTokensTest {
     }
 
     @Test
+    void aPlatformKeyOwnedByAUserIsBilledToItsOwner() throws Exception {
+        HttpResponse<String> made = h.send("POST", "/api/v1/admin/keys", "{\"name\":\"ivy-laptop\"}", "authorization",
+                "Bearer " + GatewayHarness.KEY);
+        assertThat(made.statusCode()).as(made.body()).isEqualTo(201);
+        JsonNode key = Json.parseOrNull(made.body());
+        // a member's own key (api_keys.owner_user_id, V19): set here as the console's key screens will
+        try (Connection c = DriverManager.getConnection(h.databaseUrl);
+             PreparedStatement ps = c.prepareStatement("UPDATE api_keys SET owner_user_id = 'usr_ivy' WHERE id = ?")) {
+            ps.setString(1, key.path("id").asText());
+            assertThat(ps.executeUpdate()).isEqualTo(1);
+        }
+        assertThat(chat(key.path("key").asText()).statusCode()).isEqualTo(200);
+        h.awaitLedgerWritten();
+        assertThat(ledgerRows(key.path("id").asText())).singleElement().satisfies(r -> assertThat(r.get("user_id")).isEqualTo("usr_ivy"));
+        assertThat(admin("/api/v1/admin/usage?user_id=usr_ivy").at("/total/requests").asLong()).isEqualTo(1);
+    }
+
+    @Test
     void everyBadTokenIsA401InTheCallersProtocolShapeQuotingNoToken() throws Exception {
         Instant now = clock.instant();
         Map<String, String> refused = new LinkedHashMap<>();
