@@ -1,9 +1,12 @@
 package dev.modelgateway.accounts;
 
+import dev.modelgateway.access.Actor;
+import dev.modelgateway.accounts.audit.AuditLog;
 import dev.modelgateway.accounts.keys.Team;
 import dev.modelgateway.accounts.keys.TeamStore;
 import dev.modelgateway.accounts.keys.User;
 import dev.modelgateway.accounts.keys.UserStore;
+import dev.modelgateway.json.Json;
 import dev.modelgateway.store.Database;
 import dev.modelgateway.store.Sql;
 import io.vertx.core.Future;
@@ -19,6 +22,9 @@ import java.util.Optional;
  * names. Each on a worker thread; the request path caches the answers for seconds.
  */
 public final class TokenUsers {
+    /** The actor of a just-in-time provisioning: a caller mapping of the configuration. */
+    private static final Actor PROVISIONING = Actor.system("identity.caller_mappings");
+
     private final Database db;
     private final Blocking blocking;
     private final InstantSource clock;
@@ -43,6 +49,10 @@ public final class TokenUsers {
                     UserStore users = new UserStore(Sql.in(c));
                     User made = users.create(userName, email, null, null, List.of(), clock.instant());
                     users.link(issuer, subject, made.id());
+                    // the rule that matched acted, not a person: the log says who was made, and from which token's claims
+                    new AuditLog(Sql.in(c)).record(PROVISIONING, "user.create", "user", made.id(), null, Json.MAPPER.createObjectNode()
+                            .put("user_name", userName).put("email", email).put("issuer", issuer).put("subject", subject)
+                            .put("provisioned_by", "caller_mapping"));
                     return made;
                 });
             } catch (SQLException raced) {

@@ -1,6 +1,7 @@
 package dev.modelgateway.accounts;
 
 import dev.modelgateway.access.Actor;
+import dev.modelgateway.accounts.audit.AuditLog;
 import dev.modelgateway.accounts.keys.Team;
 import dev.modelgateway.accounts.keys.User;
 import dev.modelgateway.accounts.keys.UserStore;
@@ -55,6 +56,13 @@ class TokenUsersTest {
         assertThat(first.email()).isEqualTo("jane@example.com");
         assertThat(first.active()).isTrue();
         assertThat(first.grants()).as("no role from a caller token").isEmpty();
+        List<AuditLog.Entry> audit = await(accounts.admin().auditLog(10, null));
+        assertThat(audit).singleElement().satisfies(e -> {
+            assertThat(e.action()).isEqualTo("user.create");
+            assertThat(e.targetId()).isEqualTo(first.id());
+            assertThat(e.actor().id()).isEqualTo("identity.caller_mappings");
+            assertThat(e.afterJson()).contains("\"subject\":\"248289761001\"", "\"issuer\":\"https://sso.example.com\"");
+        });
         User other = await(users.provision("https://other.example.com", "248289761001", "other:248289761001", null));
         assertThat(other.id()).as("the same sub at another issuer is someone else").isNotEqualTo(first.id());
     }
