@@ -28,6 +28,9 @@ public record ApiKey(String id, String name, List<String> allowedModels, Long rp
                      BigDecimal budgetUsd, Instant expiresAt, Long maxConcurrent, boolean disabled, boolean master,
                      Team team, BudgetPeriod budgetPeriod, Instant secretAcceptedUntil, String userId) {
 
+    /** The longest key id the tables hold. */
+    private static final int MAX_ID = 32;
+
     static final ApiKey MASTER = new ApiKey("master", "master", List.of(), null, null, List.of(), null, null, null, false, true);
 
     public ApiKey {
@@ -58,10 +61,21 @@ public record ApiKey(String id, String name, List<String> allowedModels, Long rp
 
     /**
      * Whether this key stands for a user who called with an identity provider's token (docs/identity/caller-tokens.md):
-     * no stored key, its id the user's, so that limits, budgets and spend are the user's.
+     * no stored key, its id {@link #userKeyId the user's}, so that limits, budgets and spend are the user's.
      */
     public boolean forUser() {
-        return userId != null && userId.equals(id);
+        return userId != null && id.equals(userKeyId(userId));
+    }
+
+    /**
+     * The key id a user calling with an identity provider's token is admitted and billed under: its user id without
+     * the {@code usr_} prefix, one to one with it (32 hex digits), as every key id column holds 32 characters
+     * ({@code usage_ledger.key_id}, the stored responses' owner) and a user id 36.
+     */
+    public static String userKeyId(String userId) {
+        String id = userId.startsWith("usr_") ? userId.substring(4) : userId;
+        if (id.length() > MAX_ID) throw new IllegalArgumentException("a user id longer than " + (MAX_ID + 4) + " characters");
+        return id;
     }
 
     /** The first model limit whose glob matches, or null. */

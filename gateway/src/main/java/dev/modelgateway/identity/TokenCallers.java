@@ -152,7 +152,7 @@ public final class TokenCallers {
         return team.compose(t -> user(issuer, subject, claims).compose(user -> {
             if (!user.active()) return refuse("user_deactivated", "User " + user.userName() + " is deactivated.");
             Instant exp = set.getExpirationTime().toInstant();
-            ApiKey key = new ApiKey(user.id(), user.userName(), rule.models(), rule.rpm(), rule.tpm(), List.of(), rule.budgetUsd(),
+            ApiKey key = new ApiKey(ApiKey.userKeyId(user.id()), user.userName(), rule.models(), rule.rpm(), rule.tpm(), List.of(), rule.budgetUsd(),
                     exp.plus(issuer.leeway()), rule.maxConcurrent(), false, false, t,
                     BudgetPeriod.parse(rule.budgetPeriod()), null, user.id());
             // its roles, and as every caller, its own usage and limits (the self permission a platform key has)

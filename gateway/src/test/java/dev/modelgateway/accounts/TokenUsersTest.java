@@ -80,7 +80,7 @@ class TokenUsersTest {
     @Test
     void aTokenUsersLongCallStopsWhenTheUserIsDeactivatedOrTheTokenExpires() throws Exception {
         User user = await(accounts.tokenUsers().provision("https://sso.example.com", "s1", "corp:s1", null));
-        ApiKey key = new ApiKey(user.id(), user.userName(), List.of(), null, null, List.of(), null, clock.instant().plus(Duration.ofMinutes(5)),
+        ApiKey key = new ApiKey(ApiKey.userKeyId(user.id()), user.userName(), List.of(), null, null, List.of(), null, clock.instant().plus(Duration.ofMinutes(5)),
                 null, false, false, null, null, null, user.id());
         assertThat(key.forUser()).isTrue();
         assertThat(await(accounts.stillAllowed(key, "platform/vendorA-large"))).isEmpty();
@@ -88,7 +88,7 @@ class TokenUsersTest {
         clock.advance(Duration.ofMinutes(6));
         assertThat(await(accounts.stillAllowed(key, "platform/vendorA-large"))).map(GatewayException::code).hasValue("token_expired");
 
-        ApiKey fresh = new ApiKey(user.id(), user.userName(), List.of(), null, null, List.of(), null, clock.instant().plus(Duration.ofMinutes(5)),
+        ApiKey fresh = new ApiKey(ApiKey.userKeyId(user.id()), user.userName(), List.of(), null, null, List.of(), null, clock.instant().plus(Duration.ofMinutes(5)),
                 null, false, false, null, null, null, user.id());
         new UserStore(Sql.pool(accounts.database())).update(new User(user.id(), user.userName(), null, null, null, false, List.of(),
                 user.createdAt(), clock.instant()), clock.instant());
