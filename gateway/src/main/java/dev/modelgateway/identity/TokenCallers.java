@@ -57,6 +57,9 @@ public final class TokenCallers {
     static final int MAX_CACHED = 10_000;
     /** users.user_name holds 200 characters; a longer subject is named by its hash. */
     private static final int MAX_USER_NAME = 200;
+    /** What user_identities.subject and users.email hold (V19): a longer subject is refused, a longer email left out. */
+    private static final int MAX_SUBJECT = 300;
+    private static final int MAX_EMAIL = 320;
 
     /** What a token is admitted as: the key its calls are limited and billed under, and who it is. */
     public record Admitted(ApiKey key, Principal principal) {
@@ -140,6 +143,7 @@ public final class TokenCallers {
         }
         String subject = set.getSubject();
         if (subject == null || subject.isBlank()) return refuse("invalid_token", "The token has no subject (sub).");
+        if (subject.length() > MAX_SUBJECT) return refuse("invalid_token", "The token's subject (sub) is longer than " + MAX_SUBJECT + " characters.");
         CallerRule rule = identity.callerMappings().stream().filter(r -> claims.matches(r.match())).findFirst().orElse(null);
         if (rule == null) {
             return Future.failedFuture(GatewayException.of(ErrorKind.PERMISSION, "The token is valid, but no caller mapping of"
@@ -172,7 +176,9 @@ public final class TokenCallers {
         Held<User> held = users.get(cacheKey);
         if (held != null && now.isBefore(held.at().plus(CACHED))) return held.value();
         if (users.size() >= MAX_CACHED) users.clear();
-        Future<User> found = accounts.provision(issuer.issuer().toString(), subject, userName(issuer.id(), subject), claims.text("email"));
+        String email = claims.text("email");
+        Future<User> found = accounts.provision(issuer.issuer().toString(), subject, userName(issuer.id(), subject),
+                email == null || email.length() > MAX_EMAIL ? null : email);
         users.put(cacheKey, new Held<>(found, now));
         found.onFailure(e -> users.remove(cacheKey));
         return found;
