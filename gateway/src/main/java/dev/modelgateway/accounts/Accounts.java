@@ -94,6 +94,7 @@ public final class Accounts {
     private final LogThrottle journalWarnings = new LogThrottle(Duration.ofSeconds(10));
     private final LogThrottle limiterWarnings = new LogThrottle(Duration.ofSeconds(10));
     private final KeyLookups keyLookups;
+    private final TokenUsers tokenUsers;
 
     private Accounts(Vertx vertx, AccountsConfig config, PriceBook prices, Function<String, List<String>> aliasesOf,
                      Database db, RateLimiter limiter, CallHolds holds, SpendTracker spend, LedgerJournal journal,
@@ -121,6 +122,7 @@ public final class Accounts {
         writer.start();
         this.alertSender = new AlertSender(vertx, db, alerts, clock, config.alertsAllowPrivate());
         this.masterKeys = new MasterKeys(config.masterKey());
+        this.tokenUsers = new TokenUsers(db, blocking, clock);
         this.admin = new Administration(config, db, blocking, prices, keys, ledger, spend, alerts, limiter, masterKeys,
                 keyLookups::invalidateAll, clock);
     }
@@ -128,6 +130,16 @@ public final class Accounts {
     /** The operations of the admin API: keys, teams, usage, limits, re-pricing, alerts, the audit log. */
     public Administration admin() {
         return admin;
+    }
+
+    /** The users and teams behind identity providers' tokens (docs/identity/caller-tokens.md). */
+    public TokenUsers tokenUsers() {
+        return tokenUsers;
+    }
+
+    /** The accounts' clock: expiries, budget periods, and how long the identity caches hold (a test's moves them). */
+    public InstantSource clock() {
+        return clock;
     }
 
     /** Opens the database (running its migrations) and, if configured, Redis. */
@@ -340,6 +352,22 @@ public final class Accounts {
      */
     public Future<Optional<GatewayException>> stillAllowed(ApiKey key, String publicModel) {
         if (key.master()) return Future.succeededFuture(Optional.empty());
+        if (key.forUser()) {
+            // no stored key: the user behind the identity provider's token must still be active
+            return tokenUsers.user(key.userId()).map(user -> {
+                if (user.isEmpty() || !user.get().active()) {
+                    return Optional.of(Refusals.unauthorized("User " + key.name() + " was deactivated.", "user_deactivated"));
+                }
+                if (key.expiredAt(clock.instant())) {
+                    return Optional.of(Refusals.unauthorized("The token this session authenticated with expired.", "token_expired"));
+                }
+                if (!allows(key, publicModel)) return Optional.of(Refusals.notAllowed(key, publicModel, names(publicModel)));
+                for (Budget b : new Budget[]{Budget.of(key, clock.instant(), spend), Budget.of(key.team(), clock.instant(), spend)}) {
+                    if (b != null && b.spent()) return Optional.of(Refusals.budgetSpent(key, b, b.spentE10()));
+                }
+                return Optional.empty();
+            });
+        }
         return blocking(() -> keys.find(key.id())).map(found -> {
             if (found.isEmpty()) return Optional.of(Refusals.unauthorized("API key " + key.id() + " was deleted.", "invalid_api_key"));
             ApiKey now = found.get().toApiKey();

@@ -21,10 +21,15 @@ import java.util.List;
  * @param budgetPeriod  the span {@code budgetUsd} counts over
  * @param secretAcceptedUntil when the caller authenticated with the secret a rotation replaced: the end of its grace,
  *                      after which a long-lived call (a realtime session) is refused; null for the current secret
+ * @param userId        the user the key's calls are billed to (the ledger's {@code user_id}): its owner, or the user an
+ *                      identity provider's token was mapped to; null for a key that belongs to nobody
  */
 public record ApiKey(String id, String name, List<String> allowedModels, Long rpm, Long tpm, List<ModelLimit> modelLimits,
                      BigDecimal budgetUsd, Instant expiresAt, Long maxConcurrent, boolean disabled, boolean master,
-                     Team team, BudgetPeriod budgetPeriod, Instant secretAcceptedUntil) {
+                     Team team, BudgetPeriod budgetPeriod, Instant secretAcceptedUntil, String userId) {
+
+    /** The longest key id the tables hold. */
+    private static final int MAX_ID = 32;
 
     static final ApiKey MASTER = new ApiKey("master", "master", List.of(), null, null, List.of(), null, null, null, false, true);
 
@@ -32,6 +37,14 @@ public record ApiKey(String id, String name, List<String> allowedModels, Long rp
         allowedModels = allowedModels == null ? List.of() : List.copyOf(allowedModels);
         modelLimits = modelLimits == null ? List.of() : List.copyOf(modelLimits);
         budgetPeriod = BudgetPeriod.orLifetime(budgetPeriod);
+    }
+
+    /** A key that belongs to no user. */
+    public ApiKey(String id, String name, List<String> allowedModels, Long rpm, Long tpm, List<ModelLimit> modelLimits,
+                  BigDecimal budgetUsd, Instant expiresAt, Long maxConcurrent, boolean disabled, boolean master,
+                  Team team, BudgetPeriod budgetPeriod, Instant secretAcceptedUntil) {
+        this(id, name, allowedModels, rpm, tpm, modelLimits, budgetUsd, expiresAt, maxConcurrent, disabled, master, team,
+                budgetPeriod, secretAcceptedUntil, null);
     }
 
     /** A key outside any team, with a lifetime budget. */
@@ -43,7 +56,26 @@ public record ApiKey(String id, String name, List<String> allowedModels, Long rp
     /** The same key, authenticated with a rotation's previous secret, accepted until {@code until}. */
     ApiKey withSecretAcceptedUntil(Instant until) {
         return new ApiKey(id, name, allowedModels, rpm, tpm, modelLimits, budgetUsd, expiresAt, maxConcurrent, disabled, master,
-                team, budgetPeriod, until);
+                team, budgetPeriod, until, userId);
+    }
+
+    /**
+     * Whether this key stands for a user who called with an identity provider's token (docs/identity/caller-tokens.md):
+     * no stored key, its id {@link #userKeyId the user's}, so that limits, budgets and spend are the user's.
+     */
+    public boolean forUser() {
+        return userId != null && id.equals(userKeyId(userId));
+    }
+
+    /**
+     * The key id a user calling with an identity provider's token is admitted and billed under: its user id without
+     * the {@code usr_} prefix, one to one with it (32 hex digits), as every key id column holds 32 characters
+     * ({@code usage_ledger.key_id}, the stored responses' owner) and a user id 36.
+     */
+    public static String userKeyId(String userId) {
+        String id = userId.startsWith("usr_") ? userId.substring(4) : userId;
+        if (id.length() > MAX_ID) throw new IllegalArgumentException("a user id longer than " + (MAX_ID + 4) + " characters");
+        return id;
     }
 
     /** The first model limit whose glob matches, or null. */

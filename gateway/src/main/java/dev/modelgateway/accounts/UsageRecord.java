@@ -15,10 +15,20 @@ import java.time.Instant;
  * @param teamId        the key's team at the time of the call; null outside a team
  * @param deployment    the id of the deployment of the last attempt ({@code routing/Deployment.id}); null when none
  *                      was chosen (refused, answered by the gateway itself)
+ * @param userId        the user the call is billed to: the one behind an identity provider's token, or the owner of
+ *                      the platform key; null for a key that belongs to nobody
  */
 public record UsageRecord(String traceId, String keyId, String publicModel, String answeredModel, String vendor,
                           Usage usage, int attempts, int status, long latencyMs, Long timeToFirstTokenMs, Instant at,
-                          String teamId, String deployment) {
+                          String teamId, String deployment, String userId) {
+
+    /** A record that names no user. */
+    public UsageRecord(String traceId, String keyId, String publicModel, String answeredModel, String vendor,
+                       Usage usage, int attempts, int status, long latencyMs, Long timeToFirstTokenMs, Instant at,
+                       String teamId, String deployment) {
+        this(traceId, keyId, publicModel, answeredModel, vendor, usage, attempts, status, latencyMs, timeToFirstTokenMs, at,
+                teamId, deployment, null);
+    }
 
     /** A record that names no deployment. */
     public UsageRecord(String traceId, String keyId, String publicModel, String answeredModel, String vendor,

@@ -182,7 +182,7 @@ public final class Metering {
             long latencyMs = ex.elapsedMs();
             accounts.record(new UsageRecord(ex.traceId(), ex.caller().keyId(), requested.id(),
                     answered == null ? null : answered.id(), vendor, usage, attempts, status, latencyMs, ttftMs, Instant.now(),
-                    ex.caller().key().teamId(), deploymentId()));
+                    ex.caller().key().teamId(), deploymentId(), ex.caller().userId()));
             ex.trace().recorded(new CallFacts(requested.id(), answered == null ? null : answered.id(), vendor, status, usage,
                     attempts, latencyMs, ttftMs, cost()), ex.caller().keyId());
             if (admission != null) admission.settle(usage.totalTokens());

@@ -14,6 +14,15 @@ public record Caller(ApiKey key, Principal principal) {
         this(key, key.master() ? Principal.MASTER : Principal.apiKey(key.id(), key.name()));
     }
 
+    /**
+     * The user the calls are billed to (the ledger's {@code user_id}): the person or workload behind an identity
+     * provider's token, else the platform key's owner; null for a key that belongs to nobody.
+     */
+    public String userId() {
+        if (principal.kind() == Principal.Kind.USER) return principal.id();
+        return key == null ? null : key.userId();
+    }
+
     public String keyId() {
         return key == null ? principal.id() : key.id();
     }

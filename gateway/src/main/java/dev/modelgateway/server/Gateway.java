@@ -9,6 +9,8 @@ import dev.modelgateway.config.ConfigValues;
 import dev.modelgateway.config.GatewayConfig;
 import dev.modelgateway.config.RedisSettings;
 import dev.modelgateway.config.Settings;
+import dev.modelgateway.identity.IdentityHttp;
+import dev.modelgateway.identity.TokenCallers;
 import dev.modelgateway.routing.Deployment;
 import dev.modelgateway.routing.RoutePrices;
 import dev.modelgateway.routing.Routes;
@@ -176,8 +178,12 @@ public final class Gateway {
                     boolean ownPort = observability.metricsPort() > 0;
                     Future<HttpServer> metricsServer = ownPort ? metricsServer(vertx, bound.host(), observability.metricsPort(), health)
                             : Future.succeededFuture(null);
+                    // the identity section in force is the routing table's: a reload changes the trusted issuers at once
+                    TokenCallers tokens = new TokenCallers(() -> table.current().config().routing().identity(), accounts.tokenUsers(),
+                            new IdentityHttp(vertx), accounts.clock());
                     return metricsServer.compose(ms -> vertx.deployVerticle(() -> new GatewayVerticle(bound, table, reload, accounts,
-                                            services, breakers, cloudAuth, bodies, connections, telemetry, health, !ownPort, routes, inFlight, drain),
+                                            services, breakers, cloudAuth, bodies, connections, telemetry, health, !ownPort, routes, inFlight, drain,
+                                            tokens),
                                     new DeploymentOptions().setInstances(instances))
                             .map(id -> {
                                 reload.watch();

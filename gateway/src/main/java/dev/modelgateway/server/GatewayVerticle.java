@@ -10,6 +10,7 @@ import dev.modelgateway.http.Caller;
 import dev.modelgateway.observability.Telemetry;
 import dev.modelgateway.routing.CircuitBreakers;
 import dev.modelgateway.routing.RoutePrices;
+import dev.modelgateway.identity.TokenCallers;
 import dev.modelgateway.routing.RoutingTable;
 import dev.modelgateway.services.SharedServices;
 import dev.modelgateway.upstream.MediaFetcher;
@@ -57,6 +58,8 @@ final class GatewayVerticle extends VerticleBase {
     private final AtomicReference<List<Route>> routes;
     private final CallsInFlight inFlight;
     private final Drain drain;
+    /** Callers with an identity provider's token, shared by every event loop (one key cache, one user cache). */
+    private final TokenCallers tokens;
     private long lagTimer = -1;
     private VendorClients clients;
     private MediaFetcher media;
@@ -65,7 +68,8 @@ final class GatewayVerticle extends VerticleBase {
     GatewayVerticle(GatewayConfig config, RoutingTable table, ConfigReload reload, Accounts accounts, SharedServices services,
                     CircuitBreakers breakers, CloudAuth cloudAuth, BodyBudget bodies, ConnectionGuard connections, Telemetry telemetry,
                     HealthEndpoints health, boolean servesMetrics, AtomicReference<List<Route>> routes, CallsInFlight inFlight,
-                    Drain drain) {
+                    Drain drain, TokenCallers tokens) {
+        this.tokens = tokens;
         this.routes = routes;
         this.inFlight = inFlight;
         this.drain = drain;
@@ -92,7 +96,7 @@ final class GatewayVerticle extends VerticleBase {
         // the cost metric prices a call as the ledger does: at the catalogue in force when it is recorded
         CallServices platform = new CallServices(table, new Relay(clients, breakers, config.limits().vendorAnswers(), inFlight),
                 new Metering(accounts, RoutePrices.inForce(table::current)), media);
-        Authenticator authenticator = new Credentials(accounts);
+        Authenticator authenticator = new Credentials(accounts, tokens);
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(config.host())
                 .setPort(config.port())

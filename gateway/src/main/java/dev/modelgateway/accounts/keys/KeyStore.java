@@ -22,7 +22,7 @@ public final class KeyStore {
     /** A key with its team's row (columns {@code t_*}), if it has one. */
     private static final String COLUMNS = "k.id, k.key_prefix, k.disabled, k.created_at_ms, k.name, k.allowed_models,"
             + " k.rpm, k.tpm, k.budget_usd, k.expires_at_ms, k.model_limits, k.max_concurrent, k.team_id, k.budget_period,"
-            + " k.previous_key_prefix, k.previous_key_expires_at_ms, " + TeamStore.columns("t");
+            + " k.previous_key_prefix, k.previous_key_expires_at_ms, k.owner_user_id, " + TeamStore.columns("t");
     private static final String FROM = " FROM api_keys k LEFT JOIN teams t ON t.id = k.team_id";
     private static final String SELECT = "SELECT " + COLUMNS + FROM;
 
@@ -185,7 +185,7 @@ public final class KeyStore {
         PreviousSecret previous = previousUntil == null ? null
                 : new PreviousSecret(rs.getString("previous_key_prefix"), Instant.ofEpochMilli(previousUntil));
         return new StoredKey(rs.getString("id"), rs.getString("key_prefix"), settings, rs.getInt("disabled") != 0,
-                Instant.ofEpochMilli(rs.getLong("created_at_ms")), TeamStore.read(rs, "t_"), previous);
+                Instant.ofEpochMilli(rs.getLong("created_at_ms")), TeamStore.read(rs, "t_"), previous, rs.getString("owner_user_id"));
     }
 
     static Long nullableLong(ResultSet rs, String column) throws SQLException {

@@ -10,7 +10,13 @@ import java.time.Instant;
  * {@code previous} the secret its last rotation replaced, null when it was never rotated.
  */
 public record StoredKey(String id, String prefix, KeySettings settings, boolean disabled, Instant createdAt, Team team,
-                        PreviousSecret previous) {
+                        PreviousSecret previous, String ownerUserId) {
+
+    /** A key that belongs to no user. */
+    public StoredKey(String id, String prefix, KeySettings settings, boolean disabled, Instant createdAt, Team team,
+                     PreviousSecret previous) {
+        this(id, prefix, settings, disabled, createdAt, team, previous, null);
+    }
 
     StoredKey(String id, String prefix, KeySettings settings, boolean disabled, Instant createdAt) {
         this(id, prefix, settings, disabled, createdAt, null, null);
@@ -19,7 +25,7 @@ public record StoredKey(String id, String prefix, KeySettings settings, boolean 
     public ApiKey toApiKey() {
         return new ApiKey(id, settings.name(), settings.allowedModels(), settings.rpm(), settings.tpm(),
                 settings.modelLimits(), settings.budgetUsd(), settings.expiresAt(), settings.maxConcurrent(), disabled, false,
-                team, settings.budgetPeriod(), null);
+                team, settings.budgetPeriod(), null, ownerUserId);
     }
 
     public BigDecimal budgetUsd() {

@@ -27,7 +27,7 @@ final class JournalLine {
         put('{');
         field("id", e.id()).field("trace", r.traceId()).field("key", e.keyId()).field("team", r.teamId())
                 .field("model", r.publicModel()).field("answered", r.answeredModel()).field("vendor", r.vendor())
-                .field("deployment", r.deployment())
+                .field("deployment", r.deployment()).field("user", r.userId())
                 .field("in", u.inputTokens()).field("cr", u.cacheReadTokens()).field("cw5", u.cacheWrite5mTokens())
                 .field("cw1", u.cacheWrite1hTokens()).field("out", u.outputTokens()).field("rs", u.reasoningTokens())
                 .field("ws", u.webSearchCalls()).field("attempts", r.attempts()).field("status", r.status())
@@ -54,7 +54,8 @@ final class JournalLine {
         Instant at = Instant.ofEpochMilli(j.getLong("at"));
         UsageRecord r = new UsageRecord(j.getString("trace"), j.getString("key"), j.getString("model"),
                 j.getString("answered"), j.getString("vendor"), u, j.getInteger("attempts"), j.getInteger("status"),
-                j.getLong("latency"), j.getLong("ttft"), at, j.getString("team"), j.getString("deployment"));
+                j.getLong("latency"), j.getLong("ttft"), at, j.getString("team"), j.getString("deployment"),
+                j.getString("user")); // absent in lines journaled before the ledger had users: null
         return new LedgerEntry(j.getString("id"), r, u, j.getString("key"), at, j.getLong("cost"), j.getString("prices"),
                 j.getBoolean("unknown"), null);
     }

@@ -39,8 +39,8 @@ public class Ledger {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO usage_ledger (id, trace_id, key_id,"
                     + " public_model, answered_model, vendor, input_tokens, cache_read_tokens, cache_write_5m_tokens,"
                     + " cache_write_1h_tokens, output_tokens, reasoning_tokens, attempts, status, latency_ms, ttft_ms,"
-                    + " at_ms, cost_usd_e10, team_id, web_search_calls, price_version, price_unknown, deployment)"
-                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")) {
+                    + " at_ms, cost_usd_e10, team_id, web_search_calls, price_version, price_unknown, deployment,"
+                    + " user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")) {
                 for (LedgerEntry e : batch) {
                     UsageRecord r = e.record();
                     ps.setString(1, e.id());
@@ -67,6 +67,7 @@ public class Ledger {
                     ps.setString(21, e.priceVersion());
                     ps.setInt(22, e.priceUnknown() ? 1 : 0);
                     ps.setString(23, r.deployment());
+                    ps.setString(24, r.userId());
                     ps.addBatch();
                 }
                 inserted = ps.executeBatch();
@@ -157,12 +158,15 @@ public class Ledger {
                 + " SUM(cache_write_5m_tokens), SUM(cache_write_1h_tokens), SUM(output_tokens), SUM(reasoning_tokens),"
                 + " SUM(cost_usd_e10) FROM usage_ledger WHERE at_ms >= ? AND at_ms < ?"
                 + (q.keyId() == null ? "" : " AND key_id = ?")
+                + (q.userId() == null ? "" : " AND user_id = ?")
                 + (groups.isEmpty() ? "" : " GROUP BY " + groups + " ORDER BY " + groups);
         return db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setLong(1, q.from().toEpochMilli());
                 ps.setLong(2, q.to().toEpochMilli());
-                if (q.keyId() != null) ps.setString(3, q.keyId());
+                int at = 3;
+                if (q.keyId() != null) ps.setString(at++, q.keyId());
+                if (q.userId() != null) ps.setString(at, q.userId());
                 try (ResultSet rs = ps.executeQuery()) {
                     List<UsageQuery.Group> result = new ArrayList<>();
                     int n = q.groupBy().size();

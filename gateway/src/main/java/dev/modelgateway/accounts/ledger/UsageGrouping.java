@@ -11,6 +11,8 @@ public enum UsageGrouping {
     ANSWERED_MODEL("answered_model", "answered_model"),
     /** The deployment that served the rows, which their prices come from (docs/clouds.md, "Prices"). */
     DEPLOYMENT("deployment", "deployment"),
+    /** The user billed (an identity provider token's, or the key's owner); null for keys that belong to nobody. */
+    USER("user_id", "user_id"),
     DAY("(at_ms / 86400000)", "day"),
     HOUR("(at_ms / 3600000)", "hour");
 

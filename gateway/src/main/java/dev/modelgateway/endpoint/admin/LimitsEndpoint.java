@@ -6,7 +6,6 @@ import dev.modelgateway.accounts.Administration;
 import dev.modelgateway.accounts.ApiKey;
 import dev.modelgateway.accounts.keys.BudgetPeriod;
 import dev.modelgateway.accounts.keys.ModelLimit;
-import dev.modelgateway.accounts.keys.StoredKey;
 import dev.modelgateway.accounts.keys.Team;
 import dev.modelgateway.accounts.ledger.Money;
 import dev.modelgateway.accounts.limits.GoDuration;
@@ -35,7 +34,7 @@ public final class LimitsEndpoint {
     }
 
     public void all(RoutingContext ctx) {
-        AdminReplies.respond(ctx, accounts.listKeys().compose(keys -> Future.all(keys.stream().map(this::keyView).toList())
+        AdminReplies.respond(ctx, accounts.listKeys().compose(keys -> Future.all(keys.stream().map(k -> keyView(k.toApiKey())).toList())
                 .map(all -> AdminReplies.list(all.<ObjectNode>list())))
                 .compose(view -> accounts.listTeams().compose(teams -> Future.all(teams.stream().map(this::teamView).toList())
                         .map(all -> {
@@ -54,8 +53,10 @@ public final class LimitsEndpoint {
             throw GatewayException.of(ErrorKind.INVALID_REQUEST, "The master key has no limits of its own: every key's are at"
                     + " /api/v1/admin/rate-limits.").withCode("master_key_unlimited");
         }
-        AdminReplies.respond(ctx, accounts.findKey(caller.id()).compose(found -> {
-            StoredKey key = found.orElseThrow(() -> KeysEndpoint.notFound(caller.id()));
+        // a user calling with an identity provider's token has no stored key: its limits are its mapping's
+        Future<ApiKey> current = caller.forUser() ? Future.succeededFuture(caller) : accounts.findKey(caller.id())
+                .map(found -> found.orElseThrow(() -> KeysEndpoint.notFound(caller.id())).toApiKey());
+        AdminReplies.respond(ctx, current.compose(key -> {
             Future<ObjectNode> team = key.team() == null ? Future.succeededFuture(null) : teamView(key.team());
             return keyView(key).compose(own -> team.map(t -> {
                 ObjectNode limits = Json.MAPPER.createObjectNode().put("object", "limits");
@@ -81,28 +82,28 @@ public final class LimitsEndpoint {
     }
 
     /** A key's limits and current consumption: its own buckets, then those of each model limit. */
-    private Future<ObjectNode> keyView(StoredKey key) {
-        ApiKey apiKey = key.toApiKey();
-        RateLimits own = RateLimits.of(apiKey);
+    private Future<ObjectNode> keyView(ApiKey key) {
+        RateLimits own = RateLimits.of(key);
         List<RateScope> scopes = new ArrayList<>();
         // the buckets live where admissions put them: in the team's hash slot when the key has a team
-        String team = key.settings().teamId() == null ? null : Team.HOLDER_PREFIX + key.settings().teamId();
+        String team = key.teamId() == null ? null : Team.HOLDER_PREFIX + key.teamId();
         if (!own.none()) scopes.add(RateScope.ofKey(key.id(), team, null, own));
-        apiKey.modelLimits().forEach(m -> scopes.add(RateScope.ofKey(key.id(), team, m.models(), RateLimits.of(m))));
-        ObjectNode item = Json.MAPPER.createObjectNode().put("key_id", key.id()).put("name", key.settings().name())
-                .put("team_id", key.settings().teamId())
-                .put("disabled", key.disabled()).put("rpm", key.settings().rpm()).put("tpm", key.settings().tpm())
-                .put("max_concurrent", KeysEndpoint.effectiveMaxConcurrent(accounts, key))
+        key.modelLimits().forEach(m -> scopes.add(RateScope.ofKey(key.id(), team, m.models(), RateLimits.of(m))));
+        int maxConcurrent = accounts.maxConcurrent(key);
+        ObjectNode item = Json.MAPPER.createObjectNode().put("key_id", key.id()).put("name", key.name())
+                .put("team_id", key.teamId())
+                .put("disabled", key.disabled()).put("rpm", key.rpm()).put("tpm", key.tpm())
+                .put("max_concurrent", maxConcurrent > 0 ? maxConcurrent : null)
                 .put("budget_usd", key.budgetUsd() == null ? null : key.budgetUsd().toPlainString())
-                .put("budget_period", key.settings().budgetPeriod().wire)
-                .put("period_spent_usd", Money.text(accounts.spentE10(key.id(), key.settings().budgetPeriod())))
+                .put("budget_period", key.budgetPeriod().wire)
+                .put("period_spent_usd", Money.text(accounts.spentE10(key.id(), key.budgetPeriod())))
                 .put("spent_usd", Money.text(accounts.spentE10(key.id())));
         return accounts.currentRates(scopes).map(levels -> {
             int next = 0;
             if (own.none()) item.putNull("requests").putNull("tokens");
             else windows(item, own, levels.get(next++));
             ArrayNode models = item.putArray("model_limits");
-            for (ModelLimit m : apiKey.modelLimits()) {
+            for (ModelLimit m : key.modelLimits()) {
                 windows(models.addObject().put("models", m.models()).put("rpm", m.rpm()).put("tpm", m.tpm()),
                         RateLimits.of(m), levels.get(next++));
             }

@@ -35,6 +35,14 @@ public final class UsageEndpoint {
         report(ctx, null);
     }
 
+    /** {@code user_id=}: one user's usage (docs/accounts.md, "Usage by user"); the admin report only. */
+    private static String userFilter(RoutingContext ctx, String keyId) {
+        String user = param(ctx, "user_id");
+        if (user == null || keyId != null) return null;
+        if (user.isBlank() || user.length() > 40) throw GatewayException.invalid("user_id", "'user_id' must be a user's id (usr_...).");
+        return user.strip();
+    }
+
     public void own(RoutingContext ctx) {
         report(ctx, Exchange.of(ctx).caller().keyId());
     }
@@ -49,13 +57,13 @@ public final class UsageEndpoint {
             for (String g : groups.split(",")) {
                 UsageGrouping grouping = UsageGrouping.parse(g);
                 if (grouping == null) {
-                    throw GatewayException.invalid("group_by", "'group_by' takes key, model, answered_model, deployment, day or hour"
+                    throw GatewayException.invalid("group_by", "'group_by' takes key, model, answered_model, deployment, user, day or hour"
                             + " (comma-separated to combine), not '" + g.strip() + "'.");
                 }
                 if (!groupBy.contains(grouping)) groupBy.add(grouping);
             }
         }
-        AdminReplies.respond(ctx, accounts.usage(new UsageQuery(from, to, keyId, groupBy)).map(rows -> {
+        AdminReplies.respond(ctx, accounts.usage(new UsageQuery(from, to, keyId, userFilter(ctx, keyId), groupBy)).map(rows -> {
             ObjectNode report = Json.MAPPER.createObjectNode().put("object", "usage_report").put("from", from.toString())
                     .put("to", to.toString());
             report.set("group_by", AdminReplies.strings(groupBy.stream().map(g -> g.field).toList()));

@@ -17,7 +17,7 @@ class JournalLineTest {
         Usage u = new Usage(1, 2, 3, 4, 5, 6, 7);
         UsageRecord r = new UsageRecord("trace \"quoted\" \\ back", "key-1", "platform/vendorA-sonnet-5", null,
                 "anthropic", u, 2, 200, -1234, null, Instant.ofEpochMilli(1_700_000_000_123L), "team\n\ttab\u0001",
-                "aws/arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/x#2");
+                "aws/arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/x#2", "usr_0190\"x");
         LedgerEntry e = new LedgerEntry("id-1", r, u, "key-1", r.at(), Long.MAX_VALUE, "v1", true, null);
         LedgerEntry back = roundTrip(e);
         assertThat(back.record()).isEqualTo(r);
@@ -32,6 +32,7 @@ class JournalLineTest {
                 + "\"unknown\":false}\n";
         LedgerEntry back = JournalLine.decode(line);
         assertThat(back.record().deployment()).isNull();
+        assertThat(back.record().userId()).as("journaled before rows named their user").isNull();
         assertThat(back.costE10()).isEqualTo(18);
     }
 

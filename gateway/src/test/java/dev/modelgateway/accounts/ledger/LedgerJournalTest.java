@@ -6,6 +6,7 @@ import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.AccountsConfig;
 import dev.modelgateway.accounts.DatabaseAdministration;
 import dev.modelgateway.accounts.Fixtures;
+import dev.modelgateway.accounts.UsageRecord;
 import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.canonical.Usage;
 import dev.modelgateway.testing.Eventually;
@@ -207,6 +208,35 @@ class LedgerJournalTest {
 
     private static void awaitSynced(LedgerJournal journal, long n) {
         assertThat(Eventually.value(n + " rows synced", journal::synced, synced -> synced >= n)).isEqualTo(n);
+    }
+
+    @Test
+    void aRowsUserIsReplayedAndALineJournaledBeforeRowsHadUsersReplaysWithNone() throws Exception {
+        Accounts accounts = open();
+        String key = await(accounts.admin().createKey(Actor.system("test"), new KeySettings("k", List.of(), null, null, null, null), false)).key().id();
+        await(accounts.close());
+        String identity;
+        try (var db = dev.modelgateway.store.Database.open(url(), Accounts.SCHEMA)) {
+            identity = new Ledger(db).identity();
+        }
+        UsageRecord r = Fixtures.usage(key, "platform/vendorA-large", new Usage(10, 0, 0, 0, 1, 0), 200, Instant.now());
+        LedgerEntry withUser = LedgerEntry.of(new UsageRecord(r.traceId(), key, r.publicModel(), r.answeredModel(), r.vendor(), r.usage(),
+                r.attempts(), r.status(), r.latencyMs(), r.timeToFirstTokenMs(), r.at(), null, null, "usr_someone"), 7, "v", false);
+        LedgerEntry before = entry(key);
+        JournalLine line = new JournalLine().encode(withUser);
+        String current = new String(line.bytes(), 0, line.length(), StandardCharsets.UTF_8);
+        line.encode(before);
+        String old = new String(line.bytes(), 0, line.length(), StandardCharsets.UTF_8).replace(",\"user\":null", "");
+        assertThat(old).doesNotContain("user");
+        Files.createDirectories(journalDir());
+        Files.writeString(journalDir().resolve("ledger-1-dead.journal"), "{\"journal\":1,\"database\":\"" + identity + "\"}\n"
+                + current + old, StandardCharsets.UTF_8);
+
+        accounts = open();
+        assertThat(count("SELECT COUNT(*) FROM usage_ledger")).isEqualTo(2);
+        assertThat(count("SELECT COUNT(*) FROM usage_ledger WHERE user_id = 'usr_someone' AND id = '" + withUser.id() + "'")).isEqualTo(1);
+        assertThat(count("SELECT COUNT(*) FROM usage_ledger WHERE user_id IS NULL AND id = '" + before.id() + "'")).isEqualTo(1);
+        await(accounts.close());
     }
 
     private LedgerEntry entry(String key) {
