@@ -33,7 +33,9 @@ public final class Discovery {
     public Future<JsonNode> of(URI issuer) {
         Instant now = clock.instant();
         Held held = documents.get(issuer);
-        if (held != null && (!held.document().isComplete() || held.document().succeeded() && now.isBefore(held.fetched().plus(KEEP)))) {
+        if (held != null && (!held.document().isComplete() || held.document().succeeded() && now.isBefore(held.fetched().plus(KEEP))
+                || held.document().failed() && now.isBefore(held.fetched().plus(JwksCache.MIN_REFETCH)))) {
+            // a failure stands for MIN_REFETCH: an unreachable provider is asked once per interval, not once per call
             return held.document();
         }
         String base = issuer.toString().endsWith("/") ? issuer.toString() : issuer + "/";

@@ -39,6 +39,10 @@ public final class JwksCache {
     public Future<Optional<JWK>> key(URI uri, String kid) {
         Instant now = clock.instant();
         Held held = sets.get(uri);
+        // a failed fetch stands for MIN_REFETCH too: an unreachable provider gets one request per interval, not one per call
+        if (held != null && held.keys().failed() && now.isBefore(held.fetched().plus(MIN_REFETCH))) {
+            return held.keys().map(set -> find(set, kid));
+        }
         if (held == null || held.keys().failed() || held.keys().succeeded() && !now.isBefore(held.fetched().plus(KEEP))) {
             return fetch(uri, now).map(set -> find(set, kid));
         }
