@@ -22,7 +22,7 @@ public final class KeyStore {
     /** A key with its team's row (columns {@code t_*}), if it has one. */
     private static final String COLUMNS = "k.id, k.key_prefix, k.disabled, k.created_at_ms, k.name, k.allowed_models,"
             + " k.rpm, k.tpm, k.budget_usd, k.expires_at_ms, k.model_limits, k.max_concurrent, k.team_id, k.budget_period,"
-            + " k.previous_key_prefix, k.previous_key_expires_at_ms, " + TeamStore.columns("t");
+            + " k.previous_key_prefix, k.previous_key_expires_at_ms, k.owner_user_id, " + TeamStore.columns("t");
     private static final String FROM = " FROM api_keys k LEFT JOIN teams t ON t.id = k.team_id";
     private static final String SELECT = "SELECT " + COLUMNS + FROM;
 
@@ -37,18 +37,24 @@ public final class KeyStore {
      * show it now.
      */
     public CreatedKey create(KeySettings settings, boolean disabled) throws SQLException {
+        return create(settings, disabled, null);
+    }
+
+    /** A key owned by a user or admin key ({@code ownerUserId}, null for none), as {@link #create(KeySettings, boolean)}. */
+    public CreatedKey create(KeySettings settings, boolean disabled, String ownerUserId) throws SQLException {
         String secret = KeyToken.newSecret();
         StoredKey key = new StoredKey(KeyToken.newId(), KeyToken.displayPrefix(secret), settings, disabled,
-                Instant.ofEpochMilli(System.currentTimeMillis()));
+                Instant.ofEpochMilli(System.currentTimeMillis()), ownerUserId);
         db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO api_keys (id, key_hash, key_prefix, disabled,"
-                    + " created_at_ms, " + SETTINGS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + " created_at_ms, " + SETTINGS + ", owner_user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 ps.setString(1, key.id());
                 ps.setString(2, KeyToken.hash(secret));
                 ps.setString(3, key.prefix());
                 ps.setInt(4, disabled ? 1 : 0);
                 ps.setLong(5, key.createdAt().toEpochMilli());
                 bindSettings(ps, 6, settings);
+                ps.setString(16, ownerUserId);
                 return ps.executeUpdate();
             }
         });
@@ -185,7 +191,7 @@ public final class KeyStore {
         PreviousSecret previous = previousUntil == null ? null
                 : new PreviousSecret(rs.getString("previous_key_prefix"), Instant.ofEpochMilli(previousUntil));
         return new StoredKey(rs.getString("id"), rs.getString("key_prefix"), settings, rs.getInt("disabled") != 0,
-                Instant.ofEpochMilli(rs.getLong("created_at_ms")), TeamStore.read(rs, "t_"), previous);
+                Instant.ofEpochMilli(rs.getLong("created_at_ms")), TeamStore.read(rs, "t_"), previous, rs.getString("owner_user_id"));
     }
 
     static Long nullableLong(ResultSet rs, String column) throws SQLException {
