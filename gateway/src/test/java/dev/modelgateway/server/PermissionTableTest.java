@@ -149,6 +149,32 @@ class PermissionTableTest {
                 "GET /api/v1/console/audit", "GET /api/v1/usage");
     }
 
+    /** docs/identity/roles.md says which permission each route needs and each role holds, as the code does. */
+    @Test
+    void theRolesDocMatchesTheRouterAndTheRoles() throws Exception {
+        String doc = Files.readString(docs().resolve("identity/roles.md"));
+        for (Object[] r : declared()) {
+            assertThat(doc).as("docs/identity/roles.md's route table").contains("| `" + r[0] + " " + r[1] + "` | `" + ((Permission) r[2]).wire + "` |");
+        }
+        List<String> columns = new ArrayList<>();
+        for (Permission p : Permission.values()) columns.add(p.wire);
+        for (Role role : Role.values()) {
+            String row = doc.lines().filter(l -> l.startsWith("| `" + role.wire + "` |")).findFirst().orElseThrow(() -> new AssertionError("no row for " + role.wire));
+            String[] cells = row.split("\\|", -1);
+            for (int i = 0; i < columns.size(); i++) {
+                boolean marked = cells[i + 3].strip().equals("✓");
+                assertThat(marked).as(role.wire + " / " + columns.get(i)).isEqualTo(role.permissions.contains(Permission.values()[i]));
+            }
+        }
+    }
+
+    private static Path docs() {
+        Path dir = Path.of("").toAbsolutePath();
+        while (dir != null && !Files.isDirectory(dir.resolve("docs/identity"))) dir = dir.getParent();
+        assertThat(dir).as("the repository's docs/").isNotNull();
+        return dir.resolve("docs");
+    }
+
     /** The credentials of the table. */
     static List<String> credentials() {
         List<String> all = new ArrayList<>(List.of("none", "unknown", "platform", "master"));

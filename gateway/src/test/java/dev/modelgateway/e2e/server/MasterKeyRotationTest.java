@@ -103,10 +103,13 @@ class MasterKeyRotationTest {
 
         // each change of keys is in the audit log, without a key
         JsonNode audit = Json.parseOrNull(h.send("GET", "/api/v1/admin/audit?limit=100", null, "authorization", "Bearer " + SECOND).body());
+        // the two reloads asked for (the file's watcher may apply the same change too, as config-file); beside them
+        // every master-key call is itself an entry (master_key.use)
         List<JsonNode> reloads = new ArrayList<>();
         audit.path("data").forEach(e -> {
-            if (!e.path("action").asText().equals("master_key.use")) reloads.add(e);
+            if (e.path("action").asText().equals("config.reload") && e.path("actor").asText().equals("master")) reloads.add(e);
         });
+        assertThat(audit.toString()).contains("master_key.use");
         assertThat(reloads).hasSize(2).allSatisfy(e -> {
             assertThat(e.path("action").asText()).isEqualTo("config.reload");
             assertThat(e.at("/after/master_keys_changed").asBoolean()).isTrue();
