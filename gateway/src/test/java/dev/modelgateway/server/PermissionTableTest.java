@@ -281,7 +281,8 @@ class PermissionTableTest {
     }
 
     private static String freshAdminKey() {
-        return master("POST", "/api/v1/admin/admin-keys", "{\"name\":\"fresh\",\"permissions\":[\"keys:read\"]}").path("id").asText();
+        // a key any holder of admin_keys:write could have made: none manages a stronger one
+        return master("POST", "/api/v1/admin/admin-keys", "{\"name\":\"fresh\",\"permissions\":[\"admin_keys:write\"]}").path("id").asText();
     }
 
     // Forged headers and path variants: authorization reads the dispatched route and the credential alone.

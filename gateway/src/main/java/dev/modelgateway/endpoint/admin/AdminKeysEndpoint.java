@@ -68,20 +68,34 @@ public final class AdminKeysEndpoint {
 
     public void update(RoutingContext ctx) {
         String id = ctx.pathParam("id");
-        respond(ctx, found(id, accounts.patchAdminKey(actor(ctx), id, body(ctx))).map(AdminKeysEndpoint::json));
+        var body = body(ctx);
+        respond(ctx, manageable(ctx, id).compose(k -> found(id, accounts.patchAdminKey(actor(ctx), id, body))).map(AdminKeysEndpoint::json));
     }
 
     /** A new secret, shown this once; the current one accepted for {@code grace_seconds} more. */
     public void rotate(RoutingContext ctx) {
         String id = ctx.pathParam("id");
-        respond(ctx, found(id, accounts.rotateAdminKey(actor(ctx), id, body(ctx)))
+        var body = body(ctx);
+        respond(ctx, manageable(ctx, id).compose(k -> found(id, accounts.rotateAdminKey(actor(ctx), id, body)))
                 .map(issued -> json(issued.key()).put("key", issued.secret())));
     }
 
     public void delete(RoutingContext ctx) {
         String id = ctx.pathParam("id");
-        respond(ctx, accounts.deleteAdminKey(actor(ctx), id).compose(deleted -> deleted
+        respond(ctx, manageable(ctx, id).compose(k -> accounts.deleteAdminKey(actor(ctx), id)).compose(deleted -> deleted
                 ? Future.succeededFuture(AdminReplies.deleted(id, "admin_key")) : Future.failedFuture(notFound(id))));
+    }
+
+    /**
+     * The key, when the principal could have made it: rotating a stronger key would hand its holder that key's new
+     * secret, and re-enabling one would bring its power back. An admin key's permissions and scope never change.
+     */
+    private Future<AdminKey> manageable(RoutingContext ctx, String id) {
+        Principal who = AdminAccess.principal(ctx);
+        return found(id, accounts.findAdminKey(id)).map(key -> {
+            noEscalation(who, new AdminKeyRequests.Spec(key.name(), key.role(), key.permissions(), key.scope(), key.expiresAt()));
+            return key;
+        });
     }
 
     private static <T> Future<T> found(String id, Future<Optional<T>> lookup) {

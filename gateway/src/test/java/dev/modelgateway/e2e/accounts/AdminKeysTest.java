@@ -89,7 +89,9 @@ class AdminKeysTest {
                 400, null, "permissions");
         refused(call(GatewayHarness.KEY, "POST", "/api/v1/admin/admin-keys", "{\"name\":\"a\",\"role\":\"viewer\",\"scope\":\"everything\"}"),
                 400, null, "scope");
-        refused(call(GatewayHarness.KEY, "POST", "/api/v1/admin/admin-keys/nope/rotate", "{\"grace_seconds\":1}"), 400, null, "grace_seconds");
+        String id = master("POST", "/api/v1/admin/admin-keys", "{\"name\":\"a\",\"role\":\"auditor\"}").path("id").asText();
+        refused(call(GatewayHarness.KEY, "POST", "/api/v1/admin/admin-keys/" + id + "/rotate", "{\"grace_seconds\":1}"), 400, null, "grace_seconds");
+        refused(call(GatewayHarness.KEY, "PATCH", "/api/v1/admin/admin-keys/" + id, "{\"scope\":\"org\"}"), 400, null, "scope");
     }
 
     @Test
@@ -98,6 +100,11 @@ class AdminKeysTest {
                 .path("key").asText();
         refused(call(minter, "POST", "/api/v1/admin/admin-keys", "{\"name\":\"b\",\"permissions\":[\"keys:write\"]}"), 403, "permission_denied", "permissions");
         refused(call(minter, "POST", "/api/v1/admin/admin-keys", "{\"name\":\"b\",\"role\":\"org_admin\"}"), 403, "permission_denied", "permissions");
+        // nor takes over a stronger key by rotating, re-enabling or deleting it
+        String strong = master("POST", "/api/v1/admin/admin-keys", "{\"name\":\"strong\",\"role\":\"org_admin\"}").path("id").asText();
+        refused(call(minter, "POST", "/api/v1/admin/admin-keys/" + strong + "/rotate", "{}"), 403, "permission_denied", "permissions");
+        refused(call(minter, "PATCH", "/api/v1/admin/admin-keys/" + strong, "{\"disabled\":false}"), 403, "permission_denied", "permissions");
+        refused(call(minter, "DELETE", "/api/v1/admin/admin-keys/" + strong, null), 403, "permission_denied", "permissions");
         HttpResponse<String> narrower = call(minter, "POST", "/api/v1/admin/admin-keys",
                 "{\"name\":\"b\",\"permissions\":[\"keys:read\"],\"scope\":\"team:" + teamX + "\"}");
         assertThat(narrower.statusCode()).as(narrower.body()).isEqualTo(201);
