@@ -1,6 +1,7 @@
 package dev.modelgateway.e2e.accounts;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.testing.E2e;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -156,6 +158,24 @@ class AdminKeysTest {
         assertThat(entry.path("actor_name").asText()).isEqualTo("ci team x");
         assertThat(entry.path("actor_role").asText()).isEqualTo("team_admin(team:" + teamX + ")");
         assertThat(entry.path("source").asText()).isEqualTo("127.0.0.1");
+    }
+
+    @Test
+    void aTeamAdminSeesItsTeamsUsageOnly() {
+        JsonNode ours = master("POST", "/api/v1/admin/keys", "{\"name\":\"caller x\",\"team_id\":\"" + teamX + "\"}");
+        JsonNode theirs = master("POST", "/api/v1/admin/keys", "{\"name\":\"caller y\",\"team_id\":\"" + teamY + "\"}");
+        for (JsonNode k : List.of(ours, theirs)) {
+            h.openai(k.path("key").asText()).chat().completions().create(ChatCompletionCreateParams.builder()
+                    .model("platform/vendorB-5.5").addUserMessage("hi").build());
+        }
+        // the ledger's rows are stamped by the accounts' clock
+        String range = "from=2000-01-01&to=2100-01-01&group_by=key";
+        Eventually.until("both calls are in the ledger", Duration.ofSeconds(10), () -> {
+            String all = master("GET", "/api/v1/admin/usage?" + range, null).toString();
+            return all.contains(ours.path("id").asText()) && all.contains(theirs.path("id").asText());
+        });
+        String seen = Json.parseOrNull(call(teamAdmin, "GET", "/api/v1/admin/usage?" + range, null).body()).toString();
+        assertThat(seen).contains(ours.path("id").asText()).doesNotContain(theirs.path("id").asText());
     }
 
     @Test
