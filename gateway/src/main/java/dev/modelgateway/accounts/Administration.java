@@ -153,14 +153,14 @@ public final class Administration {
         aboveTeam("rpm", settings.rpm(), t.rpm(), t);
         aboveTeam("tpm", settings.tpm(), t.tpm(), t);
         if (settings.budgetUsd() != null && t.budgetUsd() != null && settings.budgetUsd().compareTo(t.budgetUsd()) > 0) {
-            throw GatewayException.invalid("budget_usd", "'budget_usd' " + settings.budgetUsd().toPlainString() + " is above team '"
-                    + t.id() + "''s own budget of " + t.budgetUsd().toPlainString() + ".").withCode("exceeds_team_limit");
+            throw GatewayException.invalid("budget_usd", "'budget_usd' " + settings.budgetUsd().toPlainString() + " is above the"
+                    + " budget of team '" + t.id() + "' itself, " + t.budgetUsd().toPlainString() + ".").withCode("exceeds_team_limit");
         }
     }
 
     private static void aboveTeam(String field, Long key, Long team, Team t) {
         if (key != null && team != null && key > team) {
-            throw GatewayException.invalid(field, "'" + field + "' " + key + " is above team '" + t.id() + "''s own limit of "
+            throw GatewayException.invalid(field, "'" + field + "' " + key + " is above the limit of team '" + t.id() + "' itself, "
                     + team + ".").withCode("exceeds_team_limit");
         }
     }
