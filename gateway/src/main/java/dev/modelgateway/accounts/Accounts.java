@@ -3,6 +3,9 @@ package dev.modelgateway.accounts;
 import dev.modelgateway.accounts.audit.AlertSender;
 import dev.modelgateway.accounts.audit.AlertSettingsStore;
 import dev.modelgateway.accounts.audit.Alerts;
+import dev.modelgateway.access.Principal;
+import dev.modelgateway.accounts.keys.AdminKey;
+import dev.modelgateway.accounts.keys.AdminKeyStore;
 import dev.modelgateway.accounts.keys.BudgetPeriod;
 import dev.modelgateway.accounts.keys.KeyMatch;
 import dev.modelgateway.accounts.keys.KeyStore;
@@ -93,8 +96,15 @@ public final class Accounts {
     /** Once per 10 s each: during an outage every request fails the same way. */
     private final LogThrottle journalWarnings = new LogThrottle(Duration.ofSeconds(10));
     private final LogThrottle limiterWarnings = new LogThrottle(Duration.ofSeconds(10));
-    private final KeyLookups keyLookups;
+    private final KeyLookups<KeyMatch> keyLookups;
+    /** The admin keys the request path reads, cached as platform keys are. */
+    private final KeyLookups<AdminKey.Match> adminKeyLookups;
+    private final AdminKeyStore adminKeys;
     private final TokenUsers tokenUsers;
+    /** When each admin key's use was last written: at most one write a minute per key. */
+    private final Map<String, Instant> adminKeyUseWritten = new ConcurrentHashMap<>();
+    /** How often an admin key's {@code last_used_at} is written at most. */
+    static final Duration LAST_USED_EVERY = Duration.ofMinutes(1);
 
     private Accounts(Vertx vertx, AccountsConfig config, PriceBook prices, Function<String, List<String>> aliasesOf,
                      Database db, RateLimiter limiter, CallHolds holds, SpendTracker spend, LedgerJournal journal,
@@ -108,8 +118,10 @@ public final class Accounts {
         this.blocking = new Blocking(vertx);
         this.keys = new KeyStore(Sql.pool(db));
         // a test's clock is also a ticker: advancing it ages the cached keys too, so a rotation's grace ends on every instance
-        this.keyLookups = new KeyLookups(vertx, secret -> blocking(() -> keys.findBySecretHash(KeyToken.hash(secret))),
-                clock instanceof Ticker ticker ? ticker : Ticker.SYSTEM);
+        Ticker ticker = clock instanceof Ticker t ? t : Ticker.SYSTEM;
+        this.keyLookups = new KeyLookups<>(vertx, secret -> blocking(() -> keys.findBySecretHash(KeyToken.hash(secret))), ticker);
+        this.adminKeys = new AdminKeyStore(Sql.pool(db));
+        this.adminKeyLookups = new KeyLookups<>(vertx, secret -> blocking(() -> adminKeys.findBySecretHash(KeyToken.hash(secret))), ticker);
         this.ledger = new Ledger(db);
         this.spend = spend;
         this.journal = journal;
@@ -124,7 +136,10 @@ public final class Accounts {
         this.masterKeys = new MasterKeys(config.masterKey());
         this.tokenUsers = new TokenUsers(db, blocking, clock);
         this.admin = new Administration(config, db, blocking, prices, keys, ledger, spend, alerts, limiter, masterKeys,
-                keyLookups::invalidateAll, clock);
+                () -> {
+                    keyLookups.invalidateAll();
+                    adminKeyLookups.invalidateAll();
+                }, clock);
     }
 
     /** The operations of the admin API: keys, teams, usage, limits, re-pricing, alerts, the audit log. */
@@ -242,6 +257,44 @@ public final class Accounts {
                 return Future.failedFuture(Refusals.unauthorized(shown + " expired at " + key.expiresAt() + ".", "api_key_expired"));
             }
             return Future.succeededFuture(key);
+        });
+    }
+
+    /**
+     * Resolves an admin key's secret ({@link KeyToken#isAdminSecret}) to its principal. Fails with a 401 that says
+     * whether the key is unknown, disabled, expired or its secret rotated out. Its {@code last_used_at} is written at
+     * most once a minute, on a worker, without the request waiting for it.
+     */
+    public Future<Principal> authenticateAdminKey(String secret) {
+        return adminKeyLookups.find(secret).compose(m -> {
+            if (m.isEmpty()) return Future.failedFuture(Refusals.unauthorized("Invalid admin key.", "invalid_admin_key"));
+            AdminKey key = m.get().key();
+            Instant now = clock.instant();
+            String shown = "Admin key " + (m.get().previousSecret() ? key.previous().prefix() : key.prefix()) + "... (" + key.id() + ")";
+            if (!m.get().acceptedAt(now)) {
+                return Future.failedFuture(Refusals.unauthorized(shown + " was rotated: this secret was accepted until "
+                        + key.previous().acceptedUntil() + "; use the key's new secret.", "admin_key_rotated"));
+            }
+            if (key.disabled()) return Future.failedFuture(Refusals.unauthorized(shown + " is disabled.", "admin_key_disabled"));
+            if (key.expiredAt(now)) {
+                return Future.failedFuture(Refusals.unauthorized(shown + " expired at " + key.expiresAt() + ".", "admin_key_expired"));
+            }
+            used(key.id(), now);
+            return Future.succeededFuture(key.principal());
+        });
+    }
+
+    /** Writes an admin key's use if none was written for it in the last {@link #LAST_USED_EVERY}. */
+    private void used(String id, Instant now) {
+        Instant written = adminKeyUseWritten.compute(id,
+                (k, last) -> last != null && now.isBefore(last.plus(LAST_USED_EVERY)) ? last : now);
+        if (written != now) return;
+        blocking(() -> {
+            adminKeys.touch(id, now);
+            return null;
+        }).onFailure(e -> {
+            adminKeyUseWritten.remove(id, now);
+            LOG.warn("could not record the use of admin key {}: {}", id, e.toString());
         });
     }
 

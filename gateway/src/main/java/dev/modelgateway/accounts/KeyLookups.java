@@ -2,7 +2,6 @@ package dev.modelgateway.accounts;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.modelgateway.accounts.keys.KeyMatch;
 import dev.modelgateway.observability.LogThrottle;
 import dev.modelgateway.time.Ticker;
 import io.vertx.core.Context;
@@ -24,8 +23,9 @@ import java.util.function.Function;
  * that read fails or has not answered within {@link #WAIT} (the database failing over to its standby:
  * docs/operations/database-failover.md), the state last read is used, for up to {@link #KNOWN_FOR}, so that the calls
  * of keys in use go on through the outage. A key not read in that time waits for the database, as a new one does.
+ * {@code M} is what a secret finds: a platform key's match, or an admin key's.
  */
-final class KeyLookups {
+final class KeyLookups<M> {
     /**
      * How stale a key's settings may be while the database answers, e.g. after another instance disabled it; also the
      * shortest grace a rotation gives the previous secret, so that every instance refuses it at the same instant
@@ -39,27 +39,27 @@ final class KeyLookups {
     private static final Logger LOG = LoggerFactory.getLogger(Accounts.class);
 
     /** A read in flight; {@code overdue} once a call stopped waiting for it, so that the next ones do not wait either. */
-    private static final class Read {
-        final Future<Optional<KeyMatch>> result;
+    private static final class Read<M> {
+        final Future<Optional<M>> result;
         volatile boolean overdue;
 
-        Read(Future<Optional<KeyMatch>> result) {
+        Read(Future<Optional<M>> result) {
             this.result = result;
         }
     }
 
     private final Vertx vertx;
-    private final Function<String, Future<Optional<KeyMatch>>> read;
-    private final Cache<String, Optional<KeyMatch>> fresh;
-    private final Cache<String, Optional<KeyMatch>> known;
-    private final Map<String, Read> reads = new ConcurrentHashMap<>();
+    private final Function<String, Future<Optional<M>>> read;
+    private final Cache<String, Optional<M>> fresh;
+    private final Cache<String, Optional<M>> known;
+    private final Map<String, Read<M>> reads = new ConcurrentHashMap<>();
     private final LogThrottle staleWarnings = new LogThrottle(Duration.ofSeconds(10));
 
     /**
      * @param read the key of a secret from the database (on a worker thread), empty when there is none
      * @param ticker what {@link #FRESH} and {@link #KNOWN_FOR} are measured with
      */
-    KeyLookups(Vertx vertx, Function<String, Future<Optional<KeyMatch>>> read, Ticker ticker) {
+    KeyLookups(Vertx vertx, Function<String, Future<Optional<M>>> read, Ticker ticker) {
         this.vertx = vertx;
         this.read = read;
         // secrets stay in memory, hashes alone are stored; keyed by the secret, a cached key costs no hashing
@@ -68,15 +68,15 @@ final class KeyLookups {
     }
 
     /** The key of {@code secret}, empty when there is none; completed on the caller's context. */
-    Future<Optional<KeyMatch>> find(String secret) {
-        Optional<KeyMatch> cached = fresh.getIfPresent(secret);
+    Future<Optional<M>> find(String secret) {
+        Optional<M> cached = fresh.getIfPresent(secret);
         if (cached != null) return Future.succeededFuture(cached);
-        Read r = reading(secret);
-        Optional<KeyMatch> last = known.getIfPresent(secret);
+        Read<M> r = reading(secret);
+        Optional<M> last = known.getIfPresent(secret);
         if (last != null && r.overdue) return Future.succeededFuture(stale(last, null));
         // one read serves the calls of every event loop: each call's answer comes back on its own
         Context context = vertx.getOrCreateContext();
-        Promise<Optional<KeyMatch>> answer = Promise.promise();
+        Promise<Optional<M>> answer = Promise.promise();
         long timer = last == null ? -1 : vertx.setTimer(WAIT.toMillis(), t -> {
             r.overdue = true;
             if (!answer.future().isComplete()) answer.tryComplete(stale(last, null));
@@ -98,9 +98,10 @@ final class KeyLookups {
     }
 
     /** The read of {@code secret} in flight, begun if there is none. */
-    private Read reading(String secret) {
-        Read[] begun = new Read[1];
-        Read r = reads.computeIfAbsent(secret, s -> begun[0] = new Read(read.apply(s)));
+    @SuppressWarnings("unchecked")
+    private Read<M> reading(String secret) {
+        Read<M>[] begun = new Read[1];
+        Read<M> r = reads.computeIfAbsent(secret, s -> begun[0] = new Read<>(read.apply(s)));
         if (r == begun[0]) {
             r.result.onComplete(done -> {
                 reads.remove(secret, r);
@@ -113,7 +114,7 @@ final class KeyLookups {
         return r;
     }
 
-    private Optional<KeyMatch> stale(Optional<KeyMatch> last, Throwable failure) {
+    private Optional<M> stale(Optional<M> last, Throwable failure) {
         long n = staleWarnings.occurred();
         if (n > 0) {
             LOG.warn("a key lookup in the accounts database {}: {} calls used their key's state as last read"

@@ -7,7 +7,7 @@
  * {@code keys}, {@code ledger}, {@code limits} and {@code audit}, which depend downward only and never on the
  * facade, and whose storage nothing outside this package touches (architecture/LayoutTest).
  *
- * <p>May import canonical, catalogue, error, json, net, observability, store. Blocking JDBC runs on worker threads (store.SqlWork) and the
+ * <p>May import access, canonical, catalogue, error, json, net, observability, store. Blocking JDBC runs on worker threads (store.SqlWork) and the
  * ledger writer's own thread; the journal copies a row into a memory-mapped segment on the caller's thread and
  * syncs it on its own; Redis runs on the event loops through one pipelined connection each (docs/accounts.md).
  */

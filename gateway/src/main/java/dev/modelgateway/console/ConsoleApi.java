@@ -2,6 +2,8 @@ package dev.modelgateway.console;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.access.Permission;
+import dev.modelgateway.access.Principal;
 import dev.modelgateway.accounts.ApiKey;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
@@ -50,6 +52,12 @@ public final class ConsoleApi {
     /** {@code GET /me}: the caller's key, its limits and what it has spent. */
     public void me(RoutingContext ctx) {
         ApiKey key = caller(ctx);
+        if (key == null) { // an admin key: it calls no model, so it has no limits or spend of its own
+            Principal who = Exchange.of(ctx).caller().principal();
+            json(ctx, Future.succeededFuture(Json.MAPPER.createObjectNode().put("admin", seesAll(ctx)).put("key_id", who.id())
+                    .put("name", who.name())));
+            return;
+        }
         ObjectNode me = Json.MAPPER.createObjectNode().put("admin", key.master()).put("key_id", key.id()).put("name", key.name());
         if (key.master()) {
             json(ctx, Future.succeededFuture(me));
@@ -97,7 +105,6 @@ public final class ConsoleApi {
 
     /** {@code GET /requests}: the ledger's rows, newest first, a page at a time. */
     public void requests(RoutingContext ctx) {
-        ApiKey key = caller(ctx);
         int limit = intParam(ctx, "limit", 50);
         if (limit < 1 || limit > RequestFilter.MAX_LIMIT) {
             throw GatewayException.invalid("limit", "'limit' must be between 1 and " + RequestFilter.MAX_LIMIT + ".");
@@ -108,7 +115,7 @@ public final class ConsoleApi {
         if (status != null && !status.equals("error") && !status.equals("ok")) {
             throw GatewayException.invalid("status", "'status' takes 'error' or 'ok', not '" + status + "'.");
         }
-        String keyId = key.master() ? blankToNull(ctx.request().getParam("key")) : key.id();
+        String keyId = seesAll(ctx) ? blankToNull(ctx.request().getParam("key")) : ownId(ctx);
         RequestFilter f = new RequestFilter(keyId, blankToNull(ctx.request().getParam("model")),
                 status == null ? null : status.equals("error"), since,
                 before == null ? null : before.atMs(), before == null ? null : before.id(), limit);
@@ -123,10 +130,11 @@ public final class ConsoleApi {
 
     /** {@code GET /requests/:id}: one row of the ledger, the caller's own unless it holds the master key. */
     public void request(RoutingContext ctx) {
-        ApiKey key = caller(ctx);
+        boolean all = seesAll(ctx);
+        String own = ownId(ctx);
         String id = ctx.pathParam("id");
         json(ctx, blocking(c -> ConsoleQueries.request(c, id)).compose(found -> found
-                .filter(r -> key.master() || r.keyId().equals(key.id()))
+                .filter(r -> all || r.keyId().equals(own))
                 .map(r -> Future.succeededFuture(requestJson(r)))
                 .orElseGet(() -> Future.failedFuture(GatewayException.of(ErrorKind.NOT_FOUND, "No request '" + id + "' in the ledger.")
                         .withParam("id").withCode("request_not_found")))));
@@ -178,7 +186,7 @@ public final class ConsoleApi {
     }
 
     private static UsageQuery usageQuery(RoutingContext ctx) {
-        ApiKey key = caller(ctx);
+        boolean all = seesAll(ctx);
         UsageQuery.Grain grain = choice(ctx, "grain", UsageQuery.Grain.class, UsageQuery.Grain.DAY);
         UsageQuery.Dimension dimension = choice(ctx, "dimension", UsageQuery.Dimension.class, UsageQuery.Dimension.NONE);
         Instant to = instantParam(ctx, "to", true, Instant.now());
@@ -190,8 +198,8 @@ public final class ConsoleApi {
             throw GatewayException.invalid("from", "At most " + grain.maxBuckets + " " + grain.name().toLowerCase(Locale.ROOT)
                     + "s per chart: choose a shorter range or grain=day.");
         }
-        if (!key.master() && dimension == UsageQuery.Dimension.KEY) dimension = UsageQuery.Dimension.NONE;
-        return new UsageQuery(grain, fromMs, toMs, dimension, key.master() ? blankToNull(ctx.request().getParam("key")) : key.id());
+        if (!all && dimension == UsageQuery.Dimension.KEY) dimension = UsageQuery.Dimension.NONE;
+        return new UsageQuery(grain, fromMs, toMs, dimension, all ? blankToNull(ctx.request().getParam("key")) : ownId(ctx));
     }
 
     static ObjectNode usageJson(UsageRow r) {
@@ -238,6 +246,16 @@ public final class ConsoleApi {
 
     private static ApiKey caller(RoutingContext ctx) {
         return Exchange.of(ctx).caller().key();
+    }
+
+    /** Whether the principal sees every key's calls: its usage permission reaches the organisation (the master key's does). */
+    private static boolean seesAll(RoutingContext ctx) {
+        return Exchange.of(ctx).caller().principal().reach(Permission.USAGE_READ).org();
+    }
+
+    /** The id whose own calls the principal sees: its key's (an admin key's own id: it makes none). */
+    private static String ownId(RoutingContext ctx) {
+        return Exchange.of(ctx).caller().keyId();
     }
 
     private static <E extends Enum<E>> E choice(RoutingContext ctx, String name, Class<E> type, E fallback) {

@@ -109,7 +109,11 @@ final class ConsoleQueries {
      * The audit log newest first: on {@code audit_log_target (target_id, at_ms)} for one target,
      * {@code audit_log_action (action, at_ms)} for an action, {@code audit_log_kind (target_type, at_ms)}
      * for a kind of target, else {@code audit_log_at (at_ms)}, walked backwards and stopped after {@code limit} rows.
+     * The break-glass master key's uses ({@code master_key.use}, one per admin call made with it) are shown when
+     * asked for by their action, not among the changes: they would push the changes off the page.
      */
+    static final String MASTER_KEY_USE = "master_key.use";
+
     static String auditSql(AuditFilter f) {
         StringBuilder sql = new StringBuilder("SELECT id, at_ms, actor, action, target_type, target_id, before_json, after_json"
                 + " FROM audit_log WHERE 1 = 1");
@@ -117,6 +121,7 @@ final class ConsoleQueries {
         if (f.beforeAtMs() != null) sql.append(" AND at_ms <= ? AND (at_ms < ? OR id < ?)");
         if (f.targetType() != null) sql.append(" AND target_type = ?");
         if (f.action() != null) sql.append(" AND action = ?");
+        else sql.append(" AND action <> '" + MASTER_KEY_USE + "'");
         return sql.append(" ORDER BY at_ms DESC, id DESC LIMIT ?").toString();
     }
 

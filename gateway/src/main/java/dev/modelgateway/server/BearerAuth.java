@@ -107,7 +107,9 @@ final class BearerAuth implements Handler<RoutingContext> {
             return;
         }
         authenticator.authenticate(header.substring(7).trim()).onComplete(ar -> {
-            if (ar.succeeded() && ar.result().key() == null && !administrative(ctx.request().path())) {
+            // the path the router dispatches on (dot segments and escapes resolved), never the raw one: an admin key must
+            // not reach a model route through /api/v1/admin/../chat/completions
+            if (ar.succeeded() && ar.result().key() == null && !administrative(ctx.normalizedPath())) {
                 refuse(ctx, GatewayException.of(ErrorKind.PERMISSION, "This credential administers the gateway and calls no"
                         + " model: call models with a platform API key.").withCode("not_a_caller_credential"), true);
             } else if (ar.succeeded()) {

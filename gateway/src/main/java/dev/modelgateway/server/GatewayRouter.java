@@ -1,6 +1,7 @@
 package dev.modelgateway.server;
 
 import dev.modelgateway.access.Permission;
+import dev.modelgateway.access.Principal;
 import dev.modelgateway.accounts.Accounts;
 import dev.modelgateway.accounts.Administration;
 import dev.modelgateway.call.CallRunner;
@@ -11,6 +12,7 @@ import dev.modelgateway.console.ConsoleApi;
 import dev.modelgateway.console.ConsolePages;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.endpoint.admin.AdminAccess;
+import dev.modelgateway.endpoint.admin.AdminKeysEndpoint;
 import dev.modelgateway.endpoint.admin.ConfigEndpoint;
 import dev.modelgateway.endpoint.admin.KeysEndpoint;
 import dev.modelgateway.endpoint.admin.LedgerAdminEndpoint;
@@ -112,11 +114,12 @@ public final class GatewayRouter {
         BodyReader bodies = new BodyReader(vertx, limits, budget);
         router.route("/api/*").handler(bodies::read);
         router.route("/api/*").handler(bodies::done);
-        accountsApi(router, accounts.admin());
-        people(router, accounts.admin(), PersonClaims.rules(() -> table.current().config().routing().identity()));
+        Administration administration = accounts.admin();
+        accountsApi(router, administration);
+        people(router, administration, PersonClaims.rules(() -> table.current().config().routing().identity()));
         ConfigEndpoint config = new ConfigEndpoint(reload::reload, table, credentialProblems);
-        admin(router, Permission.CONFIG_WRITE, HttpMethod.POST, "/api/v1/admin/reload", config::reload);
-        admin(router, Permission.CONFIG_READ, HttpMethod.GET, "/api/v1/admin/config", config::show);
+        admin(router, administration, Permission.CONFIG_WRITE, HttpMethod.POST, "/api/v1/admin/reload", config::reload);
+        admin(router, administration, Permission.CONFIG_READ, HttpMethod.GET, "/api/v1/admin/config", config::show);
 
         CallRunner runner = new CallRunner(platform);
         ChatCompletionsEndpoint chat = new ChatCompletionsEndpoint(platform, runner);
@@ -147,7 +150,7 @@ public final class GatewayRouter {
         router.get("/api/v1/responses/:id/input_items").handler(storedResponses::inputItems);
         router.getWithRegex("/api/v1/models/(?<id>.+)").setName("/api/v1/models/{id}").handler(models::get);
         // after every endpoint, so that no call's route matching passes the console's routes
-        console(router, Console.api(vertx, accounts));
+        console(router, Console.api(vertx, accounts), administration);
         // the routes' own patterns are the only values of the http.route label (bounded cardinality)
         routes.addAll(router.getRoutes().stream().filter(r -> r.getPath() != null && r.isExactPath() && !r.getPath().contains(":"))
                 .map(Route::getPath).collect(Collectors.toSet()));
@@ -183,29 +186,36 @@ public final class GatewayRouter {
      */
     public static void accountsApi(Router router, Administration accounts) {
         KeysEndpoint keys = new KeysEndpoint(accounts);
-        admin(router, Permission.KEYS_WRITE, HttpMethod.POST, "/api/v1/admin/keys", keys::create);
-        admin(router, Permission.KEYS_READ, HttpMethod.GET, "/api/v1/admin/keys", keys::list);
-        admin(router, Permission.KEYS_READ, HttpMethod.GET, "/api/v1/admin/keys/:id", keys::get);
-        admin(router, Permission.KEYS_WRITE, HttpMethod.PATCH, "/api/v1/admin/keys/:id", keys::update);
-        admin(router, Permission.KEYS_WRITE, HttpMethod.DELETE, "/api/v1/admin/keys/:id", keys::delete);
-        admin(router, Permission.KEYS_WRITE, HttpMethod.POST, "/api/v1/admin/keys/:id/rotate", keys::rotate);
+        admin(router, accounts, Permission.KEYS_WRITE, HttpMethod.POST, "/api/v1/admin/keys", keys::create);
+        admin(router, accounts, Permission.KEYS_READ, HttpMethod.GET, "/api/v1/admin/keys", keys::list);
+        admin(router, accounts, Permission.KEYS_READ, HttpMethod.GET, "/api/v1/admin/keys/:id", keys::get);
+        admin(router, accounts, Permission.KEYS_WRITE, HttpMethod.PATCH, "/api/v1/admin/keys/:id", keys::update);
+        admin(router, accounts, Permission.KEYS_WRITE, HttpMethod.DELETE, "/api/v1/admin/keys/:id", keys::delete);
+        admin(router, accounts, Permission.KEYS_WRITE, HttpMethod.POST, "/api/v1/admin/keys/:id/rotate", keys::rotate);
         TeamsEndpoint teams = new TeamsEndpoint(accounts);
-        admin(router, Permission.TEAMS_WRITE, HttpMethod.POST, "/api/v1/admin/teams", teams::create);
-        admin(router, Permission.TEAMS_READ, HttpMethod.GET, "/api/v1/admin/teams", teams::list);
-        admin(router, Permission.TEAMS_READ, HttpMethod.GET, "/api/v1/admin/teams/:id", teams::get);
-        admin(router, Permission.TEAMS_WRITE, HttpMethod.PATCH, "/api/v1/admin/teams/:id", teams::update);
-        admin(router, Permission.TEAMS_WRITE, HttpMethod.DELETE, "/api/v1/admin/teams/:id", teams::delete);
+        admin(router, accounts, Permission.TEAMS_WRITE, HttpMethod.POST, "/api/v1/admin/teams", teams::create);
+        admin(router, accounts, Permission.TEAMS_READ, HttpMethod.GET, "/api/v1/admin/teams", teams::list);
+        admin(router, accounts, Permission.TEAMS_READ, HttpMethod.GET, "/api/v1/admin/teams/:id", teams::get);
+        admin(router, accounts, Permission.TEAMS_WRITE, HttpMethod.PATCH, "/api/v1/admin/teams/:id", teams::update);
+        admin(router, accounts, Permission.TEAMS_WRITE, HttpMethod.DELETE, "/api/v1/admin/teams/:id", teams::delete);
         UsageEndpoint usage = new UsageEndpoint(accounts);
-        admin(router, Permission.USAGE_READ, HttpMethod.GET, "/api/v1/admin/usage", usage::all);
-        admin(router, Permission.SELF, HttpMethod.GET, "/api/v1/usage", usage::own);
+        admin(router, accounts, Permission.USAGE_READ, HttpMethod.GET, "/api/v1/admin/usage", usage::all);
+        admin(router, accounts, Permission.SELF, HttpMethod.GET, "/api/v1/usage", usage::own);
         LimitsEndpoint limits = new LimitsEndpoint(accounts);
-        admin(router, Permission.LIMITS_READ, HttpMethod.GET, "/api/v1/admin/rate-limits", limits::all);
-        admin(router, Permission.SELF, HttpMethod.GET, "/api/v1/limits", limits::own);
+        admin(router, accounts, Permission.LIMITS_READ, HttpMethod.GET, "/api/v1/admin/rate-limits", limits::all);
+        admin(router, accounts, Permission.SELF, HttpMethod.GET, "/api/v1/limits", limits::own);
         LedgerAdminEndpoint ledger = new LedgerAdminEndpoint(accounts);
-        admin(router, Permission.BILLING_WRITE, HttpMethod.POST, "/api/v1/admin/reprice", ledger::reprice);
-        admin(router, Permission.ALERTS_READ, HttpMethod.GET, "/api/v1/admin/alerts", ledger::alerts);
-        admin(router, Permission.ALERTS_WRITE, HttpMethod.PATCH, "/api/v1/admin/alerts/settings", ledger::alertSettings);
-        admin(router, Permission.AUDIT_READ, HttpMethod.GET, "/api/v1/admin/audit", ledger::audit);
+        admin(router, accounts, Permission.BILLING_WRITE, HttpMethod.POST, "/api/v1/admin/reprice", ledger::reprice);
+        admin(router, accounts, Permission.ALERTS_READ, HttpMethod.GET, "/api/v1/admin/alerts", ledger::alerts);
+        admin(router, accounts, Permission.ALERTS_WRITE, HttpMethod.PATCH, "/api/v1/admin/alerts/settings", ledger::alertSettings);
+        admin(router, accounts, Permission.AUDIT_READ, HttpMethod.GET, "/api/v1/admin/audit", ledger::audit);
+        AdminKeysEndpoint adminKeys = new AdminKeysEndpoint(accounts);
+        admin(router, accounts, Permission.ADMIN_KEYS_WRITE, HttpMethod.POST, "/api/v1/admin/admin-keys", adminKeys::create);
+        admin(router, accounts, Permission.ADMIN_KEYS_WRITE, HttpMethod.GET, "/api/v1/admin/admin-keys", adminKeys::list);
+        admin(router, accounts, Permission.ADMIN_KEYS_WRITE, HttpMethod.GET, "/api/v1/admin/admin-keys/:id", adminKeys::get);
+        admin(router, accounts, Permission.ADMIN_KEYS_WRITE, HttpMethod.PATCH, "/api/v1/admin/admin-keys/:id", adminKeys::update);
+        admin(router, accounts, Permission.ADMIN_KEYS_WRITE, HttpMethod.DELETE, "/api/v1/admin/admin-keys/:id", adminKeys::delete);
+        admin(router, accounts, Permission.ADMIN_KEYS_WRITE, HttpMethod.POST, "/api/v1/admin/admin-keys/:id/rotate", adminKeys::rotate);
     }
 
     /**
@@ -214,41 +224,41 @@ public final class GatewayRouter {
      */
     private static void people(Router router, Administration accounts, Administration.RoleRules rules) {
         UsersEndpoint users = new UsersEndpoint(accounts, rules);
-        admin(router, Permission.USERS_READ, HttpMethod.GET, "/api/v1/admin/users", users::list);
-        admin(router, Permission.USERS_READ, HttpMethod.GET, "/api/v1/admin/users/:id", users::get);
-        admin(router, Permission.USERS_WRITE, HttpMethod.PATCH, "/api/v1/admin/users/:id", users::update);
+        admin(router, accounts, Permission.USERS_READ, HttpMethod.GET, "/api/v1/admin/users", users::list);
+        admin(router, accounts, Permission.USERS_READ, HttpMethod.GET, "/api/v1/admin/users/:id", users::get);
+        admin(router, accounts, Permission.USERS_WRITE, HttpMethod.PATCH, "/api/v1/admin/users/:id", users::update);
         String scim = SCIM_PREFIX + "v2";
         ScimDiscovery discovery = new ScimDiscovery();
-        admin(router, Permission.SCIM, HttpMethod.GET, scim + "/ServiceProviderConfig", discovery::serviceProviderConfig);
-        admin(router, Permission.SCIM, HttpMethod.GET, scim + "/ResourceTypes", discovery::resourceTypes);
-        admin(router, Permission.SCIM, HttpMethod.GET, scim + "/Schemas", discovery::schemas);
+        admin(router, accounts, Permission.SCIM, HttpMethod.GET, scim + "/ServiceProviderConfig", discovery::serviceProviderConfig);
+        admin(router, accounts, Permission.SCIM, HttpMethod.GET, scim + "/ResourceTypes", discovery::resourceTypes);
+        admin(router, accounts, Permission.SCIM, HttpMethod.GET, scim + "/Schemas", discovery::schemas);
         ScimUsers scimUsers = new ScimUsers(accounts, rules);
-        admin(router, Permission.SCIM, HttpMethod.GET, scim + "/Users", scimUsers::list);
-        admin(router, Permission.SCIM, HttpMethod.POST, scim + "/Users", scimUsers::create);
-        admin(router, Permission.SCIM, HttpMethod.GET, scim + "/Users/:id", scimUsers::get);
-        admin(router, Permission.SCIM, HttpMethod.PUT, scim + "/Users/:id", scimUsers::replace);
-        admin(router, Permission.SCIM, HttpMethod.PATCH, scim + "/Users/:id", scimUsers::patch);
-        admin(router, Permission.SCIM, HttpMethod.DELETE, scim + "/Users/:id", scimUsers::delete);
+        admin(router, accounts, Permission.SCIM, HttpMethod.GET, scim + "/Users", scimUsers::list);
+        admin(router, accounts, Permission.SCIM, HttpMethod.POST, scim + "/Users", scimUsers::create);
+        admin(router, accounts, Permission.SCIM, HttpMethod.GET, scim + "/Users/:id", scimUsers::get);
+        admin(router, accounts, Permission.SCIM, HttpMethod.PUT, scim + "/Users/:id", scimUsers::replace);
+        admin(router, accounts, Permission.SCIM, HttpMethod.PATCH, scim + "/Users/:id", scimUsers::patch);
+        admin(router, accounts, Permission.SCIM, HttpMethod.DELETE, scim + "/Users/:id", scimUsers::delete);
         ScimGroups groups = new ScimGroups(accounts, rules);
-        admin(router, Permission.SCIM, HttpMethod.GET, scim + "/Groups", groups::list);
-        admin(router, Permission.SCIM, HttpMethod.POST, scim + "/Groups", groups::create);
-        admin(router, Permission.SCIM, HttpMethod.GET, scim + "/Groups/:id", groups::get);
-        admin(router, Permission.SCIM, HttpMethod.PUT, scim + "/Groups/:id", groups::replace);
-        admin(router, Permission.SCIM, HttpMethod.PATCH, scim + "/Groups/:id", groups::patch);
-        admin(router, Permission.SCIM, HttpMethod.DELETE, scim + "/Groups/:id", groups::delete);
+        admin(router, accounts, Permission.SCIM, HttpMethod.GET, scim + "/Groups", groups::list);
+        admin(router, accounts, Permission.SCIM, HttpMethod.POST, scim + "/Groups", groups::create);
+        admin(router, accounts, Permission.SCIM, HttpMethod.GET, scim + "/Groups/:id", groups::get);
+        admin(router, accounts, Permission.SCIM, HttpMethod.PUT, scim + "/Groups/:id", groups::replace);
+        admin(router, accounts, Permission.SCIM, HttpMethod.PATCH, scim + "/Groups/:id", groups::patch);
+        admin(router, accounts, Permission.SCIM, HttpMethod.DELETE, scim + "/Groups/:id", groups::delete);
     }
 
     /**
      * The console's read API (docs/console.md): what a principal sees is its {@link Permission#SELF} and, where it holds
      * more, the reach of {@link Permission#USAGE_READ}; the audit log is {@link Permission#AUDIT_READ}'s. Its pages.
      */
-    private static void console(Router router, ConsoleApi api) {
-        admin(router, Permission.SELF, HttpMethod.GET, "/api/v1/console/me", api::me);
-        admin(router, Permission.SELF, HttpMethod.GET, "/api/v1/console/usage", api::usage);
-        admin(router, Permission.SELF, HttpMethod.GET, "/api/v1/console/usage.csv", api::usageCsv);
-        admin(router, Permission.SELF, HttpMethod.GET, "/api/v1/console/requests", api::requests);
-        admin(router, Permission.SELF, HttpMethod.GET, "/api/v1/console/requests/:id", api::request);
-        admin(router, Permission.AUDIT_READ, HttpMethod.GET, "/api/v1/console/audit", api::audit);
+    private static void console(Router router, ConsoleApi api, Administration accounts) {
+        admin(router, accounts, Permission.SELF, HttpMethod.GET, "/api/v1/console/me", api::me);
+        admin(router, accounts, Permission.SELF, HttpMethod.GET, "/api/v1/console/usage", api::usage);
+        admin(router, accounts, Permission.SELF, HttpMethod.GET, "/api/v1/console/usage.csv", api::usageCsv);
+        admin(router, accounts, Permission.SELF, HttpMethod.GET, "/api/v1/console/requests", api::requests);
+        admin(router, accounts, Permission.SELF, HttpMethod.GET, "/api/v1/console/requests/:id", api::request);
+        admin(router, accounts, Permission.AUDIT_READ, HttpMethod.GET, "/api/v1/console/audit", api::audit);
         router.get("/console").handler(ConsolePages::redirect);
         router.route("/console/*").handler(ConsolePages::headers);
         router.route("/console/*").handler(ConsolePages.files());
@@ -256,10 +266,18 @@ public final class GatewayRouter {
 
     /**
      * A route that declares the permission it needs: the one admin rule ({@link AdminAccess}) refuses a principal
-     * without it before the handler runs.
+     * without it before the handler runs. A use of the break-glass master key is audited (docs/identity/admin-keys.md)
+     * with the route's pattern, never the caller's path, without the request waiting for the write.
      */
-    private static void admin(Router router, Permission permission, HttpMethod method, String path, Handler<RoutingContext> handler) {
-        router.route(method, path).putMetadata(PERMISSION, permission).handler(AdminAccess.require(permission)).handler(handler);
+    private static void admin(Router router, Administration accounts, Permission permission, HttpMethod method, String path,
+                              Handler<RoutingContext> handler) {
+        String route = method.name() + " " + path;
+        router.route(method, path).putMetadata(PERMISSION, permission).handler(AdminAccess.require(permission)).handler(ctx -> {
+            if (Exchange.of(ctx).caller().principal().kind() == Principal.Kind.MASTER) {
+                accounts.recordMasterKeyUse(AdminAccess.actor(ctx), route);
+            }
+            ctx.next();
+        }).handler(handler);
     }
 
     private static void begin(RoutingContext ctx, Telemetry telemetry, Set<String> routes, Drain drain) {

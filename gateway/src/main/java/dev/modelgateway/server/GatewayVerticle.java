@@ -96,7 +96,7 @@ final class GatewayVerticle extends VerticleBase {
         // the cost metric prices a call as the ledger does: at the catalogue in force when it is recorded
         CallServices platform = new CallServices(table, new Relay(clients, breakers, config.limits().vendorAnswers(), inFlight),
                 new Metering(accounts, RoutePrices.inForce(table::current)), media);
-        Authenticator authenticator = new Credentials(accounts, tokens);
+        Authenticator authenticator = new Credentials(accounts, tokens, () -> table.current().config().routing().identity());
         HttpServerOptions options = new HttpServerOptions()
                 .setHost(config.host())
                 .setPort(config.port())

@@ -35,7 +35,7 @@ class KeyLookupsTest {
     /** The database: each read takes the next answer a test put here, or waits for one. */
     final Queue<Promise<Optional<KeyMatch>>> pending = new ArrayDeque<>();
     final AtomicInteger reads = new AtomicInteger();
-    final KeyLookups lookups = new KeyLookups(vertx, secret -> {
+    final KeyLookups<dev.modelgateway.accounts.keys.KeyMatch> lookups = new KeyLookups<>(vertx, secret -> {
         reads.incrementAndGet();
         Promise<Optional<KeyMatch>> p = Promise.promise();
         synchronized (pending) {
@@ -146,6 +146,6 @@ class KeyLookupsTest {
 
     private static StoredKey key(boolean disabled) {
         return new StoredKey("k1", "pk-sec", new KeySettings("one", List.of(), null, null, null, null), disabled,
-                Instant.EPOCH, null, null);
+                Instant.EPOCH, null, null, null);
     }
 }

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.access.Actor;
+import dev.modelgateway.accounts.keys.AdminKey;
 import dev.modelgateway.accounts.keys.KeySettings;
+import dev.modelgateway.accounts.keys.PreviousSecret;
 import dev.modelgateway.accounts.keys.ModelLimit;
 import dev.modelgateway.accounts.keys.StoredKey;
 import dev.modelgateway.accounts.keys.Team;
@@ -102,12 +104,26 @@ public final class AuditLog {
      * until when the previous one is accepted.
      */
     public static ObjectNode secrets(StoredKey key) {
-        ObjectNode json = Json.MAPPER.createObjectNode().put("prefix", key.prefix());
-        if (key.previous() != null) {
-            json.put("previous_prefix", key.previous().prefix())
-                    .put("previous_accepted_until", key.previous().acceptedUntil().toString());
+        return secrets(key.prefix(), key.previous());
+    }
+
+    /** A secret's display prefix and the previous one's, with the end of its grace: a platform key's or an admin key's. */
+    public static ObjectNode secrets(String prefix, PreviousSecret previous) {
+        ObjectNode json = Json.MAPPER.createObjectNode().put("prefix", prefix);
+        if (previous != null) {
+            json.put("previous_prefix", previous.prefix()).put("previous_accepted_until", previous.acceptedUntil().toString());
         }
         return json;
+    }
+
+    /** An admin key as the log keeps it: what it may do, over what, until when; never a secret. */
+    public static ObjectNode of(AdminKey key) {
+        if (key == null) return null;
+        ObjectNode json = Json.MAPPER.createObjectNode().put("name", key.name()).put("role", key.role() == null ? null : key.role().wire);
+        ArrayNode permissions = json.putArray("permissions");
+        key.permissions().stream().sorted().forEach(p -> permissions.add(p.wire));
+        return json.put("scope", key.scope().wire()).put("expires_at", key.expiresAt() == null ? null : key.expiresAt().toString())
+                .put("disabled", key.disabled());
     }
 
     public static ObjectNode of(Team t) {

@@ -32,4 +32,9 @@ public record KeySettings(String name, List<String> allowedModels, Long rpm, Lon
     public KeySettings(String name, List<String> allowedModels, Long rpm, Long tpm, BigDecimal budgetUsd, Instant expiresAt) {
         this(name, allowedModels, rpm, tpm, budgetUsd, expiresAt, List.of(), null);
     }
+
+    /** The same settings in team {@code teamId}. */
+    public KeySettings inTeam(String teamId) {
+        return new KeySettings(name, allowedModels, rpm, tpm, budgetUsd, expiresAt, modelLimits, maxConcurrent, teamId, budgetPeriod);
+    }
 }

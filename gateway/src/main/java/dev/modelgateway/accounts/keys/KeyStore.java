@@ -37,18 +37,24 @@ public final class KeyStore {
      * show it now.
      */
     public CreatedKey create(KeySettings settings, boolean disabled) throws SQLException {
+        return create(settings, disabled, null);
+    }
+
+    /** A key owned by a user or admin key ({@code ownerUserId}, null for none), as {@link #create(KeySettings, boolean)}. */
+    public CreatedKey create(KeySettings settings, boolean disabled, String ownerUserId) throws SQLException {
         String secret = KeyToken.newSecret();
         StoredKey key = new StoredKey(KeyToken.newId(), KeyToken.displayPrefix(secret), settings, disabled,
-                Instant.ofEpochMilli(System.currentTimeMillis()));
+                Instant.ofEpochMilli(System.currentTimeMillis()), ownerUserId);
         db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO api_keys (id, key_hash, key_prefix, disabled,"
-                    + " created_at_ms, " + SETTINGS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                    + " created_at_ms, " + SETTINGS + ", owner_user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
                 ps.setString(1, key.id());
                 ps.setString(2, KeyToken.hash(secret));
                 ps.setString(3, key.prefix());
                 ps.setInt(4, disabled ? 1 : 0);
                 ps.setLong(5, key.createdAt().toEpochMilli());
                 bindSettings(ps, 6, settings);
+                ps.setString(16, ownerUserId);
                 return ps.executeUpdate();
             }
         });

@@ -7,7 +7,8 @@ import java.time.Instant;
 
 /**
  * A key row: its settings and bookkeeping, never its secret; {@code team} is the row of its team, if any;
- * {@code previous} the secret its last rotation replaced, null when it was never rotated.
+ * {@code previous} the secret its last rotation replaced, null when it was never rotated; {@code ownerUserId} the
+ * user (or admin key) whose own key it is, which a principal with only "own" reach may manage (docs/identity/roles.md).
  */
 public record StoredKey(String id, String prefix, KeySettings settings, boolean disabled, Instant createdAt, Team team,
                         PreviousSecret previous, String ownerUserId) {
@@ -18,8 +19,8 @@ public record StoredKey(String id, String prefix, KeySettings settings, boolean 
         this(id, prefix, settings, disabled, createdAt, team, previous, null);
     }
 
-    StoredKey(String id, String prefix, KeySettings settings, boolean disabled, Instant createdAt) {
-        this(id, prefix, settings, disabled, createdAt, null, null);
+    StoredKey(String id, String prefix, KeySettings settings, boolean disabled, Instant createdAt, String ownerUserId) {
+        this(id, prefix, settings, disabled, createdAt, null, null, ownerUserId);
     }
 
     public ApiKey toApiKey() {

@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -151,6 +152,13 @@ public class Ledger {
         });
     }
 
+    /** The condition of {@link UsageQuery#within}: its teams' rows, or its owner's keys' (an owner null matches none). */
+    private static String within(UsageQuery.Within w) {
+        if (w == null) return "";
+        String teams = w.teams().isEmpty() ? "" : "team_id IN (" + String.join(", ", Collections.nCopies(w.teams().size(), "?")) + ") OR ";
+        return " AND (" + teams + "key_id IN (SELECT id FROM api_keys WHERE owner_user_id = ?))";
+    }
+
     public List<UsageQuery.Group> usage(UsageQuery q) throws SQLException {
         String groups = q.groupBy().stream().map(g -> g.sql).collect(Collectors.joining(", "));
         String sql = "SELECT " + (groups.isEmpty() ? "" : groups + ", ")
@@ -159,14 +167,19 @@ public class Ledger {
                 + " SUM(cost_usd_e10) FROM usage_ledger WHERE at_ms >= ? AND at_ms < ?"
                 + (q.keyId() == null ? "" : " AND key_id = ?")
                 + (q.userId() == null ? "" : " AND user_id = ?")
+                + within(q.within())
                 + (groups.isEmpty() ? "" : " GROUP BY " + groups + " ORDER BY " + groups);
         return db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setLong(1, q.from().toEpochMilli());
                 ps.setLong(2, q.to().toEpochMilli());
-                int at = 3;
-                if (q.keyId() != null) ps.setString(at++, q.keyId());
-                if (q.userId() != null) ps.setString(at, q.userId());
+                int next = 3;
+                if (q.keyId() != null) ps.setString(next++, q.keyId());
+                if (q.userId() != null) ps.setString(next++, q.userId());
+                if (q.within() != null) {
+                    for (String team : q.within().teams()) ps.setString(next++, team);
+                    ps.setString(next, q.within().owner());
+                }
                 try (ResultSet rs = ps.executeQuery()) {
                     List<UsageQuery.Group> result = new ArrayList<>();
                     int n = q.groupBy().size();

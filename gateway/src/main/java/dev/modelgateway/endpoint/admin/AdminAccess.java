@@ -3,6 +3,8 @@ package dev.modelgateway.endpoint.admin;
 import dev.modelgateway.access.Actor;
 import dev.modelgateway.access.Permission;
 import dev.modelgateway.access.Principal;
+import dev.modelgateway.access.Reach;
+import dev.modelgateway.accounts.KeyReach;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
 import dev.modelgateway.http.Exchange;
@@ -43,9 +45,19 @@ public final class AdminAccess {
     }
 
     /** How far the route's permission reaches for this request's principal. */
-    public static dev.modelgateway.access.Reach reach(RoutingContext ctx) {
+    public static Reach reach(RoutingContext ctx) {
         Permission p = ctx.get(PERMISSION);
         return Exchange.of(ctx).caller().principal().reach(p);
+    }
+
+    /** The route's reach over keys: its teams', and its own keys, which it may put in the teams its grants name. */
+    static KeyReach keyReach(RoutingContext ctx) {
+        return new KeyReach(reach(ctx), Exchange.of(ctx).caller().principal().teams());
+    }
+
+    /** The request's principal. */
+    static Principal principal(RoutingContext ctx) {
+        return Exchange.of(ctx).caller().principal();
     }
 
     /** A 403 for an object outside the principal's reach (another team's key, a team's own limits). */

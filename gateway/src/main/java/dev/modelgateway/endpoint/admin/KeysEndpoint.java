@@ -2,6 +2,7 @@ package dev.modelgateway.endpoint.admin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.accounts.Administration;
+import dev.modelgateway.accounts.KeyReach;
 import dev.modelgateway.accounts.keys.KeyRequests;
 import dev.modelgateway.accounts.keys.KeySettings;
 import dev.modelgateway.accounts.keys.ModelLimit;
@@ -14,6 +15,7 @@ import io.vertx.core.Future;
 import io.vertx.ext.web.RoutingContext;
 
 import java.util.List;
+import java.util.Set;
 
 import static dev.modelgateway.endpoint.admin.AdminReplies.actor;
 import static dev.modelgateway.endpoint.admin.AdminReplies.body;
@@ -27,27 +29,45 @@ public final class KeysEndpoint {
         this.accounts = accounts;
     }
 
+    /**
+     * Within the creator's reach (docs/identity/roles.md): a principal of one team puts the key in it unless the body
+     * names another; one that reaches only its own keys makes a key it owns.
+     */
     public void create(RoutingContext ctx) {
         ObjectNode body = body(ctx);
         KeySettings settings = KeyRequests.create(body);
-        respond(ctx, accounts.createKey(actor(ctx), settings, KeyRequests.disabled(body, false)).map(created -> {
+        KeyReach reach = AdminAccess.keyReach(ctx);
+        String owner = null;
+        if (!reach.org()) {
+            boolean ownOnly = reach.reach().teams().isEmpty();
+            if (ownOnly) owner = reach.reach().owner();
+            Set<String> teams = ownOnly ? reach.ownTeams() : reach.reach().teams();
+            if (!body.has("team_id") && teams.size() == 1) settings = settings.inTeam(teams.iterator().next());
+        }
+        respond(ctx, accounts.createKey(actor(ctx), settings, KeyRequests.disabled(body, false), reach, owner).map(created -> {
             ctx.response().setStatusCode(201);
             return json(created.key()).put("key", created.secret());
         }));
     }
 
+    /** The keys within the principal's reach. */
     public void list(RoutingContext ctx) {
-        respond(ctx, accounts.listKeys().map(keys -> AdminReplies.list(keys.stream().map(this::json).toList())));
+        KeyReach reach = AdminAccess.keyReach(ctx);
+        respond(ctx, accounts.listKeys().map(keys -> AdminReplies.list(keys.stream().filter(reach::reaches).map(this::json).toList())));
     }
 
     public void get(RoutingContext ctx) {
-        respond(ctx, existing(ctx.pathParam("id")).map(this::json));
+        KeyReach reach = AdminAccess.keyReach(ctx);
+        respond(ctx, existing(ctx.pathParam("id")).map(key -> {
+            if (!reach.reaches(key)) throw AdminAccess.outsideReach("API key '" + key.id() + "' is outside this credential's reach.");
+            return json(key);
+        }));
     }
 
     /** Applied to the key as the transaction reads it: concurrent changes of different fields all stay. */
     public void update(RoutingContext ctx) {
         String id = ctx.pathParam("id");
-        respond(ctx, accounts.patchKey(actor(ctx), id, body(ctx))
+        respond(ctx, accounts.patchKey(actor(ctx), id, body(ctx), AdminAccess.keyReach(ctx))
                 .compose(k -> k.map(Future::succeededFuture).orElseGet(() -> Future.failedFuture(notFound(id))))
                 .map(this::json));
     }
@@ -58,14 +78,14 @@ public final class KeysEndpoint {
      */
     public void rotate(RoutingContext ctx) {
         String id = ctx.pathParam("id");
-        respond(ctx, accounts.rotateKey(actor(ctx), id, body(ctx))
+        respond(ctx, accounts.rotateKey(actor(ctx), id, body(ctx), AdminAccess.keyReach(ctx))
                 .compose(k -> k.map(Future::succeededFuture).orElseGet(() -> Future.failedFuture(notFound(id))))
                 .map(rotated -> json(rotated.key()).put("key", rotated.secret())));
     }
 
     public void delete(RoutingContext ctx) {
         String id = ctx.pathParam("id");
-        respond(ctx, accounts.deleteKey(actor(ctx), id).compose(deleted -> deleted
+        respond(ctx, accounts.deleteKey(actor(ctx), id, AdminAccess.keyReach(ctx)).compose(deleted -> deleted
                 ? Future.succeededFuture(AdminReplies.deleted(id, "api_key")) : Future.failedFuture(notFound(id))));
     }
 
@@ -85,6 +105,7 @@ public final class KeysEndpoint {
         json.put("rpm", s.rpm()).put("tpm", s.tpm());
         json.set("model_limits", modelLimits(s.modelLimits()));
         json.put("team_id", s.teamId())
+                .put("owner_user_id", key.ownerUserId())
                 .put("budget_usd", s.budgetUsd() == null ? null : s.budgetUsd().toPlainString())
                 .put("budget_period", s.budgetPeriod().wire)
                 .put("period_spent_usd", Money.text(accounts.spentE10(key.id(), s.budgetPeriod())))

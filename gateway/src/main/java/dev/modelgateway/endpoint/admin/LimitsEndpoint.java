@@ -3,6 +3,7 @@ package dev.modelgateway.endpoint.admin;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.modelgateway.accounts.Administration;
+import dev.modelgateway.accounts.KeyReach;
 import dev.modelgateway.accounts.ApiKey;
 import dev.modelgateway.accounts.keys.BudgetPeriod;
 import dev.modelgateway.accounts.keys.ModelLimit;
@@ -33,10 +34,13 @@ public final class LimitsEndpoint {
         this.accounts = accounts;
     }
 
+    /** Every key's and team's, or, below the organisation, those within reach (its teams and their keys, its own keys). */
     public void all(RoutingContext ctx) {
-        AdminReplies.respond(ctx, accounts.listKeys().compose(keys -> Future.all(keys.stream().map(k -> keyView(k.toApiKey())).toList())
+        KeyReach reach = AdminAccess.keyReach(ctx);
+        AdminReplies.respond(ctx, accounts.listKeys().compose(keys -> Future.all(keys.stream().filter(reach::reaches).map(k -> keyView(k.toApiKey())).toList())
                 .map(all -> AdminReplies.list(all.<ObjectNode>list())))
-                .compose(view -> accounts.listTeams().compose(teams -> Future.all(teams.stream().map(this::teamView).toList())
+                .compose(view -> accounts.listTeams().compose(teams -> Future.all(teams.stream()
+                                .filter(t -> reach.reach().team(t.id())).map(this::teamView).toList())
                         .map(all -> {
                             view.putArray("teams").addAll(all.<ObjectNode>list());
                             return view;

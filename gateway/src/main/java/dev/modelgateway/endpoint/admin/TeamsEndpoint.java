@@ -1,6 +1,7 @@
 package dev.modelgateway.endpoint.admin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.access.Reach;
 import dev.modelgateway.accounts.Administration;
 import dev.modelgateway.accounts.keys.BudgetPeriod;
 import dev.modelgateway.accounts.keys.KeyRequests;
@@ -32,12 +33,18 @@ public final class TeamsEndpoint {
         }));
     }
 
+    /** The teams within the principal's reach. */
     public void list(RoutingContext ctx) {
-        respond(ctx, accounts.listTeams().map(teams -> AdminReplies.list(teams.stream().map(this::json).toList())));
+        Reach reach = AdminAccess.reach(ctx);
+        respond(ctx, accounts.listTeams().map(teams -> AdminReplies.list(teams.stream().filter(t -> reach.team(t.id())).map(this::json).toList())));
     }
 
     public void get(RoutingContext ctx) {
-        respond(ctx, existing(ctx.pathParam("id")).map(this::json));
+        Reach reach = AdminAccess.reach(ctx);
+        respond(ctx, existing(ctx.pathParam("id")).map(t -> {
+            if (!reach.team(t.id())) throw AdminAccess.outsideReach("Team '" + t.id() + "' is outside this credential's reach.");
+            return json(t);
+        }));
     }
 
     /** Applied to the team as the transaction reads it: concurrent changes of different fields all stay. */

@@ -2,6 +2,7 @@ package dev.modelgateway.endpoint.admin;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.access.Reach;
 import dev.modelgateway.accounts.Administration;
 import dev.modelgateway.accounts.keys.KeyRequests;
 import dev.modelgateway.accounts.ledger.Money;
@@ -31,8 +32,10 @@ public final class UsageEndpoint {
         this.accounts = accounts;
     }
 
+    /** Every key's usage, or, below the organisation, that of the keys within reach (its teams', its own). */
     public void all(RoutingContext ctx) {
-        report(ctx, null);
+        Reach reach = AdminAccess.reach(ctx);
+        report(ctx, null, reach.org() ? null : new UsageQuery.Within(reach.teams(), reach.owner()));
     }
 
     /** {@code user_id=}: one user's usage (docs/accounts.md, "Usage by user"); the admin report only. */
@@ -44,10 +47,10 @@ public final class UsageEndpoint {
     }
 
     public void own(RoutingContext ctx) {
-        report(ctx, Exchange.of(ctx).caller().keyId());
+        report(ctx, Exchange.of(ctx).caller().keyId(), null);
     }
 
-    private void report(RoutingContext ctx, String keyId) {
+    private void report(RoutingContext ctx, String keyId, UsageQuery.Within within) {
         Instant to = param(ctx, "to") == null ? Instant.now() : KeyRequests.instant("to", textParam(ctx, "to"));
         Instant from = param(ctx, "from") == null ? to.minus(DEFAULT_USAGE_RANGE) : KeyRequests.instant("from", textParam(ctx, "from"));
         if (!from.isBefore(to)) throw GatewayException.invalid("from", "'from' must be before 'to'.");
@@ -63,7 +66,7 @@ public final class UsageEndpoint {
                 if (!groupBy.contains(grouping)) groupBy.add(grouping);
             }
         }
-        AdminReplies.respond(ctx, accounts.usage(new UsageQuery(from, to, keyId, userFilter(ctx, keyId), groupBy)).map(rows -> {
+        AdminReplies.respond(ctx, accounts.usage(new UsageQuery(from, to, keyId, userFilter(ctx, keyId), groupBy, within)).map(rows -> {
             ObjectNode report = Json.MAPPER.createObjectNode().put("object", "usage_report").put("from", from.toString())
                     .put("to", to.toString());
             report.set("group_by", AdminReplies.strings(groupBy.stream().map(g -> g.field).toList()));
