@@ -56,6 +56,11 @@ class PermissionTableTest {
     static String teamX;
     static String teamY;
     static String platformKey;
+    static String teamXGroup;
+    static final String SCIM_USER = "urn:ietf:params:scim:schemas:core:2.0:User";
+    static final String SCIM_GROUP = "urn:ietf:params:scim:schemas:core:2.0:Group";
+    static final String SCIM_PATCH = "urn:ietf:params:api:messages:2.0:PatchOp";
+    private static final java.util.concurrent.atomic.AtomicInteger FRESH = new java.util.concurrent.atomic.AtomicInteger();
     static String platformRequest;
     /** The admin keys' secrets by credential name, with the permissions each holds. */
     static final Map<String, String> SECRETS = new LinkedHashMap<>();
@@ -72,6 +77,12 @@ class PermissionTableTest {
         teamX = master("POST", "/api/v1/admin/teams", "{\"name\":\"x\",\"rpm\":100,\"tpm\":100000,\"budget_usd\":\"50\"}").path("id").asText();
         teamY = master("POST", "/api/v1/admin/teams", "{\"name\":\"y\"}").path("id").asText();
         platformKey = master("POST", "/api/v1/admin/keys", "{\"name\":\"plain\",\"team_id\":\"" + teamX + "\"}").path("key").asText();
+        // people of team x: SCIM group "x-members" maps to member(team:x), so team x's admin reaches them
+        Files.writeString(file, GatewayHarness.simVendors(sim) + "server:\n  master_key: " + GatewayHarness.KEY + "\n"
+                + "identity:\n  role_mappings:\n    - {claim: groups, equals: x-members, role: member, team: " + teamX + "}\n");
+        master("POST", "/api/v1/admin/reload", "");
+        teamXGroup = master("POST", "/api/v1/scim/v2/Groups", "{\"schemas\":[\"" + SCIM_GROUP + "\"],\"displayName\":\"x-members\"}")
+                .path("id").asText();
         h.openai(platformKey).chat().completions().create(ChatCompletionCreateParams.builder().model(MODEL).addUserMessage("hi").build());
         Eventually.until("the call is in the ledger", Duration.ofSeconds(10), () -> get(platformKey, "/api/v1/console/requests").path("data").size() == 1);
         platformRequest = get(platformKey, "/api/v1/console/requests").at("/data/0/id").asText();
@@ -81,7 +92,8 @@ class PermissionTableTest {
         adminKey("viewer", "{\"role\":\"viewer\"}", Role.VIEWER.permissions);
         adminKey("billing_viewer", "{\"role\":\"billing_viewer\"}", Role.BILLING_VIEWER.permissions);
         adminKey("auditor", "{\"role\":\"auditor\"}", Role.AUDITOR.permissions);
-        for (Permission p : List.of(Permission.KEYS_WRITE, Permission.AUDIT_READ, Permission.ADMIN_KEYS_WRITE, Permission.CONFIG_WRITE)) {
+        for (Permission p : List.of(Permission.KEYS_WRITE, Permission.AUDIT_READ, Permission.ADMIN_KEYS_WRITE, Permission.CONFIG_WRITE,
+                Permission.SCIM, Permission.USERS_WRITE)) {
             adminKey(p.wire, "{\"permissions\":[\"" + p.wire + "\"]}", EnumSet.of(p));
         }
     }
@@ -146,7 +158,7 @@ class PermissionTableTest {
         assertThat(without).as("administrative routes without a declared permission").isEmpty();
         assertThat(declared()).extracting(r -> r[0] + " " + r[1]).contains("POST /api/v1/admin/keys", "PATCH /api/v1/admin/teams/:id",
                 "GET /api/v1/admin/config", "POST /api/v1/admin/reload", "POST /api/v1/admin/admin-keys/:id/rotate",
-                "GET /api/v1/console/audit", "GET /api/v1/usage");
+                "GET /api/v1/console/audit", "GET /api/v1/usage", "PATCH /api/v1/scim/v2/Users/:id", "PATCH /api/v1/admin/users/:id");
     }
 
     /** docs/identity/roles.md says which permission each route needs and each role holds, as the code does. */
@@ -235,7 +247,14 @@ class PermissionTableTest {
 
     private static void denied(HttpResponse<String> r, String what, String code) {
         assertThat(r.statusCode()).as(what).isEqualTo(403);
-        assertThat(Json.parseOrNull(r.body()).at("/error/code").asText()).as(what).isEqualTo(code);
+        JsonNode body = Json.parseOrNull(r.body());
+        if (body.has("schemas")) {
+            // SCIM's error shape (RFC 7644 §3.12) has no code: the status and the detail say it
+            assertThat(body.path("status").asText()).as(what).isEqualTo("403");
+            assertThat(body.path("detail").asText()).as(what).isNotBlank();
+        } else {
+            assertThat(body.at("/error/code").asText()).as(what).isEqualTo(code);
+        }
     }
 
     record Request(String path, String body) {
@@ -261,6 +280,19 @@ class PermissionTableTest {
             case "PATCH /api/v1/admin/admin-keys/:id" -> new Request(withId(pattern, freshAdminKey()), "{\"name\":\"renamed\"}");
             case "POST /api/v1/admin/admin-keys/:id/rotate" -> new Request(withId(pattern, freshAdminKey()), "{\"grace_seconds\":60}");
             case "GET /api/v1/console/requests/:id" -> new Request(withId(pattern, platformRequest), null);
+            case "GET /api/v1/admin/users/:id" -> new Request(withId(pattern, freshPerson()), null);
+            case "PATCH /api/v1/admin/users/:id" -> new Request(withId(pattern, freshPerson()), "{\"active\":false}");
+            case "POST /api/v1/scim/v2/Users" -> new Request(pattern, scimUser());
+            case "GET /api/v1/scim/v2/Users/:id", "DELETE /api/v1/scim/v2/Users/:id" -> new Request(withId(pattern, freshPerson()), null);
+            case "PUT /api/v1/scim/v2/Users/:id" -> new Request(withId(pattern, freshPerson()), scimUser());
+            case "PATCH /api/v1/scim/v2/Users/:id" -> new Request(withId(pattern, freshPerson()),
+                    "{\"schemas\":[\"" + SCIM_PATCH + "\"],\"Operations\":[{\"op\":\"replace\",\"value\":{\"active\":false}}]}");
+            case "POST /api/v1/scim/v2/Groups" -> new Request(pattern, scimGroup());
+            case "GET /api/v1/scim/v2/Groups/:id", "DELETE /api/v1/scim/v2/Groups/:id" -> new Request(withId(pattern, freshGroup()), null);
+            case "PUT /api/v1/scim/v2/Groups/:id" -> new Request(withId(pattern, freshGroup()), scimGroup());
+            case "PATCH /api/v1/scim/v2/Groups/:id" -> new Request(withId(pattern, freshGroup()),
+                    "{\"schemas\":[\"" + SCIM_PATCH + "\"],\"Operations\":[{\"op\":\"replace\",\"path\":\"displayName\",\"value\":\"g-"
+                            + FRESH.incrementAndGet() + "\"}]}");
             default -> {
                 assertThat(pattern).as("a route of the table without a request: add one").doesNotContain(":");
                 yield new Request(pattern, method.equals("GET") || method.equals("DELETE") ? null : "{}");
@@ -274,6 +306,26 @@ class PermissionTableTest {
 
     private static String freshKey() {
         return master("POST", "/api/v1/admin/keys", "{\"name\":\"fresh\",\"team_id\":\"" + teamX + "\"}").path("id").asText();
+    }
+
+    private static String scimUser() {
+        return "{\"schemas\":[\"" + SCIM_USER + "\"],\"userName\":\"person-" + FRESH.incrementAndGet() + "@example.com\",\"active\":true}";
+    }
+
+    private static String scimGroup() {
+        return "{\"schemas\":[\"" + SCIM_GROUP + "\"],\"displayName\":\"group-" + FRESH.incrementAndGet() + "\"}";
+    }
+
+    /** A person of team x (a member of the group mapped to member(team:x)), whom team x's admin reaches. */
+    private static String freshPerson() {
+        String id = master("POST", "/api/v1/scim/v2/Users", scimUser()).path("id").asText();
+        master("PATCH", "/api/v1/scim/v2/Groups/" + teamXGroup, "{\"schemas\":[\"" + SCIM_PATCH + "\"],\"Operations\":[{\"op\":\"add\","
+                + "\"path\":\"members\",\"value\":[{\"value\":\"" + id + "\"}]}]}");
+        return id;
+    }
+
+    private static String freshGroup() {
+        return master("POST", "/api/v1/scim/v2/Groups", scimGroup()).path("id").asText();
     }
 
     private static String freshTeam() {
