@@ -63,7 +63,7 @@ public final class Accounts {
     /** How often other instances' spend is read back from the database. */
     static final Duration SPEND_REFRESH = Duration.ofSeconds(1);
     /** The accounts tables; the newest of the migrations under {@code db/migration/accounts} (a test checks it). */
-    public static final Schema SCHEMA = new Schema("accounts", "19");
+    public static final Schema SCHEMA = new Schema("accounts", "21");
     private static final Logger LOG = LoggerFactory.getLogger(Accounts.class);
 
     private final Vertx vertx;
@@ -411,6 +411,11 @@ public final class Accounts {
             alerts.priceUnknown(model, now);
             return null;
         }).onFailure(e -> priceAlertsRaised.remove(model, day));
+    }
+
+    /** The accounts' clock: expiries of keys, and of console sessions and sign-ins, are by it (a test's advances it). */
+    public InstantSource clock() {
+        return clock;
     }
 
     /** The accounts database, shared with other per-key records (transcription tasks); blocking, use a worker. */
