@@ -211,6 +211,9 @@ public final class SignIn {
             page(ctx, 404, "Unknown sign-in provider", "This gateway has no sign-in provider of that name.");
             return;
         }
+        // read before the answer clears it: Vert.x's request cookies include those the response sets
+        Cookie binding = ctx.request().getCookie(BINDING_COOKIE);
+        String bindingValue = binding == null ? null : binding.getValue();
         ctx.response().addCookie(cookie(BINDING_COOKIE, "", "/auth/oidc/", 0).setSameSite(CookieSameSite.LAX));
         String error = ctx.request().getParam("error");
         if (error != null) {
@@ -220,12 +223,11 @@ public final class SignIn {
         }
         String state = ctx.request().getParam("state");
         String code = ctx.request().getParam("code");
-        Cookie binding = ctx.request().getCookie(BINDING_COOKIE);
         if (state == null || code == null) {
             page(ctx, 400, "Not signed in", "The identity provider's answer has no code or state.");
             return;
         }
-        if (binding == null) {
+        if (bindingValue == null || bindingValue.isEmpty()) {
             page(ctx, 400, "Not signed in", "This sign-in was not started in this browser, or took longer than "
                     + PENDING.toMinutes() + " minutes. Start again from the console.");
             return;
@@ -234,7 +236,7 @@ public final class SignIn {
         vertx.executeBlocking(() -> store.take(ConsoleSessions.sha256(state)), false).compose(found -> {
             PendingSignIn pending = found.filter(s -> s.provider().equals(p.id()) && now.isBefore(s.expiresAt())
                             && MessageDigest.isEqual(s.bindingHash().getBytes(StandardCharsets.US_ASCII),
-                            ConsoleSessions.sha256(binding.getValue()).getBytes(StandardCharsets.US_ASCII)))
+                            ConsoleSessions.sha256(bindingValue).getBytes(StandardCharsets.US_ASCII)))
                     .orElseThrow(() -> new Refused(400, "This sign-in is unknown, was used already, belongs to another browser"
                             + " or expired. Start again from the console."));
             return discovery.of(p.issuer()).compose(doc -> {
