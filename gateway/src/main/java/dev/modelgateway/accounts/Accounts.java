@@ -94,6 +94,7 @@ public final class Accounts {
     private final LogThrottle journalWarnings = new LogThrottle(Duration.ofSeconds(10));
     private final LogThrottle limiterWarnings = new LogThrottle(Duration.ofSeconds(10));
     private final KeyLookups keyLookups;
+    private final SignIns signIns;
 
     private Accounts(Vertx vertx, AccountsConfig config, PriceBook prices, Function<String, List<String>> aliasesOf,
                      Database db, RateLimiter limiter, CallHolds holds, SpendTracker spend, LedgerJournal journal,
@@ -121,6 +122,7 @@ public final class Accounts {
         writer.start();
         this.alertSender = new AlertSender(vertx, db, alerts, clock, config.alertsAllowPrivate());
         this.masterKeys = new MasterKeys(config.masterKey());
+        this.signIns = new SignIns(blocking, Sql.pool(db), clock);
         this.admin = new Administration(config, db, blocking, prices, keys, ledger, spend, alerts, limiter, masterKeys,
                 keyLookups::invalidateAll, clock);
     }
@@ -411,6 +413,11 @@ public final class Accounts {
             alerts.priceUnknown(model, now);
             return null;
         }).onFailure(e -> priceAlertsRaised.remove(model, day));
+    }
+
+    /** People's console sign-ins and sessions. */
+    public SignIns signIns() {
+        return signIns;
     }
 
     /** The accounts' clock: expiries of keys, and of console sessions and sign-ins, are by it (a test's advances it). */

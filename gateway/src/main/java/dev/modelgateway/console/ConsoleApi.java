@@ -134,7 +134,7 @@ public final class ConsoleApi {
         if (status != null && !status.equals("error") && !status.equals("ok")) {
             throw GatewayException.invalid("status", "'status' takes 'error' or 'ok', not '" + status + "'.");
         }
-        RequestFilter f = new RequestFilter(keyParam(ctx), blankToNull(ctx.request().getParam("model")),
+        RequestFilter f = new RequestFilter(keyParam(ctx, visible), blankToNull(ctx.request().getParam("model")),
                 status == null ? null : status.equals("error"), since,
                 before == null ? null : before.atMs(), before == null ? null : before.id(), limit, visible);
         json(ctx, blocking(c -> ConsoleQueries.requests(c, f)).map(rows -> {
@@ -217,7 +217,7 @@ public final class ConsoleApi {
                     + "s per chart: choose a shorter range or grain=day.");
         }
         if (visible.oneKey() && dimension == UsageQuery.Dimension.KEY) dimension = UsageQuery.Dimension.NONE;
-        return new UsageQuery(grain, fromMs, toMs, dimension, keyParam(ctx), visible);
+        return new UsageQuery(grain, fromMs, toMs, dimension, keyParam(ctx, visible), visible);
     }
 
     static ObjectNode usageJson(UsageRow r) {
@@ -269,8 +269,9 @@ public final class ConsoleApi {
         return Visible.of(caller.principal(), caller.key());
     }
 
-    /** The {@code key} filter, within what the principal sees. */
-    private static String keyParam(RoutingContext ctx) {
+    /** The {@code key} filter, within what the principal sees; a platform key sees only itself, whatever it asks. */
+    private static String keyParam(RoutingContext ctx, Visible visible) {
+        if (visible.oneKey()) return null;
         String key = blankToNull(ctx.request().getParam("key"));
         if (key != null && key.length() > 100) throw GatewayException.invalid("key", "'key' is at most 100 characters.");
         return key;

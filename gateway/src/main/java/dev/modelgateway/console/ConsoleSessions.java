@@ -1,12 +1,10 @@
 package dev.modelgateway.console;
 
 import dev.modelgateway.access.Principal;
-import dev.modelgateway.accounts.keys.SessionStore;
-import dev.modelgateway.accounts.keys.SessionStore.Session;
+import dev.modelgateway.accounts.SignIns;
+import dev.modelgateway.accounts.keys.ConsoleSession;
 import dev.modelgateway.accounts.keys.User;
-import dev.modelgateway.accounts.keys.UserStore;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -45,20 +43,16 @@ public final class ConsoleSessions {
     public record Active(String id, Principal principal, String csrfToken, String provider, String idToken) {
     }
 
-    private record Held(Session session, User user, Instant readAt, Instant lastSeen) {
+    private record Held(ConsoleSession session, User user, Instant readAt, Instant lastSeen) {
     }
 
-    private final Vertx vertx;
-    private final SessionStore store;
-    private final UserStore users;
+    private final SignIns store;
     private final InstantSource clock;
     private final Times times;
     private final Map<String, Held> held = new ConcurrentHashMap<>();
 
-    ConsoleSessions(Vertx vertx, SessionStore store, UserStore users, InstantSource clock, Times times) {
-        this.vertx = vertx;
+    ConsoleSessions(SignIns store, InstantSource clock, Times times) {
         this.store = store;
-        this.users = users;
         this.clock = clock;
         this.times = times;
     }
@@ -74,34 +68,22 @@ public final class ConsoleSessions {
             held.put(id, new Held(h.session(), h.user(), h.readAt(), now));
             return Future.succeededFuture(Optional.of(active(h.session(), h.user())));
         }
-        Instant lastSeen = h == null ? null : h.lastSeen();
-        return vertx.executeBlocking(() -> {
-            Optional<Session> s = store.find(id);
-            if (s.isEmpty()) return Optional.<Held>empty();
-            Instant seen = lastSeen != null && lastSeen.isAfter(s.get().lastSeen()) ? lastSeen : s.get().lastSeen();
-            Optional<User> user = users.find(s.get().userId());
-            if (user.isEmpty() || !user.get().active() || user.get().grants().isEmpty() || ended(s.get(), seen, now)) {
-                store.delete(id);
-                return Optional.<Held>empty();
-            }
-            store.seen(id, now);
-            return Optional.of(new Held(s.get(), user.get(), now, now));
-        }, false).map(found -> {
+        return store.read(id, h == null ? null : h.lastSeen(), times.idle(), now).map(found -> {
             if (found.isEmpty()) {
                 held.remove(id);
                 return Optional.empty();
             }
             if (held.size() >= MAX_HELD) held.clear();
-            held.put(id, found.get());
+            held.put(id, new Held(found.get().session(), found.get().user(), now, now));
             return Optional.of(active(found.get().session(), found.get().user()));
         });
     }
 
-    private boolean ended(Session s, Instant lastSeen, Instant now) {
+    private boolean ended(ConsoleSession s, Instant lastSeen, Instant now) {
         return !now.isBefore(s.expiresAt()) || !now.isBefore(lastSeen.plus(times.idle()));
     }
 
-    private static Active active(Session s, User u) {
+    private static Active active(ConsoleSession s, User u) {
         return new Active(s.id(), new Principal(Principal.Kind.USER, u.id(), u.shown(), u.grants()), s.csrfToken(), s.provider(), s.idToken());
     }
 
@@ -109,17 +91,14 @@ public final class ConsoleSessions {
     Future<String> open(User user, String provider, String idToken) {
         String value = random();
         Instant now = clock.instant();
-        Session s = new Session(sha256(value), user.id(), provider, now, now, now.plus(times.max()), random(), idToken);
-        return vertx.executeBlocking(() -> {
-            store.create(s, now);
-            return value;
-        }, false);
+        ConsoleSession s = new ConsoleSession(sha256(value), user.id(), provider, now, now, now.plus(times.max()), random(), idToken);
+        return store.open(s).map(value);
     }
 
     /** Ends the session named by its id (sign-out). */
     Future<Void> end(String id) {
         held.remove(id);
-        return vertx.<Boolean>executeBlocking(() -> store.delete(id), false).mapEmpty();
+        return store.end(id);
     }
 
     /** The cookie's lifetime: the session's absolute one (the server refuses it sooner when idle). */

@@ -6,10 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.nimbusds.jwt.JWTClaimsSet;
 import dev.modelgateway.access.Grant;
 import dev.modelgateway.accounts.Accounts;
-import dev.modelgateway.accounts.keys.SessionStore;
-import dev.modelgateway.accounts.keys.SessionStore.PendingSignIn;
+import dev.modelgateway.accounts.SignIns;
+import dev.modelgateway.accounts.keys.PendingSignIn;
 import dev.modelgateway.accounts.keys.User;
-import dev.modelgateway.accounts.keys.UserStore;
 import dev.modelgateway.config.IdentityConfig;
 import dev.modelgateway.config.IdentityConfig.OidcProvider;
 import dev.modelgateway.error.ErrorKind;
@@ -22,7 +21,6 @@ import dev.modelgateway.identity.JwksCache;
 import dev.modelgateway.identity.RoleMapping;
 import dev.modelgateway.identity.SignedJwts;
 import dev.modelgateway.json.Json;
-import dev.modelgateway.store.Sql;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.Cookie;
@@ -36,7 +34,6 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -44,7 +41,6 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.function.Supplier;
@@ -79,31 +75,26 @@ public final class SignIn {
         }
     }
 
-    private final Vertx vertx;
     private final Supplier<IdentityConfig> identity;
     private final String publicUrl;
     private final String publicOrigin;
     private final boolean secure;
     private final InstantSource clock;
-    private final SessionStore store;
-    private final UserStore users;
+    private final SignIns store;
     private final ConsoleSessions sessions;
     private final Discovery discovery;
     private final JwksCache keys;
     private final IdentityHttp http;
 
     private SignIn(Vertx vertx, Accounts accounts, URI publicUrl, ConsoleSessions.Times times, Supplier<IdentityConfig> identity) {
-        this.vertx = vertx;
         this.identity = identity;
         String base = publicUrl == null ? "" : publicUrl.toString();
         this.publicUrl = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
         this.publicOrigin = publicUrl == null ? null : origin(publicUrl);
         this.secure = publicUrl != null && "https".equals(publicUrl.getScheme());
         this.clock = accounts.clock();
-        Sql db = Sql.pool(accounts.database());
-        this.store = new SessionStore(db);
-        this.users = new UserStore(db);
-        this.sessions = new ConsoleSessions(vertx, store, users, clock, times);
+        this.store = accounts.signIns();
+        this.sessions = new ConsoleSessions(store, clock, times);
         this.http = new IdentityHttp(vertx);
         this.discovery = new Discovery(http, clock);
         this.keys = new JwksCache(http, clock);
@@ -171,11 +162,8 @@ public final class SignIn {
         Instant now = clock.instant();
         // RFC 7636 §4.2: code_challenge = BASE64URL(SHA256(ASCII(code_verifier)))
         String challenge = Base64.getUrlEncoder().withoutPadding().encodeToString(ConsoleSessions.digest(verifier.getBytes(StandardCharsets.US_ASCII)));
-        discovery.endpoint(p.issuer(), "authorization_endpoint").compose(authorize -> vertx.executeBlocking(() -> {
-            store.begin(ConsoleSessions.sha256(state), new PendingSignIn(ConsoleSessions.sha256(binding), p.id(), verifier, nonce,
-                    now.plus(PENDING)), now);
-            return authorize;
-        }, false)).onComplete(r -> {
+        discovery.endpoint(p.issuer(), "authorization_endpoint").compose(authorize -> store.begin(ConsoleSessions.sha256(state),
+                new PendingSignIn(ConsoleSessions.sha256(binding), p.id(), verifier, nonce, now.plus(PENDING))).map(authorize)).onComplete(r -> {
             if (r.failed()) {
                 LOG.warn("sign-in with {} could not start: {}", p.id(), r.cause().toString());
                 page(ctx, 502, "Sign-in unavailable", "The identity provider " + p.displayName() + " could not be reached. Try again later.");
@@ -233,7 +221,7 @@ public final class SignIn {
             return;
         }
         Instant now = clock.instant();
-        vertx.executeBlocking(() -> store.take(ConsoleSessions.sha256(state)), false).compose(found -> {
+        store.take(ConsoleSessions.sha256(state)).compose(found -> {
             PendingSignIn pending = found.filter(s -> s.provider().equals(p.id()) && now.isBefore(s.expiresAt())
                             && MessageDigest.isEqual(s.bindingHash().getBytes(StandardCharsets.US_ASCII),
                             ConsoleSessions.sha256(bindingValue).getBytes(StandardCharsets.US_ASCII)))
@@ -249,7 +237,7 @@ public final class SignIn {
                     throw new Refused(400, "The answer lacks the iss parameter that " + p.displayName() + " says it sends (RFC 9207).");
                 }
                 return exchange(p, doc, code, pending.codeVerifier()).compose(idToken -> verified(p, doc, idToken, pending.nonce())
-                        .compose(claims -> vertx.executeBlocking(() -> provision(p, config, claims, now), false))
+                        .compose(claims -> provision(p, config, claims))
                         .compose(user -> sessions.open(user, p.id(), idToken)));
             });
         }).onComplete(r -> {
@@ -316,46 +304,21 @@ public final class SignIn {
         });
     }
 
-    /**
-     * The person: by their (issuer, subject) link; else a SCIM-provisioned user of that user name not yet linked to
-     * this issuer (linked now); else provisioned just in time, only if a role mapping gives them a role. Their roles
-     * are mapped again from these claims and stored. Blocking.
-     */
-    private User provision(OidcProvider p, IdentityConfig config, JWTClaimsSet token, Instant now) throws SQLException {
+    /** The person signing in, found, linked or provisioned ({@link SignIns#signIn}), with the roles these claims map to. */
+    private Future<User> provision(OidcProvider p, IdentityConfig config, JWTClaimsSet token) {
         Claims claims = new Claims(p.id(), token.getClaims());
-        String issuer = p.issuer().toString();
-        String subject = token.getSubject();
         List<Grant> grants = RoleMapping.grants(config.roleMappings(), claims);
         String userName = claims.text(p.userNameClaim());
-        Optional<User> user = users.findByIdentity(issuer, subject);
-        if (user.isEmpty() && userName != null) {
-            Optional<User> named = users.findByUserName(userName);
-            if (named.isPresent()) {
-                if (named.get().externalId() == null || store.linked(named.get().id(), issuer)) {
-                    throw new Refused(403, "A user named " + userName + " exists already and is not linked to this account of "
-                            + p.displayName() + ". Ask an administrator.");
-                }
-                users.link(issuer, subject, named.get().id());
-                user = named;
-            }
-        }
-        if (user.isEmpty()) {
-            if (grants.isEmpty()) throw noRole(p);
-            if (userName == null) {
-                throw new Refused(400, p.displayName() + "'s ID token has no " + p.userNameClaim() + " claim to name you by"
-                        + " (identity.sign_in.providers." + p.id() + ".user_name_claim).");
-            }
-            User created = users.create(userName, claims.text("email"), claims.text("name"), null, grants, now);
-            users.link(issuer, subject, created.id());
-            return created;
-        }
-        User u = user.get();
-        if (!u.active()) throw new Refused(403, "Your account on this gateway is deactivated.");
-        User updated = new User(u.id(), u.userName(), claims.text("email") != null ? claims.text("email") : u.email(),
-                claims.text("name") != null ? claims.text("name") : u.displayName(), u.externalId(), true, grants, u.createdAt(), now);
-        users.update(updated, now);
-        if (grants.isEmpty()) throw noRole(p);
-        return updated;
+        return store.signIn(new SignIns.Person(p.issuer().toString(), token.getSubject(), userName, claims.text("email"),
+                claims.text("name"), grants)).map(r -> switch (r.outcome()) {
+            case SIGNED_IN -> r.user();
+            case NO_ROLE -> throw noRole(p);
+            case INACTIVE -> throw new Refused(403, "Your account on this gateway is deactivated.");
+            case NAME_TAKEN -> throw new Refused(403, "A user named " + userName + " exists already and is not linked to this"
+                    + " account of " + p.displayName() + ". Ask an administrator.");
+            case NO_USER_NAME -> throw new Refused(400, p.displayName() + "'s ID token has no " + p.userNameClaim()
+                    + " claim to name you by (identity.sign_in.providers." + p.id() + ".user_name_claim).");
+        });
     }
 
     private static Refused noRole(OidcProvider p) {

@@ -13,15 +13,6 @@ import java.util.Optional;
  * open. Only hashes of the browser's secrets are stored. Blocking: call it from a worker thread.
  */
 public final class SessionStore {
-    /** A pending sign-in, as the callback takes it back. */
-    public record PendingSignIn(String bindingHash, String provider, String codeVerifier, String nonce, Instant expiresAt) {
-    }
-
-    /** A console session; {@code id} is the hash of the cookie's value. */
-    public record Session(String id, String userId, String provider, Instant createdAt, Instant lastSeen, Instant expiresAt,
-                          String csrfToken, String idToken) {
-    }
-
     private final Sql db;
 
     public SessionStore(Sql db) {
@@ -71,7 +62,7 @@ public final class SessionStore {
     }
 
     /** Stores a new session, and drops those past their absolute expiry by {@code now}. */
-    public void create(Session s, Instant now) throws SQLException {
+    public void create(ConsoleSession s, Instant now) throws SQLException {
         db.call(c -> {
             try (PreparedStatement old = c.prepareStatement("DELETE FROM console_sessions WHERE expires_at_ms < ?");
                  PreparedStatement ps = c.prepareStatement("INSERT INTO console_sessions (id, user_id, provider, created_at_ms,"
@@ -91,14 +82,14 @@ public final class SessionStore {
         });
     }
 
-    public Optional<Session> find(String id) throws SQLException {
+    public Optional<ConsoleSession> find(String id) throws SQLException {
         return db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT id, user_id, provider, created_at_ms, last_seen_ms,"
                     + " expires_at_ms, csrf_token, id_token FROM console_sessions WHERE id = ?")) {
                 ps.setString(1, id);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) return Optional.empty();
-                    return Optional.of(new Session(rs.getString(1), rs.getString(2), rs.getString(3),
+                    return Optional.of(new ConsoleSession(rs.getString(1), rs.getString(2), rs.getString(3),
                             Instant.ofEpochMilli(rs.getLong(4)), Instant.ofEpochMilli(rs.getLong(5)),
                             Instant.ofEpochMilli(rs.getLong(6)), rs.getString(7), rs.getString(8)));
                 }
