@@ -442,7 +442,8 @@ async function keysScreen() {
         if (!confirm('Delete team ' + t.name + '?')) return;
         try { await api('/api/v1/admin/teams/' + t.id, { method: 'DELETE' }); await keysScreen(); } catch (err) { failed(err); }
       } }, 'Delete') : null) : '–';
-  view.replaceChildren(title('Keys and teams'), message,
+  // replaceChildren takes nodes only: the optional parts flattened, the absent ones dropped
+  view.replaceChildren(...[title('Keys and teams'), message,
     form ? [h('h3', {}, 'Create a key'), form] : null,
     can('keys:read') ? [h('h3', {}, 'Keys'),
       table([['Name'], ['Id'], ['Prefix'], ['Team'], ['Models'], ['RPM', 1], ['TPM', 1], ['Budget'], ['Spent', 1], ['State'], ['Created'], ['Actions']],
@@ -455,7 +456,7 @@ async function keysScreen() {
       table([['Name'], ['Id'], ['Models'], ['RPM', 1], ['TPM', 1], ['Budget'], ['Spent', 1], ['Keys', 1], ['Created'], ['Actions']],
         teams.map(t => [t.name, t.id, t.models.length ? t.models.join(', ') : 'all', t.rpm ?? '–', t.tpm ?? '–',
           budgetText(t.budget_usd, t.budget_period, t.period_spent_usd), fmtUsd(t.spent_usd), keys.filter(k => k.team_id === t.id).length, t.created_at.slice(0, 10),
-          teamActions(t)]), null, 'teams-table')] : null);
+          teamActions(t)]), null, 'teams-table')] : null].flat().filter(Boolean));
 }
 
 function editKey(k, teams) {
