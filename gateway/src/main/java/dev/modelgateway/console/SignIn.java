@@ -115,6 +115,11 @@ public final class SignIn {
         return sessions;
     }
 
+    /** Whether people sign in with a provider: without one, a session cookie is no credential (sessions left over included). */
+    public boolean enabled() {
+        return identity.get().ssoConfigured();
+    }
+
     /** {@code scheme://host[:port]}, as a browser's {@code Origin} header writes it (RFC 6454 §6.1). */
     static String origin(URI uri) {
         return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "");

@@ -33,7 +33,8 @@ final class SessionAuth implements Handler<RoutingContext> {
     public void handle(RoutingContext ctx) {
         Cookie cookie = ctx.request().getCookie(ConsoleSessions.COOKIE);
         String path = ctx.request().path();
-        if (cookie == null || ctx.request().getHeader("authorization") != null || PREFIXES.stream().noneMatch(path::startsWith)) {
+        if (cookie == null || ctx.request().getHeader("authorization") != null || PREFIXES.stream().noneMatch(path::startsWith)
+                || !signIn.enabled()) {
             ctx.next();
             return;
         }
