@@ -62,6 +62,9 @@ class ConfigLoaderTest {
         assertThat(c.settings().integer(Settings.CONSOLE_SESSION_IDLE_SECONDS)).isEqualTo(1800);
         assertThat(c.settings().integer(Settings.CONSOLE_SESSION_MAX_SECONDS)).isEqualTo(28800);
         assertThat(c.settings().integer(Settings.CONSOLE_SESSION_RECHECK_SECONDS)).isEqualTo(2);
+        Files.writeString(file, "console:\n  session_idle_seconds: 600\n");
+        assertThat(new ConfigLoader(Map.<String, String>of()::get).load(file).settings().integer(Settings.CONSOLE_SESSION_IDLE_SECONDS))
+                .isEqualTo(600);
         Files.writeString(file, "console:\n  session_recheck_seconds: 0\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.<String, String>of()::get).load(file))
                 .hasMessageContaining("console.session_recheck_seconds");

@@ -118,16 +118,6 @@ public final class SessionStore {
         });
     }
 
-    /** Ends every session of a user (deactivated, deleted). */
-    public int deleteOfUser(String userId) throws SQLException {
-        return db.call(c -> {
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM console_sessions WHERE user_id = ?")) {
-                ps.setString(1, userId);
-                return ps.executeUpdate();
-            }
-        });
-    }
-
     /** Whether the user is linked to some subject of {@code issuer} already. */
     public boolean linked(String userId, String issuer) throws SQLException {
         return db.call(c -> {
