@@ -148,7 +148,8 @@ public final class SignIn {
     public void providers(RoutingContext ctx) {
         ObjectNode list = Json.MAPPER.createObjectNode().put("object", "list");
         ArrayNode data = list.putArray("data");
-        identity.get().signInProviders().values().forEach(p -> data.addObject().put("id", p.id()).put("name", p.displayName())
+        // in a stable order (by id): the configuration's map keeps none
+        identity.get().signInProviders().values().stream().sorted(java.util.Comparator.comparing(OidcProvider::id)).forEach(p -> data.addObject().put("id", p.id()).put("name", p.displayName())
                 .put("login_url", "/auth/oidc/" + enc(p.id()) + "/login"));
         ctx.response().putHeader("content-type", "application/json").putHeader("cache-control", "no-store").end(list.toString());
     }

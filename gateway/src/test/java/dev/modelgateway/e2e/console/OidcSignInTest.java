@@ -47,6 +47,8 @@ class OidcSignInTest {
     static Vertx vertx;
     static VendorSimulator sim;
     static OidcTestProvider idp;
+    /** A second provider: people may sign in with either. */
+    static OidcTestProvider partner;
     static GatewayHarness h;
     static String base;
     static Path file;
@@ -57,6 +59,7 @@ class OidcSignInTest {
         int port = FreePort.pick();
         base = "http://127.0.0.1:" + port;
         idp = OidcTestProvider.start(base, "test");
+        partner = OidcTestProvider.start(base, "partner");
         vertx = Vertx.vertx();
         sim = VendorSimulator.start(vertx, 0).await();
         file = Files.createTempFile("gateway-sso", ".yaml");
@@ -69,9 +72,18 @@ class OidcSignInTest {
         assertThat(h.send("POST", "/api/v1/admin/reload", null, "authorization", "Bearer " + GatewayHarness.KEY).statusCode()).isEqualTo(200);
     }
 
+    /** Both providers; the partner's people are named by their subject, and only its viewers get a role from it. */
     static void write(String team) throws Exception {
+        String identity = idp.identityYaml("test", team).replace("  role_mappings:\n", "      partner:\n"
+                + "        issuer: " + partner.issuer + "\n"
+                + "        client_id: " + OidcTestProvider.CLIENT_ID + "\n"
+                + "        client_secret: " + OidcTestProvider.CLIENT_SECRET + "\n"
+                + "        display_name: Partner IdP\n"
+                + "        user_name_claim: sub\n"
+                + "  role_mappings:\n"
+                + "    - {provider: partner, claim: groups, equals: gw-viewers, role: viewer}\n");
         Files.writeString(file, GatewayHarness.simVendors(sim) + "server:\n  master_key: " + GatewayHarness.KEY + "\n  public_url: " + base
-                + "\n" + idp.identityYaml("test", team));
+                + "\n" + identity);
     }
 
     @AfterAll
@@ -80,6 +92,7 @@ class OidcSignInTest {
         if (sim != null) sim.close().await();
         if (vertx != null) vertx.close().await();
         if (idp != null) idp.close();
+        if (partner != null) partner.close();
         if (file != null) Files.deleteIfExists(file);
     }
 
@@ -91,8 +104,9 @@ class OidcSignInTest {
     @Order(1)
     void theProvidersAreListedForTheConsole() throws Exception {
         JsonNode list = json(new SignInFlow(base).get(base + "/auth/providers"));
-        assertThat(list.path("data").get(0).path("id").asText()).isEqualTo("test");
-        assertThat(list.path("data").get(0).path("login_url").asText()).isEqualTo("/auth/oidc/test/login");
+        assertThat(list.path("data").findValuesAsText("id")).containsExactly("partner", "test");
+        assertThat(list.path("data").get(1).path("name").asText()).isEqualTo("Test IdP");
+        assertThat(list.path("data").get(1).path("login_url").asText()).isEqualTo("/auth/oidc/test/login");
     }
 
     @Test
@@ -271,6 +285,25 @@ class OidcSignInTest {
         assertThat(again.answer().statusCode()).isEqualTo(403);
         assertThat(again.answer().body()).contains("deactivated");
         update("UPDATE users SET active = 1 WHERE user_name = 'bob@example.com'");
+    }
+
+    @Test
+    @Order(12)
+    void aSecondProvidersPeopleSignInThereAndItsAnswersAreNotTheFirstOnes() throws Exception {
+        // the partner's carol is another person than the first provider's: named by her subject there
+        SignInFlow browser = new SignInFlow(base, "partner");
+        SignInFlow.Outcome out = browser.signIn("carol");
+        assertThat(out.signedIn()).as(out.answer().body()).isTrue();
+        JsonNode me = json(browser.get(base + "/api/v1/console/me"));
+        assertThat(me.path("grants").findValuesAsText("role")).containsExactly("viewer");
+        assertThat(count("SELECT COUNT(*) FROM users WHERE user_name = 'carol'")).isEqualTo(1);
+        // alice is gw-admins at the partner too, but only the first provider's groups make an org admin
+        SignInFlow.Outcome alice = new SignInFlow(base, "partner").signIn("alice");
+        assertThat(alice.answer().statusCode()).isEqualTo(403);
+        // an answer to the first provider's sign-in that names the partner as its issuer: a mix-up, refused
+        SignInFlow.Outcome mixUp = new SignInFlow(base).signIn("carol", u -> u, u -> SignInFlow.withParam(u, "iss", partner.issuer));
+        assertThat(mixUp.answer().statusCode()).isEqualTo(400);
+        assertThat(mixUp.answer().body()).contains("another issuer");
     }
 
     @Test

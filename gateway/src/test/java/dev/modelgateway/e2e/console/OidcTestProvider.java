@@ -44,33 +44,34 @@ final class OidcTestProvider implements AutoCloseable {
         Path script = Path.of("src/test/oidc-provider/run.sh");
         if (!Files.exists(script)) script = Path.of("gateway/src/test/oidc-provider/run.sh");
         int port = FreePort.pick();
+        Process p;
         try {
-            Process p = new ProcessBuilder("bash", script.toString(), "--port", String.valueOf(port),
+            p = new ProcessBuilder("bash", script.toString(), "--port", String.valueOf(port),
                     "--redirect", publicUrl + "/auth/oidc/" + providerId + "/callback", "--post-logout", publicUrl + "/console/")
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-            CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
-                try {
-                    for (String line; (line = out.readLine()) != null; ) if (line.startsWith("ready ")) return line.substring(6).trim();
-                    return null;
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        // its own thread reads the output (a shared pool's could be taken by another provider's reader for good),
+        // first up to the ready line, then drained so that the provider never blocks on a full pipe
+        CompletableFuture<String> ready = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("oidc-provider-" + providerId).start(() -> {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = out.readLine()) != null; ) {
+                    if (line.startsWith("ready ")) ready.complete(line.substring(6).trim());
                 }
-            });
+            } catch (IOException e) {
+                ready.completeExceptionally(e);
+            }
+            ready.complete(null);
+        });
+        try {
             String issuer = ready.get(300, TimeUnit.SECONDS);
             if (issuer == null) throw new IllegalStateException("the test OpenID provider exited: " + p.waitFor());
-            // keep draining its output so that it never blocks on a full pipe
-            CompletableFuture.runAsync(() -> {
-                try {
-                    while (out.readLine() != null) {
-                        // drained
-                    }
-                } catch (IOException ignored) {
-                    // the process ended
-                }
-            });
             return new OidcTestProvider(issuer, p);
         } catch (Exception e) {
+            p.descendants().forEach(ProcessHandle::destroy);
+            p.destroy();
             throw new IllegalStateException("the test OpenID provider did not start", e);
         }
     }
@@ -100,9 +101,9 @@ final class OidcTestProvider implements AutoCloseable {
                 + "        client_secret: " + CLIENT_SECRET + "\n"
                 + "        display_name: Test IdP\n"
                 + "  role_mappings:\n"
-                + "    - {claim: groups, equals: gw-admins, role: org_admin}\n"
-                + "    - {claim: groups, equals: team-a-admins, role: team_admin, team: " + teamA + "}\n"
-                + "    - {claim: groups, equals: gw-viewers, role: viewer}\n";
+                + "    - {provider: " + providerId + ", claim: groups, equals: gw-admins, role: org_admin}\n"
+                + "    - {provider: " + providerId + ", claim: groups, equals: team-a-admins, role: team_admin, team: " + teamA + "}\n"
+                + "    - {provider: " + providerId + ", claim: groups, equals: gw-viewers, role: viewer}\n";
     }
 
     @Override

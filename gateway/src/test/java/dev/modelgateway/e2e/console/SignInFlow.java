@@ -28,9 +28,15 @@ final class SignInFlow {
     final HttpClient http = HttpClient.newBuilder().cookieHandler(cookies).followRedirects(HttpClient.Redirect.NEVER)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final String gateway;
+    private final String provider;
 
     SignInFlow(String gateway) {
+        this(gateway, "test");
+    }
+
+    SignInFlow(String gateway, String provider) {
         this.gateway = gateway;
+        this.provider = provider;
     }
 
     /** What the sign-in came to: the gateway's answer to the callback, and the callback URL it was given. */
@@ -49,10 +55,10 @@ final class SignInFlow {
      * provider's redirect back to the gateway.
      */
     Outcome signIn(String user, UnaryOperator<String> toProvider, UnaryOperator<String> toGateway) throws Exception {
-        HttpResponse<String> start = get(gateway + "/auth/oidc/test/login");
+        HttpResponse<String> start = get(gateway + "/auth/oidc/" + provider + "/login");
         if (start.statusCode() != 302) throw new IllegalStateException("login answered " + start.statusCode() + ": " + start.body());
         String binding = cookie("mg_signin");
-        String url = toProvider.apply(location(start, gateway + "/auth/oidc/test/login"));
+        String url = toProvider.apply(location(start, gateway + "/auth/oidc/" + provider + "/login"));
         for (int hops = 0; hops < 10; hops++) {
             if (url.startsWith(gateway + "/auth/oidc/")) {
                 String callback = toGateway.apply(url);
