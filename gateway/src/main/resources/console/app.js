@@ -1,10 +1,12 @@
 // Model Gateway console (docs/console.md). Plain browser JavaScript, no build step: the pages, this file and
-// uPlot are served from the gateway's jar. The key lives in `session` only (never localStorage or a cookie):
-// reloading the page signs out. Every element is built with h(), never innerHTML, so no name or model id
+// uPlot are served from the gateway's jar. Signed in with a key, the key lives in `session` only (never
+// localStorage or a cookie): reloading the page signs out. Signed in with the organisation's identity provider, an
+// HttpOnly session cookie is the credential, and every change carries the session's X-CSRF-Token. What the
+// console shows and offers follows the principal's permissions (/api/v1/console/me); the gateway enforces them. Every element is built with h(), never innerHTML, so no name or model id
 // coming from the API can inject markup.
 'use strict';
 
-const session = { key: null, me: null, keyNames: {}, teamNames: {} };
+const session = { key: null, mode: null, me: null, keyNames: {}, teamNames: {} };
 const view = document.getElementById('view');
 const HOUR = 3600000, DAY = 86400000;
 
@@ -28,11 +30,15 @@ class ApiError extends Error {
 }
 
 async function api(path, options = {}) {
-  const headers = Object.assign({ authorization: 'Bearer ' + session.key }, options.body ? { 'content-type': 'application/json' } : {});
-  const r = await fetch(path, { method: options.method || 'GET', headers, body: options.body ? JSON.stringify(options.body) : undefined, cache: 'no-store' });
+  const method = options.method || 'GET';
+  const headers = options.body ? { 'content-type': 'application/json' } : {};
+  if (session.key) headers.authorization = 'Bearer ' + session.key;
+  else if (method !== 'GET' && session.me && session.me.csrf_token) headers['x-csrf-token'] = session.me.csrf_token;
+  const r = await fetch(path, { method, headers, body: options.body ? JSON.stringify(options.body) : undefined, cache: 'no-store', credentials: 'same-origin' });
   if (options.raw && r.ok) return r;
   const body = await r.json().catch(() => null);
-  if (r.status === 401 && session.me) signOut('Your key is no longer accepted: ' + ((body && body.error && body.error.message) || 'signed out') );
+  if (r.status === 401 && session.me) signOut((session.mode === 'cookie' ? 'Your session has ended: ' : 'Your key is no longer accepted: ')
+    + ((body && body.error && body.error.message) || 'signed out'));
   if (!r.ok) throw new ApiError(r.status, body);
   return body;
 }
@@ -53,20 +59,66 @@ document.getElementById('signin-form').addEventListener('submit', async (e) => {
     return;
   }
   input.value = '';
+  await enter(session.me, 'key');
+});
+
+/** What the principal may do: a permission it holds, and how far it reaches (its org, some teams, its own). */
+const reachOf = p => session.me && session.me.permissions ? session.me.permissions[p] : undefined;
+const can = p => !!reachOf(p);
+const orgWide = p => !!(reachOf(p) && reachOf(p).org);
+const reachesTeam = (p, teamId) => { const r = reachOf(p); return !!r && (r.org || (!!teamId && (r.teams || []).includes(teamId))); };
+const reachesKey = (p, k) => reachesTeam(p, k.team_id) || (!!reachOf(p) && reachOf(p).own && !!k.owner_user_id && k.owner_user_id === session.me.id);
+/** A platform key's own view: its usage, limits and requests. */
+const isApiKey = () => session.me.kind === 'api_key';
+
+function whoText(me) {
+  if (me.kind === 'master') return 'Signed in with the master key';
+  if (me.kind === 'api_key') return 'Key ' + me.name + ' (read-only)';
+  const roles = me.grants.map(g => g.label).join(', ');
+  return (me.kind === 'user' ? me.name : 'Admin key ' + me.name) + (roles ? ' · ' + roles : '');
+}
+
+async function enter(me, mode) {
+  session.me = me;
+  session.mode = mode;
   document.getElementById('signin').hidden = true;
   document.getElementById('nav').hidden = false;
   view.hidden = false;
-  document.getElementById('who').textContent = session.me.admin ? 'Signed in with the master key' : 'Key ' + session.me.name + ' (read-only)';
-  for (const a of document.querySelectorAll('[data-admin]')) a.hidden = !session.me.admin;
-  if (session.me.admin) await loadKeyNames();
+  document.getElementById('who').textContent = whoText(me);
+  const shown = { 'nav-keys': can('keys:read') || can('teams:read'), 'nav-audit': can('audit:read'),
+    'nav-limits': isApiKey() || can('limits:read'), 'nav-models': mode === 'key' };
+  for (const [id, on] of Object.entries(shown)) document.getElementById(id).hidden = !on;
+  await loadKeyNames().catch(() => {});
   if (!location.hash || location.hash === '#') location.hash = '#usage'; else route();
-});
+}
 
-document.getElementById('signout').addEventListener('click', () => signOut(''));
+// a session cookie (HttpOnly: this page cannot read it) signs in without a key; the providers are the buttons
+(async function resume() {
+  const providers = await fetch('/auth/providers', { cache: 'no-store' }).then(r => r.ok ? r.json() : { data: [] }).catch(() => ({ data: [] }));
+  if (providers.data.length) {
+    document.getElementById('signin-buttons').replaceChildren(...providers.data.map(p =>
+      h('a', { class: 'button', href: p.login_url, id: 'signin-with-' + p.id }, 'Sign in with ' + p.name)));
+    document.getElementById('signin-providers').hidden = false;
+  }
+  const r = await fetch('/api/v1/console/me', { cache: 'no-store', credentials: 'same-origin' }).catch(() => null);
+  if (r && r.ok && !session.me) await enter(await r.json(), 'cookie');
+})();
+
+document.getElementById('signout').addEventListener('click', async () => {
+  if (session.mode !== 'cookie') { signOut(''); return; }
+  try {
+    // the gateway ends the session; the identity provider's own sign-out follows, when it has one
+    const out = await api('/auth/logout', { method: 'POST' });
+    signOut('Signed out.');
+    if (out.logout_url) location.assign(out.logout_url);
+  } catch (err) {
+    signOut('Sign-out: ' + err.message);
+  }
+});
 
 function signOut(message) {
   leave(); leave = () => {}; // no screen's timer may keep asking with the next key
-  session.key = null; session.me = null; session.keyNames = {}; session.teamNames = {};
+  session.key = null; session.mode = null; session.me = null; session.keyNames = {}; session.teamNames = {};
   view.replaceChildren();
   view.hidden = true;
   document.getElementById('nav').hidden = true;
@@ -76,13 +128,13 @@ function signOut(message) {
 }
 
 async function loadKeyNames() {
-  const [keys] = await Promise.all([api('/api/v1/admin/keys'), loadTeams()]);
+  const [keys] = await Promise.all([can('keys:read') ? api('/api/v1/admin/keys') : { data: [] }, loadTeams()]);
   session.keyNames = Object.fromEntries(keys.data.map(k => [k.id, k.name]));
   return keys.data;
 }
 
 async function loadTeams() {
-  const teams = await api('/api/v1/admin/teams');
+  const teams = can('teams:read') ? await api('/api/v1/admin/teams') : { data: [] };
   session.teamNames = Object.fromEntries(teams.data.map(t => [t.id, t.name]));
   return teams.data;
 }
@@ -164,17 +216,17 @@ const charts = [];
 async function usageScreen() {
   const now = Date.now();
   if (!usageState.from) { usageState.to = isoDate(now); usageState.from = isoDate(now - 1 * DAY); }
-  if (!session.me.admin && (usageState.dimension === 'key' || usageState.dimension === 'team')) usageState.dimension = 'none';
+  if (isApiKey() && (usageState.dimension === 'key' || usageState.dimension === 'team')) usageState.dimension = 'none';
   const form = h('form', { class: 'controls', 'aria-label': 'Usage range and grouping', onsubmit: e => { e.preventDefault(); read(); draw(); } },
     h('label', {}, 'From', h('input', { type: 'date', id: 'usage-from', name: 'from', value: usageState.from, required: true })),
     h('label', {}, 'To (inclusive)', h('input', { type: 'date', id: 'usage-to', name: 'to', value: usageState.to, required: true })),
     h('label', {}, 'Per', select('usage-grain', [['hour', 'hour'], ['day', 'day']], usageState.grain)),
-    h('label', {}, 'Group by', select('usage-dimension', [['none', 'nothing'], ...(session.me.admin ? [['key', 'key'], ['team', 'team']] : []), ['model', 'model'], ['vendor', 'vendor']], usageState.dimension)),
+    h('label', {}, 'Group by', select('usage-dimension', [['none', 'nothing'], ...(!isApiKey() ? [['key', 'key'], ['team', 'team']] : []), ['model', 'model'], ['vendor', 'vendor']], usageState.dimension)),
     h('button', { type: 'submit' }, 'Show'),
     h('button', { type: 'button', class: 'secondary', onclick: exportCsv }, 'Export CSV'));
   const out = h('div', { id: 'usage-out' });
-  view.replaceChildren(title(session.me.admin ? 'Usage and cost' : 'Usage and cost of key ' + session.me.name), form, out);
-  if (!session.me.admin) out.before(await ownLimits());
+  view.replaceChildren(title(!isApiKey() ? 'Usage and cost' : 'Usage and cost of key ' + session.me.name), form, out);
+  if (isApiKey()) out.before(await ownLimits());
   function read() {
     usageState.from = form.from.value; usageState.to = form.to.value;
     usageState.grain = form.querySelector('#usage-grain').value; usageState.dimension = form.querySelector('#usage-dimension').value;
@@ -347,47 +399,64 @@ async function ownLimits() {
 // ---- keys and teams ----
 
 async function keysScreen() {
-  if (!session.me.admin) { view.replaceChildren(title('Keys and teams'), h('p', {}, 'Managing keys needs the master key.')); return; }
-  const [keys, teams] = await Promise.all([loadKeyNames(), api('/api/v1/admin/teams').then(t => t.data)]);
+  if (!can('keys:read') && !can('teams:read')) { view.replaceChildren(title('Keys and teams'), h('p', {}, 'Keys and teams need the keys:read or teams:read permission.')); return; }
+  const [keys, teams] = await Promise.all([loadKeyNames(), can('teams:read') ? api('/api/v1/admin/teams').then(t => t.data) : []]);
+  // the teams a key may be created in or moved to: those keys:write reaches
+  const keyTeams = teams.filter(t => reachesTeam('keys:write', t.id));
   const message = h('div', { id: 'keys-message', role: 'status' });
-  const form = keyForm(null, teams, async (body) => {
+  const showSecret = (what, name, secret) => {
+    document.getElementById('keys-message').replaceChildren(
+      h('p', {}, 'Key ', h('b', {}, name), ' ' + what + '. Copy its secret now: it is shown this once and never stored.'),
+      h('p', { class: 'secret', id: 'new-key-secret', tabindex: '0', 'aria-label': 'The new key' }, secret));
+    document.getElementById('new-key-secret').focus();
+  };
+  const form = can('keys:write') ? keyForm(null, keyTeams, async (body) => {
     const created = await api('/api/v1/admin/keys', { method: 'POST', body });
     await keysScreen();
-    document.getElementById('keys-message').replaceChildren(
-      h('p', {}, 'Key ', h('b', {}, created.name), ' created. Copy its secret now: it is shown this once and never stored.'),
-      h('p', { class: 'secret', id: 'new-key-secret', tabindex: '0', 'aria-label': 'The new key' }, created.key));
-    document.getElementById('new-key-secret').focus();
-  });
-  const teamForm = teamFormOf(null, async (body) => {
+    showSecret('created', created.name, created.key);
+  }) : null;
+  const teamForm = orgWide('teams:write') ? teamFormOf(null, async (body) => {
     const created = await api('/api/v1/admin/teams', { method: 'POST', body });
     await keysScreen();
     document.getElementById('keys-message').replaceChildren(h('p', {}, 'Team ', h('b', {}, created.name), ' created.'));
-  });
-  view.replaceChildren(title('Keys and teams'), message, h('h3', {}, 'Create a key'), form, h('h3', {}, 'Keys'),
-    table([['Name'], ['Id'], ['Prefix'], ['Team'], ['Models'], ['RPM', 1], ['TPM', 1], ['Budget'], ['Spent', 1], ['State'], ['Created'], ['Actions']],
-      keys.map(k => [k.name, k.id, k.prefix + '…', k.team_id ? session.teamNames[k.team_id] || k.team_id : '–', k.models.length ? k.models.join(', ') : 'all', k.rpm ?? '–', k.tpm ?? '–',
-        budgetText(k.budget_usd, k.budget_period, k.period_spent_usd), fmtUsd(k.spent_usd), k.disabled ? 'disabled' : 'active', k.created_at.slice(0, 10),
-        h('span', {},
-          h('button', { type: 'button', class: 'secondary', 'aria-label': 'Edit ' + k.name, onclick: () => editKey(k, teams) }, 'Edit'), ' ',
-          h('button', { type: 'button', class: 'secondary', 'aria-label': (k.disabled ? 'Enable ' : 'Disable ') + k.name,
-            onclick: async () => { await api('/api/v1/admin/keys/' + k.id, { method: 'PATCH', body: { disabled: !k.disabled } }); await keysScreen(); } },
-          k.disabled ? 'Enable' : 'Disable'), ' ',
-          h('button', { type: 'button', class: 'danger', 'aria-label': 'Delete ' + k.name,
-            onclick: async () => { if (confirm('Delete key ' + k.name + '? Its usage stays in the ledger.')) { await api('/api/v1/admin/keys/' + k.id, { method: 'DELETE' }); await keysScreen(); } } },
-          'Delete'))]), null, 'keys-table'),
-    h('h3', {}, 'Create a team'), teamForm, h('h3', {}, 'Teams'),
-    h('p', { class: 'note' }, 'A team\'s allow-list, limits and budget apply to its keys on top of each key\'s own.'),
-    table([['Name'], ['Id'], ['Models'], ['RPM', 1], ['TPM', 1], ['Budget'], ['Spent', 1], ['Keys', 1], ['Created'], ['Actions']],
-      teams.map(t => [t.name, t.id, t.models.length ? t.models.join(', ') : 'all', t.rpm ?? '–', t.tpm ?? '–',
-        budgetText(t.budget_usd, t.budget_period, t.period_spent_usd), fmtUsd(t.spent_usd), keys.filter(k => k.team_id === t.id).length, t.created_at.slice(0, 10),
-        h('span', {},
-          h('button', { type: 'button', class: 'secondary', 'aria-label': 'Edit team ' + t.name, onclick: () => editTeam(t) }, 'Edit'), ' ',
-          h('button', { type: 'button', class: 'danger', 'aria-label': 'Delete team ' + t.name,
-            onclick: async () => {
-              if (!confirm('Delete team ' + t.name + '?')) return;
-              try { await api('/api/v1/admin/teams/' + t.id, { method: 'DELETE' }); await keysScreen(); }
-              catch (err) { document.getElementById('keys-message').replaceChildren(h('p', { class: 'error', role: 'alert' }, err.message)); }
-            } }, 'Delete'))]), null, 'teams-table'));
+  }) : null;
+  const failed = err => document.getElementById('keys-message').replaceChildren(h('p', { class: 'error', role: 'alert' }, err.message));
+  const keyActions = k => reachesKey('keys:write', k) ? h('span', {},
+    h('button', { type: 'button', class: 'secondary', 'aria-label': 'Edit ' + k.name, onclick: () => editKey(k, keyTeams) }, 'Edit'), ' ',
+    h('button', { type: 'button', class: 'secondary', 'aria-label': (k.disabled ? 'Enable ' : 'Disable ') + k.name,
+      onclick: async () => { try { await api('/api/v1/admin/keys/' + k.id, { method: 'PATCH', body: { disabled: !k.disabled } }); await keysScreen(); } catch (err) { failed(err); } } },
+    k.disabled ? 'Enable' : 'Disable'), ' ',
+    h('button', { type: 'button', class: 'secondary', 'aria-label': 'Rotate ' + k.name,
+      onclick: async () => {
+        if (!confirm('Rotate key ' + k.name + '? A new secret is made; the old one keeps working for the grace period.')) return;
+        try { const rotated = await api('/api/v1/admin/keys/' + k.id + '/rotate', { method: 'POST', body: {} }); await keysScreen(); showSecret('rotated', rotated.name, rotated.key); }
+        catch (err) { failed(err); }
+      } }, 'Rotate'), ' ',
+    h('button', { type: 'button', class: 'danger', 'aria-label': 'Delete ' + k.name,
+      onclick: async () => { if (confirm('Delete key ' + k.name + '? Its usage stays in the ledger.')) { try { await api('/api/v1/admin/keys/' + k.id, { method: 'DELETE' }); await keysScreen(); } catch (err) { failed(err); } } } },
+    'Delete')) : '–';
+  const teamActions = t => reachesTeam('teams:write', t.id) ? h('span', {},
+    h('button', { type: 'button', class: 'secondary', 'aria-label': 'Edit team ' + t.name, onclick: () => editTeam(t) }, 'Edit'), ' ',
+    orgWide('teams:write') ? h('button', { type: 'button', class: 'danger', 'aria-label': 'Delete team ' + t.name,
+      onclick: async () => {
+        if (!confirm('Delete team ' + t.name + '?')) return;
+        try { await api('/api/v1/admin/teams/' + t.id, { method: 'DELETE' }); await keysScreen(); } catch (err) { failed(err); }
+      } }, 'Delete') : null) : '–';
+  // replaceChildren takes nodes only: the optional parts flattened, the absent ones dropped
+  view.replaceChildren(...[title('Keys and teams'), message,
+    form ? [h('h3', {}, 'Create a key'), form] : null,
+    can('keys:read') ? [h('h3', {}, 'Keys'),
+      table([['Name'], ['Id'], ['Prefix'], ['Team'], ['Models'], ['RPM', 1], ['TPM', 1], ['Budget'], ['Spent', 1], ['State'], ['Created'], ['Actions']],
+        keys.map(k => [k.name, k.id, k.prefix + '…', k.team_id ? session.teamNames[k.team_id] || k.team_id : '–', k.models.length ? k.models.join(', ') : 'all', k.rpm ?? '–', k.tpm ?? '–',
+          budgetText(k.budget_usd, k.budget_period, k.period_spent_usd), fmtUsd(k.spent_usd), k.disabled ? 'disabled' : 'active', k.created_at.slice(0, 10),
+          keyActions(k)]), null, 'keys-table')] : null,
+    teamForm ? [h('h3', {}, 'Create a team'), teamForm] : null,
+    can('teams:read') ? [h('h3', {}, 'Teams'),
+      h('p', { class: 'note' }, 'A team\'s allow-list, limits and budget apply to its keys on top of each key\'s own.'),
+      table([['Name'], ['Id'], ['Models'], ['RPM', 1], ['TPM', 1], ['Budget'], ['Spent', 1], ['Keys', 1], ['Created'], ['Actions']],
+        teams.map(t => [t.name, t.id, t.models.length ? t.models.join(', ') : 'all', t.rpm ?? '–', t.tpm ?? '–',
+          budgetText(t.budget_usd, t.budget_period, t.period_spent_usd), fmtUsd(t.spent_usd), keys.filter(k => k.team_id === t.id).length, t.created_at.slice(0, 10),
+          teamActions(t)]), null, 'teams-table')] : null].flat().filter(Boolean));
 }
 
 function editKey(k, teams) {
@@ -441,7 +510,8 @@ function keyForm(k, teams, submit) {
     try { await submit(k ? body : withoutEmpty(body)); } catch (err) { error.textContent = err.message; }
   } },
     field(id, 'name', 'Name', k && k.name, { required: true, autocomplete: 'off' }),
-    h('label', {}, 'Team', h('select', { id: id + '-team_id', name: 'team_id' }, h('option', { value: '' }, 'no team'),
+    h('label', {}, 'Team', h('select', { id: id + '-team_id', name: 'team_id' },
+      orgWide('keys:write') || (reachOf('keys:write') || {}).own ? h('option', { value: '' }, 'no team') : null,
       teams.map(t => h('option', { value: t.id, selected: k && k.team_id === t.id }, t.name)))),
     field(id, 'models', 'Allowed models (globs, comma-separated; empty: all)', k && k.models.join(', ')),
     field(id, 'rpm', 'Requests per minute', k && k.rpm, { inputmode: 'numeric' }),
@@ -480,10 +550,10 @@ function teamFormOf(t, submit) {
 
 async function limitsScreen() {
   const out = h('div');
-  view.replaceChildren(title('Limits'), h('p', { class: 'note' }, (session.me.admin ? 'Each key\'s and team\'s' : 'This key\'s')
+  view.replaceChildren(title('Limits'), h('p', { class: 'note' }, (!isApiKey() ? 'Each key\'s and team\'s' : 'This key\'s')
     + ' rate-limit buckets as they are now (what is left), and budgets in their period; refreshed every 5 seconds.'), out);
   async function draw() {
-    if (!session.me.admin) { out.replaceChildren(await ownLimits()); return; }
+    if (isApiKey()) { out.replaceChildren(await ownLimits()); return; }
     const limits = await api('/api/v1/admin/rate-limits');
     session.teamNames = Object.assign(session.teamNames, Object.fromEntries(limits.teams.map(t => [t.team_id, t.name])));
     out.replaceChildren(h('h3', {}, 'Keys'),
@@ -511,10 +581,10 @@ async function modelsScreen() {
     table([['Model'], ['Vendor'], ['Upstream id'], ['Kind'], ['Context', 1], ['Input', 1], ['Output', 1], ['Cache read', 1], ['Cache write 5m', 1], ['Status']],
       models.data.map(m => [m.id, m.vendor, m.upstream_model, m.kind, fmtInt(m.context_window), price(m.pricing.input), price(m.pricing.output),
         price(m.pricing.cache_read), price(m.pricing.cache_write_5m), m.status + (m.replacement ? ' → ' + m.replacement : '')]), null, 'models-table'),
-    session.me.admin ? h('section', { 'aria-labelledby': 'deployments-title' }, h('h3', { id: 'deployments-title' }, 'Deployments'),
+    can('config:read') ? h('section', { 'aria-labelledby': 'deployments-title' }, h('h3', { id: 'deployments-title' }, 'Deployments'),
       h('p', { class: 'note' }, 'Each deployment\'s health: its circuit breaker and, while it cools down after failures or a rate limit, until when. Refreshed every 5 seconds.'),
       deployments) : null);
-  if (!session.me.admin) return;
+  if (!can('config:read')) return;
   async function draw() {
     const config = await api('/api/v1/admin/config');
     const rows = [];
@@ -540,7 +610,7 @@ async function modelsScreen() {
 const ACTIONS = [['', 'any'], ['key.create', 'key.create'], ['key.update', 'key.update'], ['key.delete', 'key.delete'],
   ['team.create', 'team.create'], ['team.update', 'team.update'], ['team.delete', 'team.delete'], ['reprice', 'reprice'], ['alerts.update', 'alerts.update']];
 const TARGET_TYPES = [['', 'any'], ['key', 'keys'], ['team', 'teams'], ['ledger', 'ledger (repricing)'], ['alerts', 'alert settings']];
-const auditFilter = { action: '', target_type: '', target: '' };
+const auditFilter = { action: '', target_type: '', target: '', actor: '' };
 
 /** What changed: the fields whose values differ, "name: a → b"; a creation's or deletion's settings whole. */
 function changeText(before, after) {
@@ -556,12 +626,13 @@ function changeText(before, after) {
 }
 
 async function auditScreen() {
-  if (!session.me.admin) { view.replaceChildren(title('Audit log'), h('p', {}, 'The audit log needs the master key.')); return; }
+  if (!can('audit:read')) { view.replaceChildren(title('Audit log'), h('p', {}, 'The audit log needs the audit:read permission (auditor or org_admin).')); return; }
   await loadKeyNames();
   const form = h('form', { class: 'controls', 'aria-label': 'Filter the audit log', onsubmit: e => { e.preventDefault(); read(); first(); } },
     h('label', {}, 'Action', select('audit-action', ACTIONS, auditFilter.action, 'action')),
     h('label', {}, 'Changes to', select('audit-target-type', TARGET_TYPES, auditFilter.target_type, 'target_type')),
     h('label', {}, 'Target id (key or team)', h('input', { id: 'audit-target', name: 'target', value: auditFilter.target, autocomplete: 'off', spellcheck: 'false' })),
+    h('label', {}, 'Actor id (user, key, master)', h('input', { id: 'audit-actor', name: 'actor', value: auditFilter.actor, autocomplete: 'off', spellcheck: 'false' })),
     h('button', { type: 'submit' }, 'Filter'));
   const list = h('div', { id: 'audit-list' });
   const more = h('button', { type: 'button', class: 'secondary', id: 'audit-older', hidden: true }, 'Older entries');
@@ -572,6 +643,7 @@ async function auditScreen() {
     auditFilter.action = form.querySelector('#audit-action').value;
     auditFilter.target_type = form.querySelector('#audit-target-type').value;
     auditFilter.target = form.target.value.trim();
+    auditFilter.actor = form.actor.value.trim();
   }
   const target = e => e.target_type === 'key' ? keyLabel(e.target_id) : e.target_type === 'team' ? teamLabel(e.target_id) : e.target_type + (e.target_id ? ' ' + e.target_id : '');
   async function page() {
@@ -582,8 +654,12 @@ async function auditScreen() {
     rows.push(...answer.data);
     next = answer.next;
     more.hidden = !next;
-    list.replaceChildren(table([['Time (UTC)'], ['Actor'], ['Action'], ['Target'], ['Change']],
-      rows.map(e => [e.at.replace('T', ' ').slice(0, 19), e.actor === 'master' ? 'master key' : keyLabel(e.actor), e.action, target(e),
+    // an actor's name filters the log by that actor
+    const actor = e => h('button', { type: 'button', class: 'link', 'aria-label': 'Only the changes of ' + (e.actor_name || e.actor),
+      onclick: () => { form.actor.value = e.actor; read(); first(); } },
+      e.actor_name || (e.actor === 'master' ? 'master key' : keyLabel(e.actor)), e.actor_kind ? ' (' + e.actor_kind + ')' : null);
+    list.replaceChildren(table([['Time (UTC)'], ['Actor'], ['Role'], ['Source'], ['Action'], ['Target'], ['Change']],
+      rows.map(e => [e.at.replace('T', ' ').slice(0, 19), actor(e), e.actor_role || '–', e.source || '–', e.action, target(e),
         h('span', { class: 'change' }, changeText(e.before, e.after))]), null, 'audit-table'));
   }
   async function first() { rows.length = 0; next = null; await page(); }
@@ -597,7 +673,7 @@ const requestFilter = { key: '', model: '', status: '' };
 
 async function requestsScreen() {
   const form = h('form', { class: 'controls', 'aria-label': 'Filter requests', onsubmit: e => { e.preventDefault(); read(); first(); } },
-    session.me.admin ? h('label', {}, 'Key id', h('input', { id: 'requests-key', name: 'key', value: requestFilter.key, autocomplete: 'off' })) : null,
+    !isApiKey() ? h('label', {}, 'Key id', h('input', { id: 'requests-key', name: 'key', value: requestFilter.key, autocomplete: 'off' })) : null,
     h('label', {}, 'Model', h('input', { id: 'requests-model', name: 'model', value: requestFilter.model, autocomplete: 'off' })),
     h('label', {}, 'Status', select('requests-status', [['', 'any'], ['ok', 'succeeded'], ['error', 'failed']], requestFilter.status)),
     h('button', { type: 'submit' }, 'Filter'));
@@ -607,7 +683,7 @@ async function requestsScreen() {
   const rows = [];
   let next = null;
   function read() {
-    requestFilter.key = session.me.admin ? form.key.value.trim() : '';
+    requestFilter.key = !isApiKey() ? form.key.value.trim() : '';
     requestFilter.model = form.model.value.trim();
     requestFilter.status = form.querySelector('#requests-status').value;
   }

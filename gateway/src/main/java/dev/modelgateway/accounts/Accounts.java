@@ -105,6 +105,7 @@ public final class Accounts {
     private final Map<String, Instant> adminKeyUseWritten = new ConcurrentHashMap<>();
     /** How often an admin key's {@code last_used_at} is written at most. */
     static final Duration LAST_USED_EVERY = Duration.ofMinutes(1);
+    private final SignIns signIns;
 
     private Accounts(Vertx vertx, AccountsConfig config, PriceBook prices, Function<String, List<String>> aliasesOf,
                      Database db, RateLimiter limiter, CallHolds holds, SpendTracker spend, LedgerJournal journal,
@@ -135,6 +136,7 @@ public final class Accounts {
         this.alertSender = new AlertSender(vertx, db, alerts, clock, config.alertsAllowPrivate());
         this.masterKeys = new MasterKeys(config.masterKey());
         this.tokenUsers = new TokenUsers(db, blocking, clock);
+        this.signIns = new SignIns(blocking, Sql.pool(db), clock);
         this.admin = new Administration(config, db, blocking, prices, keys, ledger, spend, alerts, limiter, masterKeys,
                 () -> {
                     keyLookups.invalidateAll();
@@ -152,7 +154,7 @@ public final class Accounts {
         return tokenUsers;
     }
 
-    /** The accounts' clock: expiries, budget periods, and how long the identity caches hold (a test's moves them). */
+    /** The accounts' clock: expiries (keys, console sessions, sign-ins), budget periods, how long the identity caches hold. */
     public InstantSource clock() {
         return clock;
     }
@@ -492,6 +494,11 @@ public final class Accounts {
             alerts.priceUnknown(model, now);
             return null;
         }).onFailure(e -> priceAlertsRaised.remove(model, day));
+    }
+
+    /** People's console sign-ins and sessions. */
+    public SignIns signIns() {
+        return signIns;
     }
 
     /** The accounts database, shared with other per-key records (transcription tasks); blocking, use a worker. */

@@ -77,6 +77,10 @@ public final class ConfigLoader {
         ServerTls tls = ServerTls.of(v.text(Settings.SERVER_TLS_CERT_FILE), v.text(Settings.SERVER_TLS_KEY_FILE));
         RoutingSection section = new RoutingSection(vendors);
         RoutingConfig routing = section.parse(root).withFile(file).withIdentity(IdentitySection.parse(root));
+        if (routing.identity().ssoConfigured() && v.text(Settings.SERVER_PUBLIC_URL) == null) {
+            throw new IllegalArgumentException(Settings.SERVER_PUBLIC_URL.name() + " is not set but identity.sign_in lists"
+                    + " providers: sign-in's redirect URIs and the CSRF origin come from it");
+        }
         v = v.withWarnings(section.warnings());
         v.warnings().forEach(w -> LOG.warn("configuration: {}", w));
         // a provider named after a built-in vendor replaces it for the endpoints that are not routed too (token counting…)

@@ -96,6 +96,21 @@ public final class Settings {
                     + " event, code `server_shutting_down`. The process exits within this + 15 s: keep the preStop sleep +"
                     + " this + 15 s within the supervisor's grace period. See [Shutdown](#shutdown)");
 
+    public static final Setting SERVER_PUBLIC_URL = Setting.of("server.public_url", Kind.URL)
+            .doc("the URL people reach the gateway at (`https://gateway.example.com`): console sign-in's redirect URIs and"
+                    + " the CSRF origin check come from it, never from `Host` or `X-Forwarded-*`; required when"
+                    + " `identity.sign_in` lists providers; see [Single sign-on](identity/sso.md)");
+    public static final Setting CONSOLE_SESSION_IDLE_SECONDS = Setting.of("console.session_idle_seconds", Kind.INTEGER)
+            .range(60, 86_400).byDefault(1800)
+            .doc("a console session unused this long ends (the person signs in again)");
+    public static final Setting CONSOLE_SESSION_MAX_SECONDS = Setting.of("console.session_max_seconds", Kind.INTEGER)
+            .range(60, 2_592_000).byDefault(28800)
+            .doc("a console session ends this long after its sign-in, however much it is used");
+    public static final Setting CONSOLE_SESSION_RECHECK_SECONDS = Setting.of("console.session_recheck_seconds", Kind.INTEGER)
+            .range(1, 300).byDefault(2)
+            .doc("how often a console session re-reads its user's active flag and roles: a deactivated user's session"
+                    + " is refused within this");
+
     public static final Setting ACCOUNTS_DATABASE_URL = Setting.of("accounts.database_url", Kind.SECRET)
             .shown("`jdbc:sqlite:` + `server.data_dir` + `/gateway.db`").oldEnv("GATEWAY_DATABASE_URL")
             .doc("accounts store: an SQLite file for one instance (its directory is created), or PostgreSQL"
@@ -237,7 +252,8 @@ public final class Settings {
                 SERVER_REQUEST_HEAD_TIMEOUT_SECONDS, SERVER_BODY_READ_TIMEOUT_SECONDS, SERVER_MAX_CONNECTIONS_PER_CLIENT,
                 SERVER_MAX_CONNECTIONS, SERVER_MAX_BUFFERED_BODY_BYTES, SERVER_MAX_VENDOR_ANSWER_BYTES,
                 SERVER_MAX_VENDOR_STREAM_SECONDS, SERVER_MAX_VENDOR_EVENT_BYTES, SERVER_TLS_CERT_FILE, SERVER_TLS_KEY_FILE,
-                SERVER_DATA_DIR, SERVER_DRAIN_SECONDS));
+                SERVER_DATA_DIR, SERVER_DRAIN_SECONDS, SERVER_PUBLIC_URL, CONSOLE_SESSION_IDLE_SECONDS,
+                CONSOLE_SESSION_MAX_SECONDS, CONSOLE_SESSION_RECHECK_SECONDS));
         for (Vendor v : Vendor.values()) {
             Map<String, Setting> own = new LinkedHashMap<>();
             String at = "vendors." + v.id() + ".";

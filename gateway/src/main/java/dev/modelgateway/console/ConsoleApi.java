@@ -2,11 +2,14 @@ package dev.modelgateway.console;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.modelgateway.access.Grant;
 import dev.modelgateway.access.Permission;
 import dev.modelgateway.access.Principal;
+import dev.modelgateway.access.Reach;
 import dev.modelgateway.accounts.ApiKey;
 import dev.modelgateway.error.ErrorKind;
 import dev.modelgateway.error.GatewayException;
+import dev.modelgateway.http.Caller;
 import dev.modelgateway.http.Exchange;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.store.SqlWork;
@@ -29,8 +32,8 @@ import java.util.regex.Pattern;
 
 /**
  * The console's read API under {@code /api/v1/console} (docs/console.md), its routes listed in
- * {@code server/GatewayRouter}. Behind the gateway's Bearer auth like every {@code /api} route: the master key sees
- * everything, any other key its own usage and requests only; the audit log is an admin route (the master key's).
+ * {@code server/GatewayRouter}. Behind the gateway's authentication like every {@code /api} route (a bearer key or a
+ * person's console session): what a principal sees is {@link Visible}'s; the audit log needs {@code audit:read}.
  * Keys, rate limits and models come from the existing admin and models routes.
  */
 public final class ConsoleApi {
@@ -49,17 +52,32 @@ public final class ConsoleApi {
         this.console = console;
     }
 
-    /** {@code GET /me}: the caller's key, its limits and what it has spent. */
+    /**
+     * {@code GET /me}: who the console acts for (a person, an admin key, a platform key, the master key), their roles,
+     * every permission they hold with its reach, and for a cookie session the CSRF token its changes must carry; for a
+     * platform key also its limits and what it has spent.
+     */
     public void me(RoutingContext ctx) {
-        ApiKey key = caller(ctx);
-        if (key == null) { // an admin key: it calls no model, so it has no limits or spend of its own
-            Principal who = Exchange.of(ctx).caller().principal();
-            json(ctx, Future.succeededFuture(Json.MAPPER.createObjectNode().put("admin", seesAll(ctx)).put("key_id", who.id())
-                    .put("name", who.name())));
-            return;
+        Caller caller = Exchange.of(ctx).caller();
+        Principal p = caller.principal();
+        ApiKey key = caller.key();
+        ObjectNode me = Json.MAPPER.createObjectNode().put("kind", p.kind().name().toLowerCase(Locale.ROOT)).put("id", p.id())
+                .put("name", p.name()).put("admin", p.kind() == Principal.Kind.MASTER)
+                .put("key_id", key == null ? null : key.id());
+        ArrayNode grants = me.putArray("grants");
+        for (Grant g : p.grants()) {
+            grants.addObject().put("role", g.role() == null ? null : g.role().wire).put("scope", g.scope().wire())
+                    .put("team", g.scope().teamId()).put("label", g.label());
         }
-        ObjectNode me = Json.MAPPER.createObjectNode().put("admin", key.master()).put("key_id", key.id()).put("name", key.name());
-        if (key.master()) {
+        ObjectNode permissions = me.putObject("permissions");
+        for (Permission perm : Permission.values()) {
+            Reach r = p.reach(perm);
+            if (!r.any()) continue;
+            ObjectNode reach = permissions.putObject(perm.wire).put("org", r.org()).put("own", r.owner() != null);
+            r.teams().stream().sorted().forEach(reach.putArray("teams")::add);
+        }
+        me.put("csrf_token", (String) ctx.get(ConsoleSessions.CSRF_TOKEN));
+        if (key == null || key.master()) {
             json(ctx, Future.succeededFuture(me));
             return;
         }
@@ -105,6 +123,7 @@ public final class ConsoleApi {
 
     /** {@code GET /requests}: the ledger's rows, newest first, a page at a time. */
     public void requests(RoutingContext ctx) {
+        Visible visible = visible(ctx);
         int limit = intParam(ctx, "limit", 50);
         if (limit < 1 || limit > RequestFilter.MAX_LIMIT) {
             throw GatewayException.invalid("limit", "'limit' must be between 1 and " + RequestFilter.MAX_LIMIT + ".");
@@ -115,10 +134,9 @@ public final class ConsoleApi {
         if (status != null && !status.equals("error") && !status.equals("ok")) {
             throw GatewayException.invalid("status", "'status' takes 'error' or 'ok', not '" + status + "'.");
         }
-        String keyId = seesAll(ctx) ? blankToNull(ctx.request().getParam("key")) : ownId(ctx);
-        RequestFilter f = new RequestFilter(keyId, blankToNull(ctx.request().getParam("model")),
+        RequestFilter f = new RequestFilter(keyParam(ctx, visible), blankToNull(ctx.request().getParam("model")),
                 status == null ? null : status.equals("error"), since,
-                before == null ? null : before.atMs(), before == null ? null : before.id(), limit);
+                before == null ? null : before.atMs(), before == null ? null : before.id(), limit, visible);
         json(ctx, blocking(c -> ConsoleQueries.requests(c, f)).map(rows -> {
             ObjectNode list = Json.MAPPER.createObjectNode().put("object", "list");
             ArrayNode data = list.putArray("data");
@@ -128,13 +146,11 @@ public final class ConsoleApi {
         }));
     }
 
-    /** {@code GET /requests/:id}: one row of the ledger, the caller's own unless it holds the master key. */
+    /** {@code GET /requests/:id}: one row of the ledger, if the principal sees it ({@link Visible}). */
     public void request(RoutingContext ctx) {
-        boolean all = seesAll(ctx);
-        String own = ownId(ctx);
+        Visible visible = visible(ctx);
         String id = ctx.pathParam("id");
-        json(ctx, blocking(c -> ConsoleQueries.request(c, id)).compose(found -> found
-                .filter(r -> all || r.keyId().equals(own))
+        json(ctx, blocking(c -> ConsoleQueries.request(c, id, visible)).compose(found -> found
                 .map(r -> Future.succeededFuture(requestJson(r)))
                 .orElseGet(() -> Future.failedFuture(GatewayException.of(ErrorKind.NOT_FOUND, "No request '" + id + "' in the ledger.")
                         .withParam("id").withCode("request_not_found")))));
@@ -150,8 +166,10 @@ public final class ConsoleApi {
         String targetType = word(ctx, "target_type", TARGET_TYPE, "key, team, ledger or alerts");
         String target = blankToNull(ctx.request().getParam("target"));
         if (target != null && target.length() > 100) throw GatewayException.invalid("target", "'target' is at most 100 characters.");
+        String actor = blankToNull(ctx.request().getParam("actor"));
+        if (actor != null && actor.length() > 100) throw GatewayException.invalid("actor", "'actor' is at most 100 characters.");
         Cursor before = cursor(ctx);
-        AuditFilter f = new AuditFilter(target, targetType, action, before == null ? null : before.atMs(), before == null ? null : before.id(), limit);
+        AuditFilter f = new AuditFilter(target, targetType, action, actor, before == null ? null : before.atMs(), before == null ? null : before.id(), limit);
         json(ctx, blocking(c -> ConsoleQueries.audit(c, f)).map(rows -> {
             ObjectNode list = Json.MAPPER.createObjectNode().put("object", "list");
             ArrayNode data = list.putArray("data");
@@ -186,7 +204,7 @@ public final class ConsoleApi {
     }
 
     private static UsageQuery usageQuery(RoutingContext ctx) {
-        boolean all = seesAll(ctx);
+        Visible visible = visible(ctx);
         UsageQuery.Grain grain = choice(ctx, "grain", UsageQuery.Grain.class, UsageQuery.Grain.DAY);
         UsageQuery.Dimension dimension = choice(ctx, "dimension", UsageQuery.Dimension.class, UsageQuery.Dimension.NONE);
         Instant to = instantParam(ctx, "to", true, Instant.now());
@@ -198,8 +216,8 @@ public final class ConsoleApi {
             throw GatewayException.invalid("from", "At most " + grain.maxBuckets + " " + grain.name().toLowerCase(Locale.ROOT)
                     + "s per chart: choose a shorter range or grain=day.");
         }
-        if (!all && dimension == UsageQuery.Dimension.KEY) dimension = UsageQuery.Dimension.NONE;
-        return new UsageQuery(grain, fromMs, toMs, dimension, all ? blankToNull(ctx.request().getParam("key")) : ownId(ctx));
+        if (visible.oneKey() && dimension == UsageQuery.Dimension.KEY) dimension = UsageQuery.Dimension.NONE;
+        return new UsageQuery(grain, fromMs, toMs, dimension, keyParam(ctx, visible), visible);
     }
 
     static ObjectNode usageJson(UsageRow r) {
@@ -216,7 +234,8 @@ public final class ConsoleApi {
 
     static ObjectNode auditJson(AuditRow r) {
         ObjectNode json = Json.MAPPER.createObjectNode().put("id", r.id()).put("at", Instant.ofEpochMilli(r.atMs()).toString())
-                .put("actor", r.actor()).put("action", r.action()).put("target_type", r.targetType()).put("target_id", r.targetId());
+                .put("actor", r.actor()).put("action", r.action()).put("target_type", r.targetType()).put("target_id", r.targetId())
+                .put("actor_kind", r.actorKind()).put("actor_name", r.actorName()).put("actor_role", r.actorRole()).put("source", r.source());
         json.set("before", r.beforeJson() == null ? json.nullNode() : Json.parseOrNull(r.beforeJson()));
         json.set("after", r.afterJson() == null ? json.nullNode() : Json.parseOrNull(r.afterJson()));
         return json;
@@ -244,18 +263,18 @@ public final class ConsoleApi {
         return a;
     }
 
-    private static ApiKey caller(RoutingContext ctx) {
-        return Exchange.of(ctx).caller().key();
+    /** Whose rows the principal sees; a console session has no key (never dereference it blindly). */
+    private static Visible visible(RoutingContext ctx) {
+        Caller caller = Exchange.of(ctx).caller();
+        return Visible.of(caller.principal(), caller.key());
     }
 
-    /** Whether the principal sees every key's calls: its usage permission reaches the organisation (the master key's does). */
-    private static boolean seesAll(RoutingContext ctx) {
-        return Exchange.of(ctx).caller().principal().reach(Permission.USAGE_READ).org();
-    }
-
-    /** The id whose own calls the principal sees: its key's (an admin key's own id: it makes none). */
-    private static String ownId(RoutingContext ctx) {
-        return Exchange.of(ctx).caller().keyId();
+    /** The {@code key} filter, within what the principal sees; a platform key sees only itself, whatever it asks. */
+    private static String keyParam(RoutingContext ctx, Visible visible) {
+        if (visible.oneKey()) return null;
+        String key = blankToNull(ctx.request().getParam("key"));
+        if (key != null && key.length() > 100) throw GatewayException.invalid("key", "'key' is at most 100 characters.");
+        return key;
     }
 
     private static <E extends Enum<E>> E choice(RoutingContext ctx, String name, Class<E> type, E fallback) {

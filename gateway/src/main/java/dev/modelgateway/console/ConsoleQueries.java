@@ -26,7 +26,7 @@ final class ConsoleQueries {
     static String usageSql(UsageQuery q) {
         String group = q.dimension().column == null ? "''" : q.dimension().column;
         return "SELECT bucket_ms, " + group + " AS grp, " + RollupColumns.SUMS + " FROM console_rollup WHERE "
-                + (q.keyId() != null ? "key_id = ? AND " : "") + "cut = ? AND grain = ? AND bucket_ms >= ? AND bucket_ms < ?"
+                + (q.keyId() != null ? "key_id = ? AND " : "") + (q.visible().all() ? "" : q.visible().sql() + " AND ") + "cut = ? AND grain = ? AND bucket_ms >= ? AND bucket_ms < ?"
                 + " GROUP BY bucket_ms" + (q.dimension().column == null ? "" : ", " + group) + " ORDER BY bucket_ms";
     }
 
@@ -34,6 +34,7 @@ final class ConsoleQueries {
         try (PreparedStatement st = c.prepareStatement(usageSql(q))) {
             int i = 1;
             if (q.keyId() != null) st.setString(i++, q.keyId());
+            for (String v : q.visible().params()) st.setString(i++, v);
             st.setString(i++, q.cut());
             st.setString(i++, q.grain().code);
             st.setLong(i++, q.fromMs());
@@ -69,6 +70,7 @@ final class ConsoleQueries {
     static String requestsSql(RequestFilter f) {
         StringBuilder sql = new StringBuilder("SELECT " + LEDGER_COLUMNS + " FROM usage_ledger WHERE at_ms >= ?");
         if (f.keyId() != null) sql.append(" AND key_id = ?");
+        if (!f.visible().all()) sql.append(" AND ").append(f.visible().sql());
         // at_ms <= ? bounds the index range; the OR only breaks ties within one millisecond
         if (f.beforeAtMs() != null) sql.append(" AND at_ms <= ? AND (at_ms < ? OR id < ?)");
         if (f.model() != null) sql.append(" AND public_model = ?");
@@ -81,6 +83,7 @@ final class ConsoleQueries {
             int i = 1;
             st.setLong(i++, f.sinceMs());
             if (f.keyId() != null) st.setString(i++, f.keyId());
+            for (String v : f.visible().params()) st.setString(i++, v);
             if (f.beforeAtMs() != null) {
                 st.setLong(i++, f.beforeAtMs());
                 st.setLong(i++, f.beforeAtMs());
@@ -96,9 +99,12 @@ final class ConsoleQueries {
         }
     }
 
-    static Optional<LedgerRow> request(Connection c, String id) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement("SELECT " + LEDGER_COLUMNS + " FROM usage_ledger WHERE id = ?")) {
+    /** One ledger row, if the principal sees it. */
+    static Optional<LedgerRow> request(Connection c, String id, Visible visible) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("SELECT " + LEDGER_COLUMNS + " FROM usage_ledger WHERE id = ? AND " + visible.sql())) {
             st.setString(1, id);
+            int i = 2;
+            for (String v : visible.params()) st.setString(i++, v);
             try (ResultSet rs = st.executeQuery()) {
                 return rs.next() ? Optional.of(row(rs)) : Optional.empty();
             }
@@ -107,7 +113,7 @@ final class ConsoleQueries {
 
     /**
      * The audit log newest first: on {@code audit_log_target (target_id, at_ms)} for one target,
-     * {@code audit_log_action (action, at_ms)} for an action, {@code audit_log_kind (target_type, at_ms)}
+     * {@code audit_log_action (action, at_ms)} for an action, {@code audit_log_actor (actor, at_ms)} for an actor, {@code audit_log_kind (target_type, at_ms)}
      * for a kind of target, else {@code audit_log_at (at_ms)}, walked backwards and stopped after {@code limit} rows.
      * The break-glass master key's uses ({@code master_key.use}, one per admin call made with it) are shown when
      * asked for by their action, not among the changes: they would push the changes off the page.
@@ -115,13 +121,15 @@ final class ConsoleQueries {
     static final String MASTER_KEY_USE = "master_key.use";
 
     static String auditSql(AuditFilter f) {
-        StringBuilder sql = new StringBuilder("SELECT id, at_ms, actor, action, target_type, target_id, before_json, after_json"
+        StringBuilder sql = new StringBuilder("SELECT id, at_ms, actor, action, target_type, target_id, before_json, after_json,"
+                + " actor_kind, actor_name, actor_role, source_addr"
                 + " FROM audit_log WHERE 1 = 1");
         if (f.targetId() != null) sql.append(" AND target_id = ?");
         if (f.beforeAtMs() != null) sql.append(" AND at_ms <= ? AND (at_ms < ? OR id < ?)");
         if (f.targetType() != null) sql.append(" AND target_type = ?");
         if (f.action() != null) sql.append(" AND action = ?");
         else sql.append(" AND action <> '" + MASTER_KEY_USE + "'");
+        if (f.actor() != null) sql.append(" AND actor = ?");
         return sql.append(" ORDER BY at_ms DESC, id DESC LIMIT ?").toString();
     }
 
@@ -136,12 +144,13 @@ final class ConsoleQueries {
             }
             if (f.targetType() != null) st.setString(i++, f.targetType());
             if (f.action() != null) st.setString(i++, f.action());
+            if (f.actor() != null) st.setString(i++, f.actor());
             st.setInt(i, f.limit());
             List<AuditRow> rows = new ArrayList<>();
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
                     rows.add(new AuditRow(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                            rs.getString(6), rs.getString(7), rs.getString(8)));
+                            rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10), rs.getString(11), rs.getString(12)));
                 }
             }
             return rows;

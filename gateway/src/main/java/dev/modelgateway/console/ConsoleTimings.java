@@ -190,14 +190,14 @@ public final class ConsoleTimings {
         requests(screens, "Requests of one model", new RequestFilter(null, MODELS[2], null, now - RollupJob.DAY_MS, null, null, 50));
         requests(screens, "Requests of a model without calls (worst case: the 24 h window)", new RequestFilter(null, "platform/none", null, now - RollupJob.DAY_MS, null, null, 50));
         requests(screens, "Failed requests (2.9 %)", new RequestFilter(null, null, true, now - RollupJob.DAY_MS, null, null, 50));
-        audit(screens, "Audit log, first page", new AuditFilter(null, null, null, null, null, 50));
-        audit(screens, "Audit log of one key", new AuditFilter("key_seed_7", null, null, null, null, 50));
-        audit(screens, "Audit log, team changes", new AuditFilter(null, "team", null, null, null, 50));
-        audit(screens, "Audit log, one action", new AuditFilter(null, null, "key.update", null, null, 50));
-        audit(screens, "Audit log, an action without entries", new AuditFilter(null, null, "alerts.update", null, null, 50));
+        audit(screens, "Audit log, first page", new AuditFilter(null, null, null, null, null, null, 50));
+        audit(screens, "Audit log of one key", new AuditFilter("key_seed_7", null, null, null, null, null, 50));
+        audit(screens, "Audit log, team changes", new AuditFilter(null, "team", null, null, null, null, 50));
+        audit(screens, "Audit log, one action", new AuditFilter(null, null, "key.update", null, null, null, 50));
+        audit(screens, "Audit log, an action without entries", new AuditFilter(null, null, "alerts.update", null, null, null, 50));
         String id = firstPage.get(17).id();
         screens.add(new Timed("A request's page", "SELECT ... FROM usage_ledger WHERE id = ?", List.of(id),
-                c -> ConsoleQueries.request(c, id).map(r -> ConsoleApi.requestJson(r).toString().isEmpty() ? 0 : 1).orElse(0)));
+                c -> ConsoleQueries.request(c, id, Visible.ALL).map(r -> ConsoleApi.requestJson(r).toString().isEmpty() ? 0 : 1).orElse(0)));
 
         out.printf(Locale.ROOT, "%n%s, %,d ledger rows; median of %d runs after one warm-up; load average %s%n%n",
                 db.vendor(), count("usage_ledger"), RUNS, loadAverage());

@@ -6,6 +6,11 @@ package dev.modelgateway.console;
  *
  * @param errors null: every status; true: status >= 400; false: below 400
  */
-record RequestFilter(String keyId, String model, Boolean errors, long sinceMs, Long beforeAtMs, String beforeId, int limit) {
+record RequestFilter(String keyId, String model, Boolean errors, long sinceMs, Long beforeAtMs, String beforeId, int limit,
+                     Visible visible) {
+    RequestFilter(String keyId, String model, Boolean errors, long sinceMs, Long beforeAtMs, String beforeId, int limit) {
+        this(keyId, model, errors, sinceMs, beforeAtMs, beforeId, limit, Visible.ALL);
+    }
+
     static final int MAX_LIMIT = 200;
 }

@@ -4,7 +4,10 @@ package dev.modelgateway.console;
  * One usage chart's question: rollup rows of a grain between two instants, grouped by a dimension, for every
  * key (admin) or one key (its own view).
  */
-record UsageQuery(Grain grain, long fromMs, long toMs, Dimension dimension, String keyId) {
+record UsageQuery(Grain grain, long fromMs, long toMs, Dimension dimension, String keyId, Visible visible) {
+    UsageQuery(Grain grain, long fromMs, long toMs, Dimension dimension, String keyId) {
+        this(grain, fromMs, toMs, dimension, keyId, Visible.ALL);
+    }
 
     enum Grain {
         HOUR("h", RollupJob.HOUR_MS, 31 * 24), DAY("d", RollupJob.DAY_MS, 400);
@@ -34,8 +37,8 @@ record UsageQuery(Grain grain, long fromMs, long toMs, Dimension dimension, Stri
         }
     }
 
-    /** A key's rows are in the full cut (key x model x vendor x team); everyone's in the dimension's own cut. */
+    /** A key's or a scope's rows are in the full cut (key x model x vendor x team); everyone's in the dimension's own cut. */
     String cut() {
-        return keyId != null ? RollupJob.FULL : dimension.cut;
+        return keyId != null || !visible.all() ? RollupJob.FULL : dimension.cut;
     }
 }

@@ -90,6 +90,11 @@ final class BearerAuth implements Handler<RoutingContext> {
 
     @Override
     public void handle(RoutingContext ctx) {
+        if (Exchange.of(ctx).caller() != null) {
+            // a console session authenticated it (SessionAuth)
+            ctx.next();
+            return;
+        }
         String header = ctx.request().getHeader("authorization");
         if (header == null && isWebSocketUpgrade(ctx.request())) header = subprotocolBearer(ctx.request().getHeader("sec-websocket-protocol"));
         if (header == null) {

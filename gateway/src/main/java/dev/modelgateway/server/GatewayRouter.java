@@ -10,6 +10,11 @@ import dev.modelgateway.config.ServerLimits;
 import dev.modelgateway.console.Console;
 import dev.modelgateway.console.ConsoleApi;
 import dev.modelgateway.console.ConsolePages;
+import dev.modelgateway.console.ConsoleSessions;
+import dev.modelgateway.console.SignIn;
+import dev.modelgateway.config.ConfigValues;
+import dev.modelgateway.config.GatewayConfig;
+import dev.modelgateway.config.Settings;
 import dev.modelgateway.config.VendorEndpoint;
 import dev.modelgateway.endpoint.admin.AdminAccess;
 import dev.modelgateway.endpoint.admin.AdminKeysEndpoint;
@@ -57,6 +62,8 @@ import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -110,6 +117,8 @@ public final class GatewayRouter {
             ctx.request().pause();
             ctx.next();
         });
+        SignIn signIn = signIn(vertx, accounts, table);
+        router.route("/api/*").handler(new SessionAuth(signIn));
         router.route("/api/*").handler(new BearerAuth(authenticator));
         BodyReader bodies = new BodyReader(vertx, limits, budget);
         router.route("/api/*").handler(bodies::read);
@@ -149,6 +158,7 @@ public final class GatewayRouter {
         router.delete("/api/v1/responses/:id").handler(storedResponses::delete);
         router.get("/api/v1/responses/:id/input_items").handler(storedResponses::inputItems);
         router.getWithRegex("/api/v1/models/(?<id>.+)").setName("/api/v1/models/{id}").handler(models::get);
+        signInRoutes(router, signIn);
         // after every endpoint, so that no call's route matching passes the console's routes
         console(router, Console.api(vertx, accounts), administration);
         // the routes' own patterns are the only values of the http.route label (bounded cardinality)
@@ -159,6 +169,25 @@ public final class GatewayRouter {
                 .withCode("unknown_url")));
         router.route().failureHandler(GatewayRouter::failure);
         return router;
+    }
+
+    /** Console sign-in (docs/identity/sso.md): outside {@code /api}, reached by a browser before it holds a credential. */
+    private static void signInRoutes(Router router, SignIn signIn) {
+        router.get("/auth/providers").handler(signIn::providers);
+        router.get("/auth/oidc/:id/login").handler(signIn::login);
+        router.get("/auth/oidc/:id/callback").handler(signIn::callback);
+        router.post("/auth/logout").handler(signIn::logout);
+    }
+
+    private static SignIn signIn(Vertx vertx, Accounts accounts, RoutingTable table) {
+        GatewayConfig config = table.current().config();
+        ConfigValues v = config.settings();
+        String publicUrl = v.text(Settings.SERVER_PUBLIC_URL);
+        return SignIn.of(vertx, accounts, publicUrl == null ? null : URI.create(publicUrl),
+                new ConsoleSessions.Times(Duration.ofSeconds(v.integer(Settings.CONSOLE_SESSION_IDLE_SECONDS)),
+                        Duration.ofSeconds(v.integer(Settings.CONSOLE_SESSION_MAX_SECONDS)),
+                        Duration.ofSeconds(v.integer(Settings.CONSOLE_SESSION_RECHECK_SECONDS))),
+                () -> table.current().config().routing().identity());
     }
 
     /** The connection guard's request hook, as the router's first route, whatever the order of the others. */

@@ -49,6 +49,27 @@ class ConfigLoaderTest {
         assertThat(c.databaseUrl()).isEqualTo("jdbc:postgresql://db/gw");
     }
 
+    @Test
+    void signInProvidersNeedThePublicUrlAndTheSessionSettingsHaveDefaults() throws Exception {
+        Path file = dir.resolve("sso.yaml");
+        String identity = "identity:\n  sign_in:\n    providers:\n      idp: {issuer: https://idp.example, client_id: gw}\n";
+        Files.writeString(file, identity);
+        assertThatThrownBy(() -> new ConfigLoader(Map.<String, String>of()::get).load(file))
+                .hasMessageContaining("server.public_url");
+        Files.writeString(file, "server:\n  public_url: https://gateway.example.com\n" + identity);
+        GatewayConfig c = new ConfigLoader(Map.<String, String>of()::get).load(file);
+        assertThat(c.settings().text(Settings.SERVER_PUBLIC_URL)).isEqualTo("https://gateway.example.com");
+        assertThat(c.settings().integer(Settings.CONSOLE_SESSION_IDLE_SECONDS)).isEqualTo(1800);
+        assertThat(c.settings().integer(Settings.CONSOLE_SESSION_MAX_SECONDS)).isEqualTo(28800);
+        assertThat(c.settings().integer(Settings.CONSOLE_SESSION_RECHECK_SECONDS)).isEqualTo(2);
+        Files.writeString(file, "console:\n  session_idle_seconds: 600\n");
+        assertThat(new ConfigLoader(Map.<String, String>of()::get).load(file).settings().integer(Settings.CONSOLE_SESSION_IDLE_SECONDS))
+                .isEqualTo(600);
+        Files.writeString(file, "console:\n  session_recheck_seconds: 0\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.<String, String>of()::get).load(file))
+                .hasMessageContaining("console.session_recheck_seconds");
+    }
+
     /** A secret, by mistake or not, in a field whose refusal quotes its value. */
     static final Map<String, String> SECRET_ENV = Map.of("DB_PASSWORD", "hunter2-Secret");
 

@@ -82,6 +82,8 @@ public final class GatewayHarness implements AutoCloseable {
         private final Map<Vendor, String> baseUrls = new EnumMap<>(Vendor.class);
         private final Map<Vendor, VendorPool> pools = new EnumMap<>(Vendor.class);
         private int eventLoops = 2;
+        /** 0: any free port. */
+        private int port;
         /** Null: the configuration's {@code routing.cooldown}. */
         private CircuitBreaker.Thresholds breaker;
         private MediaPolicy media = LOOPBACK_MEDIA;
@@ -104,6 +106,12 @@ public final class GatewayHarness implements AutoCloseable {
         private final Map<String, String> settingsEnv = new HashMap<>();
 
         private Builder() {
+        }
+
+        /** The gateway's port, for a test whose configuration names it ({@code server.public_url}); 0 (the default): any free port. */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
         }
 
         /** {@code server.drain_seconds}: how long {@code stop()} lets the calls in flight go on (its default unless set). */
@@ -271,7 +279,7 @@ public final class GatewayHarness implements AutoCloseable {
             baseUrls.forEach((v, url) -> vendors.put(v, new VendorEndpoint(v, url, vendors.get(v).apiKey())));
             for (Vendor v : missingKeys) vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), null));
             pools.forEach((v, pool) -> vendors.put(v, new VendorEndpoint(v, vendors.get(v).baseUrl(), vendors.get(v).apiKey(), pool)));
-            GatewayConfig config = new GatewayConfig("127.0.0.1", 0, KEY, vendors, Map.of(), db, redisUrl, media, limits,
+            GatewayConfig config = new GatewayConfig("127.0.0.1", port, KEY, vendors, Map.of(), db, redisUrl, media, limits,
                     tls, defaultMaxConcurrent, dropRefusedHostedTools, null, timeouts, settings());
             if (configFile != null) {
                 try {

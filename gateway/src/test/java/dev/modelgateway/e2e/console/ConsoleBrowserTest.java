@@ -255,7 +255,7 @@ class ConsoleBrowserTest {
         screenshot("key-limits");
         // another key's data is not the key's to see: the admin screens are refused
         show("audit");
-        assertThat(browser.findElement(By.id("view")).getText()).contains("needs the master key");
+        assertThat(browser.findElement(By.id("view")).getText()).contains("needs the audit:read permission");
     }
 
     /** Chooses an option of a select by its visible text, as a keyboard user would by typing it. */
