@@ -159,6 +159,7 @@ class MasterKeyRotationTest {
         String operator = Json.parseOrNull(h.send("POST", "/api/v1/admin/admin-keys", "{\"name\":\"ops\",\"role\":\"org_admin\"}",
                 "authorization", "Bearer " + FIRST).body()).path("key").asText();
         Files.writeString(file, GatewayHarness.simVendors(sim) + "server:\n  master_key: " + FIRST + "\n"
+                + "  public_url: https://gateway.example.test\n"
                 + "identity:\n  sign_in:\n    disable_master_key: true\n    providers:\n"
                 + "      corp: {issuer: \"https://idp.example.test\", client_id: gateway}\n");
         HttpResponse<String> applied = reload(FIRST);
