@@ -12,12 +12,14 @@ const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) 
 const port = Number(args.port);
 const issuer = `http://127.0.0.1:${port}`;
 
-// alice administers the gateway, bob team A, carol only views (the tests' role_mappings map these groups)
+// alice administers the gateway, bob team A, carol only views, erin is a member of team A (the tests' role_mappings
+// map these groups)
 const PEOPLE = {
   alice: { email: 'alice@example.com', name: 'Alice Admin', groups: ['gw-admins'] },
   bob: { email: 'bob@example.com', name: 'Bob Lead', groups: ['team-a-admins'] },
   carol: { email: 'carol@example.com', name: 'Carol Viewer', groups: ['gw-viewers'] },
   dave: { email: 'dave@example.com', name: 'Dave Nobody', groups: [] },
+  erin: { email: 'erin@example.com', name: 'Erin Member', groups: ['team-a-members'] },
 };
 const PASSWORD = (login) => `${login}-password`;
 

@@ -287,6 +287,50 @@ class OidcSignInTest {
         update("UPDATE users SET active = 1 WHERE user_name = 'bob@example.com'");
     }
 
+    /**
+     * Issue 33: deactivating a person at the identity provider (its SCIM client sets {@code active: false}) ends their
+     * console session within {@code console.session_recheck_seconds} (2 s, under the 5 s asked) and their own keys at
+     * once; reactivating gives the keys back, not the session.
+     */
+    @Test
+    @Order(13)
+    void scimDeactivationEndsThePersonsSessionAndOwnKeys() throws Exception {
+        SignInFlow browser = new SignInFlow(base);
+        assertThat(browser.signIn("erin").signedIn()).isTrue();
+        JsonNode me = json(browser.get(base + "/api/v1/console/me"));
+        assertThat(me.path("grants").findValuesAsText("role")).containsExactly("member");
+        String csrf = me.path("csrf_token").asText();
+        HttpResponse<String> created = browser.send("POST", base + "/api/v1/admin/keys", "{\"name\":\"erins-notebook\"}", "x-csrf-token", csrf);
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        String secret = json(created).path("key").asText();
+        String userId = me.path("id").asText();
+        assertThat(json(created).path("owner_user_id").asText()).isEqualTo(userId);
+        assertThat(json(created).path("team_id").asText()).isEqualTo(teamA);
+        assertThat(h.send("GET", "/api/v1/models", null, "authorization", "Bearer " + secret).statusCode()).isEqualTo(200);
+
+        String patch = "{\"schemas\":[\"urn:ietf:params:scim:api:messages:2.0:PatchOp\"],"
+                + "\"Operations\":[{\"op\":\"replace\",\"value\":{\"active\":false}}]}";
+        HttpResponse<String> deactivated = h.send("PATCH", "/api/v1/scim/v2/Users/" + userId, patch, "authorization", "Bearer " + GatewayHarness.KEY);
+        assertThat(deactivated.statusCode()).as(deactivated.body()).isEqualTo(200);
+        // the key at once, on the very next request
+        HttpResponse<String> keyAfter = h.send("GET", "/api/v1/models", null, "authorization", "Bearer " + secret);
+        assertThat(keyAfter.statusCode()).isEqualTo(401);
+        assertThat(json(keyAfter).at("/error/code").asText()).isEqualTo("api_key_disabled");
+        // the session once its recheck is due: 2 s on the accounts' clock, never more than 5
+        CLOCK.advance(Duration.ofMillis(1999));
+        assertThat(browser.get(base + "/api/v1/console/me").statusCode()).as("within the recheck the cached session stands").isEqualTo(200);
+        CLOCK.advance(Duration.ofMillis(1));
+        HttpResponse<String> sessionAfter = browser.get(base + "/api/v1/console/me");
+        assertThat(sessionAfter.statusCode()).isEqualTo(401);
+        assertThat(new SignInFlow(base).signIn("erin").answer().statusCode()).isEqualTo(403);
+
+        String back = patch.replace("false", "true");
+        assertThat(h.send("PATCH", "/api/v1/scim/v2/Users/" + userId, back, "authorization", "Bearer " + GatewayHarness.KEY).statusCode())
+                .isEqualTo(200);
+        assertThat(h.send("GET", "/api/v1/models", null, "authorization", "Bearer " + secret).statusCode()).isEqualTo(200);
+        assertThat(browser.get(base + "/api/v1/console/me").statusCode()).as("a session ended stays ended").isEqualTo(401);
+    }
+
     @Test
     @Order(12)
     void aSecondProvidersPeopleSignInThereAndItsAnswersAreNotTheFirstOnes() throws Exception {

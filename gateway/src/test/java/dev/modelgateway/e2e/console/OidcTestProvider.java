@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * A real OpenID provider on loopback for the sign-in tests: the certified {@code oidc-provider} npm package run by
  * gateway/src/test/oidc-provider/run.sh (which installs it), with the people alice (gw-admins), bob (team-a-admins),
- * carol (gw-viewers) and dave (no group), each with the password {@code <name>-password}. Its client is
+ * carol (gw-viewers), dave (no group) and erin (team-a-members), each with the password {@code <name>-password}. Its client is
  * {@code gateway} / {@code gateway-secret}. Tests skip, saying why, when node is missing.
  */
 final class OidcTestProvider implements AutoCloseable {
@@ -103,7 +103,8 @@ final class OidcTestProvider implements AutoCloseable {
                 + "  role_mappings:\n"
                 + "    - {provider: " + providerId + ", claim: groups, equals: gw-admins, role: org_admin}\n"
                 + "    - {provider: " + providerId + ", claim: groups, equals: team-a-admins, role: team_admin, team: " + teamA + "}\n"
-                + "    - {provider: " + providerId + ", claim: groups, equals: gw-viewers, role: viewer}\n";
+                + "    - {provider: " + providerId + ", claim: groups, equals: gw-viewers, role: viewer}\n"
+                + "    - {provider: " + providerId + ", claim: groups, equals: team-a-members, role: member, team: " + teamA + "}\n";
     }
 
     @Override
