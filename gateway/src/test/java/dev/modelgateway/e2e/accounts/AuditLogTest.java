@@ -52,6 +52,15 @@ class AuditLogTest {
         List<String> actions = new ArrayList<>();
         log.path("data").forEach(e -> actions.add(e.path("actor").asText() + " " + e.path("action").asText()));
         assertThat(actions).startsWith("cli:" + System.getProperty("user.name") + " key.update", "master key.update", "master key.create");
+        // each names its actor as a person reads it: the host login for the CLI, the break-glass master key for the API
+        JsonNode byCli = log.path("data").get(0);
+        assertThat(byCli.path("actor_kind").asText()).isEqualTo("cli");
+        assertThat(byCli.path("actor_name").asText()).isEqualTo(System.getProperty("user.name"));
+        assertThat(byCli.path("actor_role").asText()).isEqualTo("host_shell");
+        JsonNode byMaster = log.path("data").get(1);
+        assertThat(byMaster.path("actor_kind").asText()).isEqualTo("master");
+        assertThat(byMaster.path("actor_role").asText()).isEqualTo("break_glass");
+        assertThat(byMaster.path("source").asText()).isEqualTo("127.0.0.1");
         JsonNode patched = log.path("data").get(1);
         assertThat(patched.path("before").path("rpm").isNull()).isTrue();
         assertThat(patched.path("before").path("disabled").asBoolean()).isFalse();

@@ -150,6 +150,16 @@ class OidcSignInTest {
         HttpResponse<String> good = browser.send("POST", base + "/api/v1/admin/teams", "{\"name\":\"by-alice\"}",
                 "x-csrf-token", csrf, "origin", base);
         assertThat(good.statusCode()).as(good.body()).isBetween(200, 201);
+        // the audit log names the person, the role the change was made under and where it came from
+        String teamId = json(good).path("id").asText();
+        JsonNode entry = json(h.send("GET", "/api/v1/admin/audit?target_id=" + teamId, null, "authorization", "Bearer " + GatewayHarness.KEY))
+                .path("data").get(0);
+        assertThat(entry.path("action").asText()).isEqualTo("team.create");
+        assertThat(entry.path("actor").asText()).isEqualTo(me.path("id").asText());
+        assertThat(entry.path("actor_kind").asText()).isEqualTo("user");
+        assertThat(entry.path("actor_name").asText()).isEqualTo("Alice Admin");
+        assertThat(entry.path("actor_role").asText()).isEqualTo("org_admin");
+        assertThat(entry.path("source").asText()).isEqualTo("127.0.0.1");
         // a bearer request meets no CSRF check
         assertThat(h.send("POST", "/api/v1/admin/teams", "{\"name\":\"by-master\"}", "authorization", "Bearer " + GatewayHarness.KEY)
                 .statusCode()).isBetween(200, 201);
