@@ -382,13 +382,14 @@ public final class Administration {
      */
     public void recordMasterKeyUse(Actor actor, String route) {
         blocking.run(() -> {
-            audit.record(actor, "master_key.use", "route", route, null, null);
+            audit.record(actor, AuditLog.MASTER_KEY_USE, "route", route, null, null);
             return null;
         }).onFailure(e -> LOG.warn("could not audit a use of the master key on {}: {}", route, e.toString()));
     }
 
-    public Future<List<AuditLog.Entry>> auditLog(int limit, String targetId) {
-        return blocking.run(() -> audit.list(limit, targetId));
+    /** The newest entries ({@link AuditLog#list}); the master key's uses only when asked for. */
+    public Future<List<AuditLog.Entry>> auditLog(int limit, String targetId, boolean masterKeyUses) {
+        return blocking.run(() -> audit.list(limit, targetId, masterKeyUses));
     }
 
     public Future<List<UsageQuery.Group>> usage(UsageQuery query) {

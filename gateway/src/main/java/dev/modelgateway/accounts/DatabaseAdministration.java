@@ -171,7 +171,7 @@ public final class DatabaseAdministration implements AutoCloseable {
     }
 
     public List<AuditLog.Entry> auditLog(int limit, String targetId) throws SQLException {
-        return new AuditLog(Sql.pool(db)).list(limit, targetId);
+        return new AuditLog(Sql.pool(db)).list(limit, targetId, true);
     }
 
     /**

@@ -32,7 +32,9 @@ final class SessionAuth implements Handler<RoutingContext> {
     @Override
     public void handle(RoutingContext ctx) {
         Cookie cookie = ctx.request().getCookie(ConsoleSessions.COOKIE);
-        String path = ctx.request().path();
+        // the path the router dispatches on (dot segments and escapes resolved): /api/v1/admin/../chat/completions is a
+        // model route, where a cookie is no credential
+        String path = ctx.normalizedPath();
         if (cookie == null || ctx.request().getHeader("authorization") != null || PREFIXES.stream().noneMatch(path::startsWith)
                 || !signIn.enabled()) {
             ctx.next();

@@ -56,7 +56,7 @@ class TokenUsersTest {
         assertThat(first.email()).isEqualTo("jane@example.com");
         assertThat(first.active()).isTrue();
         assertThat(first.grants()).as("no role from a caller token").isEmpty();
-        List<AuditLog.Entry> audit = await(accounts.admin().auditLog(10, null));
+        List<AuditLog.Entry> audit = await(accounts.admin().auditLog(10, null, false));
         assertThat(audit).singleElement().satisfies(e -> {
             assertThat(e.action()).isEqualTo("user.create");
             assertThat(e.targetId()).isEqualTo(first.id());

@@ -61,11 +61,19 @@ public final class AuditLog {
         });
     }
 
-    /** The newest {@code limit} entries, newest first; only those of {@code targetId} when it is given. */
-    public List<Entry> list(int limit, String targetId) throws SQLException {
+    /** The action of a use of the break-glass master key (one per admin call made with it). */
+    public static final String MASTER_KEY_USE = "master_key.use";
+
+    /**
+     * The newest {@code limit} entries, newest first; only those of {@code targetId} when it is given. The master key's
+     * uses are left out unless {@code masterKeyUses}: a reader polling the log with the master key would otherwise push
+     * the changes out of every page with its own reads.
+     */
+    public List<Entry> list(int limit, String targetId, boolean masterKeyUses) throws SQLException {
         return db.call(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT id, at_ms, actor, action, target_type, target_id,"
-                    + " before_json, after_json, actor_kind, actor_name, actor_role, source_addr FROM audit_log" + (targetId == null ? "" : " WHERE target_id = ?")
+                    + " before_json, after_json, actor_kind, actor_name, actor_role, source_addr FROM audit_log WHERE 1 = 1"
+                    + (targetId == null ? "" : " AND target_id = ?") + (masterKeyUses ? "" : " AND action <> '" + MASTER_KEY_USE + "'")
                     + " ORDER BY at_ms DESC, id DESC LIMIT " + limit)) {
                 if (targetId != null) ps.setString(1, targetId);
                 try (ResultSet rs = ps.executeQuery()) {

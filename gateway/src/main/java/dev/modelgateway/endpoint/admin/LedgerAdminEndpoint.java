@@ -51,7 +51,12 @@ public final class LedgerAdminEndpoint {
 
     public void audit(RoutingContext ctx) {
         int limit = limit(ctx);
-        respond(ctx, accounts.auditLog(limit, param(ctx, "target_id"))
+        // the master key's uses on request (include=master_key.use), as the console's audit screen lists them
+        String include = param(ctx, "include");
+        if (include != null && !include.equals(AuditLog.MASTER_KEY_USE)) {
+            throw GatewayException.invalid("include", "'include' takes only '" + AuditLog.MASTER_KEY_USE + "'.");
+        }
+        respond(ctx, accounts.auditLog(limit, param(ctx, "target_id"), include != null)
                 .map(entries -> AdminReplies.list(entries.stream().map(LedgerAdminEndpoint::json).toList())));
     }
 

@@ -230,7 +230,7 @@ class AdminKeysTest {
     void aUseOfTheMasterKeyIsAudited() {
         master("GET", "/api/v1/admin/teams/" + teamY, null);
         Eventually.until("the use is audited", Duration.ofSeconds(10), () -> {
-            JsonNode entries = master("GET", "/api/v1/admin/audit?target_id=GET%20/api/v1/admin/teams/:id", null).path("data");
+            JsonNode entries = master("GET", "/api/v1/admin/audit?include=master_key.use&target_id=GET%20/api/v1/admin/teams/:id", null).path("data");
             return entries.size() > 0 && entries.get(0).path("action").asText().equals("master_key.use")
                     && entries.get(0).path("actor_kind").asText().equals("master")
                     && entries.get(0).path("source").asText().equals("127.0.0.1");

@@ -29,6 +29,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -135,8 +136,11 @@ class OidcSignInTest {
         assertThat(csrf).hasSizeGreaterThan(20);
         assertThat(browser.get(base + "/api/v1/admin/keys").statusCode()).isEqualTo(200);
 
-        // the cookie is no credential for a model call
+        // the cookie is no credential for a model call, whatever path leads there
         assertThat(browser.get(base + "/api/v1/models").statusCode()).isEqualTo(401);
+        for (String path : List.of("/api/v1/admin/../models", "/api/v1/console/%2e%2e/models", "/api/v1/admin/..%2fmodels")) {
+            assertThat(raw(path, "mg_session=" + browser.cookie("mg_session"))).as(path).matches("(?s)HTTP/1.1 (401|404|400) .*");
+        }
 
         // changes need the session's CSRF token, and the gateway's own origin when an Origin is sent
         HttpResponse<String> noToken = browser.send("POST", base + "/api/v1/admin/teams", "{\"name\":\"no-token\"}");
@@ -386,6 +390,16 @@ class OidcSignInTest {
         }
         CLOCK.advance(Duration.ofSeconds(28_800 - used));
         assertThat(browser.get(base + "/api/v1/console/me").statusCode()).isEqualTo(401);
+    }
+
+    /** A GET as sent, its path not normalised by any client, with a cookie: the status line and the rest of the answer. */
+    static String raw(String path, String cookie) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", h.gateway.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: " + cookie
+                    + "\r\nConnection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
     }
 
     static long count(String sql) throws Exception {
