@@ -221,7 +221,7 @@ async function usageScreen() {
     h('label', {}, 'From', h('input', { type: 'date', id: 'usage-from', name: 'from', value: usageState.from, required: true })),
     h('label', {}, 'To (inclusive)', h('input', { type: 'date', id: 'usage-to', name: 'to', value: usageState.to, required: true })),
     h('label', {}, 'Per', select('usage-grain', [['hour', 'hour'], ['day', 'day']], usageState.grain)),
-    h('label', {}, 'Group by', select('usage-dimension', [['none', 'nothing'], ...(!isApiKey() ? [['key', 'key'], ['team', 'team']] : []), ['model', 'model'], ['vendor', 'vendor']], usageState.dimension)),
+    h('label', {}, 'Group by', select('usage-dimension', [['none', 'nothing'], ...(!isApiKey() ? [['key', 'key'], ['team', 'team']] : []), ['model', 'model'], ['vendor', 'vendor'], ['user', 'user']], usageState.dimension)),
     h('button', { type: 'submit' }, 'Show'),
     h('button', { type: 'button', class: 'secondary', onclick: exportCsv }, 'Export CSV'));
   const out = h('div', { id: 'usage-out' });
@@ -669,11 +669,12 @@ async function auditScreen() {
 
 // ---- requests ----
 
-const requestFilter = { key: '', model: '', status: '' };
+const requestFilter = { key: '', user: '', model: '', status: '' };
 
 async function requestsScreen() {
   const form = h('form', { class: 'controls', 'aria-label': 'Filter requests', onsubmit: e => { e.preventDefault(); read(); first(); } },
     !isApiKey() ? h('label', {}, 'Key id', h('input', { id: 'requests-key', name: 'key', value: requestFilter.key, autocomplete: 'off' })) : null,
+    h('label', {}, 'User id', h('input', { id: 'requests-user', name: 'user', value: requestFilter.user, autocomplete: 'off', maxlength: 40 })),
     h('label', {}, 'Model', h('input', { id: 'requests-model', name: 'model', value: requestFilter.model, autocomplete: 'off' })),
     h('label', {}, 'Status', select('requests-status', [['', 'any'], ['ok', 'succeeded'], ['error', 'failed']], requestFilter.status)),
     h('button', { type: 'submit' }, 'Filter'));
@@ -684,6 +685,7 @@ async function requestsScreen() {
   let next = null;
   function read() {
     requestFilter.key = !isApiKey() ? form.key.value.trim() : '';
+    requestFilter.user = form.user.value.trim();
     requestFilter.model = form.model.value.trim();
     requestFilter.status = form.querySelector('#requests-status').value;
   }
@@ -695,9 +697,9 @@ async function requestsScreen() {
     rows.push(...answer.data);
     next = answer.next;
     more.hidden = !next;
-    list.replaceChildren(table([['Time (UTC)'], ['Status'], ['Model'], ['Key'], ['Attempts', 1], ['Latency', 1], ['TTFT', 1], ['Tokens in / out', 1], ['Cost', 1], ['Trace id']],
+    list.replaceChildren(table([['Time (UTC)'], ['Status'], ['Model'], ['Key'], ['User'], ['Attempts', 1], ['Latency', 1], ['TTFT', 1], ['Tokens in / out', 1], ['Cost', 1], ['Trace id']],
       rows.map(r => [h('a', { href: '#request/' + encodeURIComponent(r.id) }, r.at.replace('T', ' ').slice(0, 19)),
-        h('span', { class: r.status >= 400 ? 'status-error' : 'status-ok' }, r.status), r.model ?? '–', keyLabel(r.key_id), r.attempts,
+        h('span', { class: r.status >= 400 ? 'status-error' : 'status-ok' }, r.status), r.model ?? '–', keyLabel(r.key_id), r.user_id ?? '–', r.attempts,
         fmtMs(r.latency_ms), fmtMs(r.ttft_ms), fmtInt(r.input_tokens + r.cache_read_tokens + r.cache_write_5m_tokens + r.cache_write_1h_tokens) + ' / ' + fmtInt(r.output_tokens),
         fmtUsd(r.cost_usd), r.trace_id ?? '–'])));
   }
@@ -708,7 +710,7 @@ async function requestsScreen() {
 
 async function requestScreen(id) {
   const r = await api('/api/v1/console/requests/' + encodeURIComponent(id));
-  const fields = [['Time', r.at], ['Status', r.status], ['Trace id', r.trace_id], ['Key', keyLabel(r.key_id)], ['Model', r.model],
+  const fields = [['Time', r.at], ['Status', r.status], ['Trace id', r.trace_id], ['Key', keyLabel(r.key_id)], ['User', r.user_id], ['Model', r.model],
     ['Answered by', r.answered_model], ['Vendor', r.vendor], ['Attempts', r.attempts], ['Latency', fmtMs(r.latency_ms)], ['Time to first token', fmtMs(r.ttft_ms)],
     ['Input tokens', fmtInt(r.input_tokens)], ['Cache read tokens', fmtInt(r.cache_read_tokens)], ['Cache write tokens (5 min)', fmtInt(r.cache_write_5m_tokens)],
     ['Cache write tokens (1 h)', fmtInt(r.cache_write_1h_tokens)], ['Output tokens', fmtInt(r.output_tokens)], ['Reasoning tokens', fmtInt(r.reasoning_tokens)],

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class Console {
     /** The console's tables; the newest of the migrations under {@code db/migration/console}. */
-    public static final Schema SCHEMA = new Schema("console", "3");
+    public static final Schema SCHEMA = new Schema("console", "4");
     /** How often the rollups catch up with the ledger: the usage charts are at most this much behind. */
     static final long ROLLUP_EVERY_MS = 5_000;
     private static final Logger LOG = LoggerFactory.getLogger(Console.class);

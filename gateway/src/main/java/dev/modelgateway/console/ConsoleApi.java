@@ -134,9 +134,11 @@ public final class ConsoleApi {
         if (status != null && !status.equals("error") && !status.equals("ok")) {
             throw GatewayException.invalid("status", "'status' takes 'error' or 'ok', not '" + status + "'.");
         }
+        String user = blankToNull(ctx.request().getParam("user"));
+        if (user != null && user.length() > 40) throw GatewayException.invalid("user", "'user' is a user's id (usr_...), at most 40 characters.");
         RequestFilter f = new RequestFilter(keyParam(ctx, visible), blankToNull(ctx.request().getParam("model")),
                 status == null ? null : status.equals("error"), since,
-                before == null ? null : before.atMs(), before == null ? null : before.id(), limit, visible);
+                before == null ? null : before.atMs(), before == null ? null : before.id(), limit, visible, user);
         json(ctx, blocking(c -> ConsoleQueries.requests(c, f)).map(rows -> {
             ObjectNode list = Json.MAPPER.createObjectNode().put("object", "list");
             ArrayNode data = list.putArray("data");
@@ -249,7 +251,7 @@ public final class ConsoleApi {
                 .put("input_tokens", r.inputTokens()).put("cache_read_tokens", r.cacheReadTokens())
                 .put("cache_write_5m_tokens", r.cacheWrite5mTokens()).put("cache_write_1h_tokens", r.cacheWrite1hTokens())
                 .put("output_tokens", r.outputTokens()).put("reasoning_tokens", r.reasoningTokens())
-                .put("cost_usd", usd(r.costE10()));
+                .put("cost_usd", usd(r.costE10())).put("user_id", r.userId());
     }
 
     /** Exact decimal text, as the accounts API writes money. */

@@ -10,13 +10,13 @@ import java.util.Optional;
 
 /**
  * The console's reads, each on an index (docs/console.md has their plans): usage from {@code console_rollup}'s
- * primary key or its key index, requests from {@code usage_ledger}'s {@code at_ms} or {@code (key_id, at_ms)}
- * index walked newest first with a LIMIT and a keyset cursor, a request by its primary key. Blocking.
+ * primary key or its key index (per user: {@code console_user_rollup}'s), requests from {@code usage_ledger}'s {@code at_ms},
+ * {@code (key_id, at_ms)} or {@code (user_id, at_ms)} index walked newest first with a LIMIT and a keyset cursor, a request by its primary key. Blocking.
  */
 final class ConsoleQueries {
     private static final String LEDGER_COLUMNS = "id, trace_id, key_id, public_model, answered_model, vendor, input_tokens,"
             + " cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens, output_tokens, reasoning_tokens, attempts,"
-            + " status, latency_ms, ttft_ms, at_ms, cost_usd_e10";
+            + " status, latency_ms, ttft_ms, at_ms, cost_usd_e10, user_id";
 
     static final String SPENT_SQL = "SELECT COALESCE(SUM(cost_usd_e10), 0) FROM console_rollup WHERE key_id = ? AND cut = 'k' AND grain = 'd'";
 
@@ -25,8 +25,11 @@ final class ConsoleQueries {
 
     static String usageSql(UsageQuery q) {
         String group = q.dimension().column == null ? "''" : q.dimension().column;
-        return "SELECT bucket_ms, " + group + " AS grp, " + RollupColumns.SUMS + " FROM console_rollup WHERE "
-                + (q.keyId() != null ? "key_id = ? AND " : "") + (q.visible().all() ? "" : q.visible().sql() + " AND ") + "cut = ? AND grain = ? AND bucket_ms >= ? AND bucket_ms < ?"
+        boolean byUser = q.dimension() == UsageQuery.Dimension.USER;
+        return "SELECT bucket_ms, " + group + " AS grp, " + RollupColumns.SUMS + " FROM " + (byUser ? "console_user_rollup" : "console_rollup")
+                + " WHERE " + (q.keyId() != null ? "key_id = ? AND " : "")
+                + (q.visible().all() ? "" : (byUser ? q.visible().sqlByUser() : q.visible().sql()) + " AND ")
+                + (byUser ? "" : "cut = ? AND ") + "grain = ? AND bucket_ms >= ? AND bucket_ms < ?"
                 + " GROUP BY bucket_ms" + (q.dimension().column == null ? "" : ", " + group) + " ORDER BY bucket_ms";
     }
 
@@ -35,7 +38,7 @@ final class ConsoleQueries {
             int i = 1;
             if (q.keyId() != null) st.setString(i++, q.keyId());
             for (String v : q.visible().params()) st.setString(i++, v);
-            st.setString(i++, q.cut());
+            if (q.cut() != null) st.setString(i++, q.cut());
             st.setString(i++, q.grain().code);
             st.setLong(i++, q.fromMs());
             st.setLong(i, q.toMs());
@@ -74,6 +77,7 @@ final class ConsoleQueries {
         // at_ms <= ? bounds the index range; the OR only breaks ties within one millisecond
         if (f.beforeAtMs() != null) sql.append(" AND at_ms <= ? AND (at_ms < ? OR id < ?)");
         if (f.model() != null) sql.append(" AND public_model = ?");
+        if (f.userId() != null) sql.append(" AND user_id = ?");
         if (f.errors() != null) sql.append(f.errors() ? " AND status >= 400" : " AND status < 400");
         return sql.append(" ORDER BY at_ms DESC, id DESC LIMIT ?").toString();
     }
@@ -90,6 +94,7 @@ final class ConsoleQueries {
                 st.setString(i++, f.beforeId());
             }
             if (f.model() != null) st.setString(i++, f.model());
+            if (f.userId() != null) st.setString(i++, f.userId());
             st.setInt(i, f.limit());
             List<LedgerRow> rows = new ArrayList<>();
             try (ResultSet rs = st.executeQuery()) {
@@ -162,6 +167,6 @@ final class ConsoleQueries {
         Long ttftMs = rs.wasNull() ? null : ttft;
         return new LedgerRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
                 rs.getString(6), rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11),
-                rs.getLong(12), rs.getInt(13), rs.getInt(14), rs.getLong(15), ttftMs, rs.getLong(17), rs.getLong(18));
+                rs.getLong(12), rs.getInt(13), rs.getInt(14), rs.getLong(15), ttftMs, rs.getLong(17), rs.getLong(18), rs.getString(19));
     }
 }

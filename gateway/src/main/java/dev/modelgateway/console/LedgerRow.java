@@ -4,5 +4,5 @@ package dev.modelgateway.console;
 record LedgerRow(String id, String traceId, String keyId, String publicModel, String answeredModel, String vendor,
                  long inputTokens, long cacheReadTokens, long cacheWrite5mTokens, long cacheWrite1hTokens,
                  long outputTokens, long reasoningTokens, int attempts, int status, long latencyMs, Long ttftMs,
-                 long atMs, long costE10) {
+                 long atMs, long costE10, String userId) {
 }

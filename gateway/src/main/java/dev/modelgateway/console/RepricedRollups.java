@@ -66,12 +66,14 @@ final class RepricedRollups {
                 + " AND value = ?", entry[0], mark)) == 1;
     }
 
-    /** One day of every cut and grain, anew from the ledger rows the rollups hold. */
+    /** One day of every cut and grain, and of the per-user rollups, anew from the ledger rows the rollups hold. */
     private static void rebuild(Connection c, long day) throws SQLException {
         RollupJob.update(c, "UPDATE console_rollup_state SET value = value WHERE name = 'watermark'");
         String watermark = RollupJob.watermark(c);
         RollupJob.remove(c, day, day + RollupJob.DAY_MS);
+        UserRollups.remove(c, day, day + RollupJob.DAY_MS);
         RollupJob.aggregate(c, "at_ms >= ? AND at_ms < ? AND id <= ?", day, day + RollupJob.DAY_MS, watermark);
         RollupJob.addToEveryCut(c);
+        UserRollups.add(c, "at_ms >= ? AND at_ms < ? AND id <= ?", day, day + RollupJob.DAY_MS, watermark);
     }
 }

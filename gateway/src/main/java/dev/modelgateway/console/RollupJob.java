@@ -16,7 +16,7 @@ import java.util.List;
  * after the watermark (the last id added) are the new ones, read through the ledger's primary key. A step takes
  * the rows made up to {@link #SETTLE} ago, a window of them sized to about {@link #BATCH_ROWS}, aggregates them per hour, key,
  * model, vendor and team into {@code console_rollup_batch}, and adds that to every cut of both grains (an upsert that
- * sums), all in one transaction that first moves the watermark from the value it read: a second instance on the
+ * sums), and the rows naming a user to {@code console_user_rollup} ({@link UserRollups}), all in one transaction that first moves the watermark from the value it read: a second instance on the
  * same PostgreSQL waits on that row and then finds it moved, so no row is ever added twice. Blocking: runs on a
  * worker thread.
  */
@@ -41,6 +41,11 @@ final class RollupJob {
     private static final String[][] CUTS = {{FULL, "key_id", "model", "vendor", "team_id"}, {"k", "key_id"}, {"m", "model"},
             {"v", "vendor"}, {"g", "team_id"}, {"t"}};
     private static final List<String> DIMENSIONS = List.of("key_id", "model", "vendor", "team_id");
+    /** The measures of {@link RollupColumns#MEASURES}, summed from ledger rows. */
+    static final String LEDGER_SUMS = "COUNT(*), SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END), SUM(input_tokens),"
+            + " SUM(cache_read_tokens), SUM(cache_write_5m_tokens + cache_write_1h_tokens), SUM(output_tokens), SUM(reasoning_tokens),"
+            + " SUM(cost_usd_e10), SUM(latency_ms), COALESCE(SUM(ttft_ms), 0), COUNT(ttft_ms), "
+            + RollupColumns.histogram("latency_ms") + ", " + RollupColumns.histogram("ttft_ms");
 
     private final Database db;
     private final RepricedRollups repriced;
@@ -93,6 +98,7 @@ final class RollupJob {
             if (rows > BATCH_ROWS) windowMs = Math.max(MIN_WINDOW_MS, windowMs / 2);
             else if (rows < BATCH_ROWS / 10) windowMs = Math.min(MAX_WINDOW_MS, windowMs * 2);
             addToEveryCut(c);
+            UserRollups.add(c, "id > ? AND id <= ?", from, to);
             return more;
         });
     }
@@ -106,11 +112,7 @@ final class RollupJob {
     static void aggregate(Connection c, String where, Object... params) throws SQLException {
         update(c, "DELETE FROM console_rollup_batch");
         update(c, "INSERT INTO console_rollup_batch SELECT (at_ms / " + HOUR_MS + ") * " + HOUR_MS
-                + ", key_id, COALESCE(public_model, ''), COALESCE(vendor, ''), COALESCE(team_id, ''), COUNT(*),"
-                + " SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END), SUM(input_tokens), SUM(cache_read_tokens),"
-                + " SUM(cache_write_5m_tokens + cache_write_1h_tokens), SUM(output_tokens), SUM(reasoning_tokens),"
-                + " SUM(cost_usd_e10), SUM(latency_ms), COALESCE(SUM(ttft_ms), 0), COUNT(ttft_ms), "
-                + RollupColumns.histogram("latency_ms") + ", " + RollupColumns.histogram("ttft_ms")
+                + ", key_id, COALESCE(public_model, ''), COALESCE(vendor, ''), COALESCE(team_id, ''), " + LEDGER_SUMS
                 + " FROM usage_ledger WHERE " + where
                 + " GROUP BY (at_ms / " + HOUR_MS + ") * " + HOUR_MS + ", key_id, COALESCE(public_model, ''), COALESCE(vendor, ''),"
                 + " COALESCE(team_id, '')", params);

@@ -25,10 +25,12 @@ record UsageQuery(Grain grain, long fromMs, long toMs, Dimension dimension, Stri
     }
 
     enum Dimension {
-        NONE(null, "t"), KEY("key_id", "k"), TEAM("team_id", "g"), MODEL("model", "m"), VENDOR("vendor", "v");
+        NONE(null, "t"), KEY("key_id", "k"), TEAM("team_id", "g"), MODEL("model", "m"), VENDOR("vendor", "v"),
+        /** From {@code console_user_rollup} ({@link UserRollups}), which has no cuts: only the rows naming a user. */
+        USER("user_id", null);
 
         final String column;
-        /** The rollup cut that holds one row per bucket and group of this dimension. */
+        /** The rollup cut that holds one row per bucket and group of this dimension; null for the per-user table. */
         final String cut;
 
         Dimension(String column, String cut) {
@@ -39,6 +41,7 @@ record UsageQuery(Grain grain, long fromMs, long toMs, Dimension dimension, Stri
 
     /** A key's or a scope's rows are in the full cut (key x model x vendor x team); everyone's in the dimension's own cut. */
     String cut() {
+        if (dimension == Dimension.USER) return null;
         return keyId != null || !visible.all() ? RollupJob.FULL : dimension.cut;
     }
 }

@@ -38,10 +38,22 @@ record Visible(boolean all, Set<String> teams, String ownerUserId, String keyId)
 
     /** The SQL condition on a table with {@code key_id} and {@code team_id} columns; its parameters are {@link #params}. */
     String sql() {
+        return sql(false);
+    }
+
+    /**
+     * The condition on a table with {@code key_id}, {@code team_id} and {@code user_id} columns (the per-user rollups):
+     * a person's own rows are those billed to them, their own keys' and their identity-provider tokens' calls alike.
+     */
+    String sqlByUser() {
+        return sql(true);
+    }
+
+    private String sql(boolean byUser) {
         if (all) return "1 = 1";
         StringBuilder s = new StringBuilder("(1 = 0");
         if (!teams.isEmpty()) s.append(" OR team_id IN (").append(String.join(", ", java.util.Collections.nCopies(teams.size(), "?"))).append(")");
-        if (ownerUserId != null) s.append(" OR key_id IN (SELECT id FROM api_keys WHERE owner_user_id = ?)");
+        if (ownerUserId != null) s.append(byUser ? " OR user_id = ?" : " OR key_id IN (SELECT id FROM api_keys WHERE owner_user_id = ?)");
         if (keyId != null) s.append(" OR key_id = ?");
         return s.append(")").toString();
     }

@@ -92,4 +92,39 @@ class ConsoleSchemaTest {
             assertThat(total).extracting(UsageRow::requests).as("counted once, not on top of the old rollups").containsExactly(1L);
         }
     }
+
+    /** An upgrade to the per-user rollups: V4 rolls up the ledger rows already past the watermark, once. */
+    @Test
+    void thePerUserRollupsStartLevelWithTheRollupsAfterAnUpgrade() throws Exception {
+        String url = "jdbc:sqlite:" + dir.resolve("per-user.db");
+        long at = System.currentTimeMillis() - RollupJob.DAY_MS;
+        try (Database db = Database.open(url, Accounts.SCHEMA)) {
+            Flyway.configure().dataSource(url, null, null).locations("classpath:db/migration/console")
+                    .table("console_schema_history").baselineOnMigrate(true).baselineVersion("0").target("3").load().migrate();
+            String id = String.format("%08x-%04x-7000-8000-%012x", at >>> 16, at & 0xffff, 1);
+            db.call(c -> {
+                try (PreparedStatement st = c.prepareStatement("INSERT INTO usage_ledger (id, trace_id, key_id, team_id, public_model,"
+                        + " answered_model, vendor, input_tokens, cache_read_tokens, cache_write_5m_tokens, cache_write_1h_tokens,"
+                        + " output_tokens, reasoning_tokens, attempts, status, latency_ms, ttft_ms, at_ms, cost_usd_e10, user_id)"
+                        + " VALUES (?, 't', 'k1', 'team_a', 'm1', 'm1', 'B', 3, 0, 0, 0, 1, 0, 1, 200, 700, 300, ?, 5, 'usr_a')")) {
+                    st.setString(1, id);
+                    st.setLong(2, at);
+                    st.executeUpdate();
+                }
+                // rolled up by a gateway from before V4
+                return c.createStatement().executeUpdate("UPDATE console_rollup_state SET value = '" + id + "' WHERE name = 'watermark'");
+            });
+
+            db.migrate(Console.SCHEMA);
+            new RollupJob(db).catchUp(System.currentTimeMillis());
+            for (UsageQuery.Grain grain : UsageQuery.Grain.values()) {
+                List<UsageRow> byUser = db.call(c -> ConsoleQueries.usage(c, new UsageQuery(grain, RollupJob.dayStart(at),
+                        RollupJob.dayStart(at) + RollupJob.DAY_MS, UsageQuery.Dimension.USER, null)));
+                assertThat(byUser).extracting(r -> r.group() + "/" + r.requests() + "/" + r.inputTokens() + "/" + r.costE10())
+                        .containsExactly("usr_a/1/3/5");
+                assertThat(byUser.getFirst().latency()).containsExactly(0, 0, 0, 1, 0, 0, 0, 0, 0, 0);
+                assertThat(byUser.getFirst().ttft()).containsExactly(0, 0, 1, 0, 0, 0, 0, 0, 0, 0);
+            }
+        }
+    }
 }

@@ -178,6 +178,41 @@ class RollupJobTest {
     }
 
     @Test
+    void theUserDimensionSumsTheRowsNamingAUserWithinTheReachAndARepriceRebuildsIt() throws SQLException {
+        ledger(T0 + 1_000, "k1", "m1", 200, 90, 40L, 100, 20, 5_000);
+        ledger(T0 + 2_000, "k1", "m2", 500, 90, null, 10, 0, 0);
+        ledger(T0 + 3_000, "k2", "m1", 200, 90, 40L, 7, 8, 9);
+        ledger(T0 + 4_000, "k3", "m1", 200, 90, 40L, 1, 1, 1); // nobody's
+        db.call(c -> c.createStatement().executeUpdate("UPDATE usage_ledger SET user_id = 'usr_a', team_id = 'team_a' WHERE key_id = 'k1'"));
+        db.call(c -> c.createStatement().executeUpdate("UPDATE usage_ledger SET user_id = 'usr_b' WHERE key_id = 'k2'"));
+        job.catchUp(T0 + RollupJob.DAY_MS);
+
+        for (UsageQuery.Grain grain : UsageQuery.Grain.values()) {
+            assertThat(usage(grain, UsageQuery.Dimension.USER, null))
+                    .extracting(r -> r.group() + "/" + r.requests() + "/" + r.errors() + "/" + r.inputTokens() + "/" + r.costE10())
+                    .containsExactlyInAnyOrder("usr_a/2/1/110/5000", "usr_b/1/0/7/9");
+        }
+        UsageRow a = usage(UsageQuery.Grain.HOUR, UsageQuery.Dimension.USER, "k1").getFirst();
+        assertThat(a.latency()).containsExactly(2, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        assertThat(a.ttftCount()).isEqualTo(1);
+        // a team's reach: its keys' users; a person's own: the calls billed to them
+        List<UsageRow> team = db.call(c -> ConsoleQueries.usage(c, new UsageQuery(UsageQuery.Grain.DAY, T0, T0 + RollupJob.DAY_MS,
+                UsageQuery.Dimension.USER, null, new Visible(false, java.util.Set.of("team_a"), null, null))));
+        assertThat(team).extracting(UsageRow::group).containsExactly("usr_a");
+        List<UsageRow> own = db.call(c -> ConsoleQueries.usage(c, new UsageQuery(UsageQuery.Grain.DAY, T0, T0 + RollupJob.DAY_MS,
+                UsageQuery.Dimension.USER, null, new Visible(false, java.util.Set.of(), "usr_b", null))));
+        assertThat(own).extracting(UsageRow::group).containsExactly("usr_b");
+
+        db.call(c -> c.createStatement().executeUpdate("UPDATE usage_ledger SET cost_usd_e10 = 1 WHERE key_id = 'k1'"));
+        String range = "{\"from\": \"" + Instant.ofEpochMilli(T0) + "\", \"to\": \"" + Instant.ofEpochMilli(T0 + RollupJob.DAY_MS) + "\"}";
+        db.call(c -> c.createStatement().executeUpdate("INSERT INTO audit_log (id, at_ms, actor, action, target_type, before_json)"
+                + " VALUES ('01900000-0000-7000-8000-000000000001', 1, 'test', 'reprice', 'ledger', '" + range + "')"));
+        job.catchUp(T0 + RollupJob.DAY_MS);
+        assertThat(usage(UsageQuery.Grain.DAY, UsageQuery.Dimension.USER, null)).extracting(r -> r.group() + "/" + r.costE10())
+                .containsExactlyInAnyOrder("usr_a/2", "usr_b/9");
+    }
+
+    @Test
     void catchingUpInBatchesAddsEveryRow() throws SQLException {
         int rows = RollupJob.BATCH_ROWS + 5;
         db.transaction(c -> {

@@ -81,6 +81,64 @@ class ConsoleApiTest {
         assertThat(csv.body()).startsWith("bucket,group,requests,").contains("," + MODEL + ",3,0,");
     }
 
+    /** Issue 33: the user a call is billed to (a key's owner here) is a usage dimension and a requests column and filter. */
+    @Test
+    void callsBilledToTwoUsersShowPerUserAndAKeySeesOnlyItsOwn() throws Exception {
+        String ada = "usr_console_ada", bob = "usr_console_bob";
+        sql("INSERT INTO users (id, user_name, created_at_ms, updated_at_ms) VALUES ('" + ada + "', 'ada@console.test', 1, 1)");
+        sql("INSERT INTO users (id, user_name, created_at_ms, updated_at_ms) VALUES ('" + bob + "', 'bob@console.test', 1, 1)");
+        AdminApi.CreatedKey adas = admin.create("{\"name\":\"adas-key\"}");
+        AdminApi.CreatedKey bobs = admin.create("{\"name\":\"bobs-key\"}");
+        // owned before their first use (a key is read, and cached, at its first call)
+        sql("UPDATE api_keys SET owner_user_id = '" + ada + "' WHERE id = '" + adas.id() + "'");
+        sql("UPDATE api_keys SET owner_user_id = '" + bob + "' WHERE id = '" + bobs.id() + "'");
+        for (int i = 0; i < 2; i++) {
+            h.openai(adas.secret()).chat().completions().create(ChatCompletionCreateParams.builder().model(MODEL).addUserMessage("ada " + i).build());
+        }
+        h.openai(bobs.secret()).chat().completions().create(ChatCompletionCreateParams.builder().model(MODEL).addUserMessage("bob").build());
+
+        JsonNode byUser = await(GatewayHarness.KEY, "/api/v1/console/usage?grain=hour&dimension=user",
+                u -> sum(u, ada, "requests") == 2 && sum(u, bob, "requests") == 1);
+        assertThat(byUser.path("dimension").asText()).isEqualTo("user");
+        JsonNode byKey = get(GatewayHarness.KEY, "/api/v1/console/usage?grain=hour&dimension=key");
+        for (String[] owned : new String[][]{{ada, adas.id()}, {bob, bobs.id()}}) {
+            for (String field : new String[]{"input_tokens", "output_tokens"}) {
+                assertThat(sum(byUser, owned[0], field)).as(field).isPositive().isEqualTo(sum(byKey, owned[1], field));
+            }
+            assertThat(cost(byUser, owned[0])).isPositive().isEqualByComparingTo(cost(byKey, owned[1]));
+        }
+        JsonNode byDay = get(GatewayHarness.KEY, "/api/v1/console/usage?grain=day&dimension=user");
+        assertThat(sum(byDay, ada, "requests")).isEqualTo(2);
+
+        // a key's own reach: its own user's rows alone
+        JsonNode adasOwn = get(adas.secret(), "/api/v1/console/usage?grain=hour&dimension=user");
+        assertThat(sum(adasOwn, ada, "requests")).isEqualTo(2);
+        assertThat(adasOwn.toString()).doesNotContain(bob);
+
+        JsonNode bobsCalls = await(GatewayHarness.KEY, "/api/v1/console/requests?user=" + bob, r -> r.path("data").size() == 1);
+        assertThat(bobsCalls.path("data").get(0).path("user_id").asText()).isEqualTo(bob);
+        assertThat(bobsCalls.path("data").get(0).path("key_id").asText()).isEqualTo(bobs.id());
+        assertThat(get(GatewayHarness.KEY, "/api/v1/console/requests?user=" + ada).path("data")).hasSize(2)
+                .allSatisfy(r -> assertThat(r.path("user_id").asText()).isEqualTo(ada));
+        assertThat(get(adas.secret(), "/api/v1/console/requests?user=" + bob).path("data")).isEmpty();
+
+        HttpResponse<String> csv = h.get("/api/v1/console/usage.csv?grain=hour&dimension=user", "authorization", "Bearer " + GatewayHarness.KEY);
+        assertThat(csv.headers().firstValue("content-disposition").orElseThrow()).contains("usage-hour-user.csv");
+        assertThat(csv.body()).contains("," + ada + ",2,0,", "," + bob + ",1,0,");
+    }
+
+    static void sql(String sql) throws Exception {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(h.databaseUrl); java.sql.Statement st = c.createStatement()) {
+            st.executeUpdate(sql);
+        }
+    }
+
+    private static java.math.BigDecimal cost(JsonNode usage, String group) {
+        java.math.BigDecimal n = java.math.BigDecimal.ZERO;
+        for (JsonNode row : usage.path("data")) if (row.path("group").asText().equals(group)) n = n.add(new java.math.BigDecimal(row.path("cost_usd").asText()));
+        return n;
+    }
+
     static String team(String json) {
         HttpResponse<String> r = admin.call("POST", "/api/v1/admin/teams", json);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
@@ -190,7 +248,7 @@ class ConsoleApiTest {
                 {"/api/v1/console/requests?before=x", "before"}, {"/api/v1/console/requests?status=maybe", "status"},
                 {"/api/v1/console/usage?dimension=squad", "dimension"}, {"/api/v1/console/audit?limit=201", "limit"},
                 {"/api/v1/console/audit?action=DROP%20TABLE", "action"}, {"/api/v1/console/audit?target_type=Keys", "target_type"}, {"/api/v1/console/audit?before=12", "before"},
-                {"/api/v1/console/audit?target=" + "t".repeat(101), "target"}}) {
+                {"/api/v1/console/audit?target=" + "t".repeat(101), "target"}, {"/api/v1/console/requests?user=" + "u".repeat(41), "user"}}) {
             HttpResponse<String> r = h.get(c[0], "authorization", "Bearer " + GatewayHarness.KEY);
             assertThat(r.statusCode()).as(c[0]).isEqualTo(400);
             assertThat(Json.parseOrNull(r.body()).at("/error/param").asText()).as(c[0]).isEqualTo(c[1]);

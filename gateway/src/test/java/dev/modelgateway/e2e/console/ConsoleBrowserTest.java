@@ -155,6 +155,10 @@ class ConsoleBrowserTest {
         assertThat(browser.findElements(By.cssSelector("#chart-tokens canvas"))).hasSize(1);
         assertThat(browser.findElement(By.id("chart-cost")).getText()).contains(MODEL);
         screenshot("usage");
+        // by user: the key belongs to nobody, so no group; the choice is offered and answered
+        js("document.getElementById('usage-dimension').value = 'user'");
+        browser.findElement(By.cssSelector("form[aria-label='Usage range and grouping'] button[type=submit]")).click();
+        await("the usage by user", () -> browser.findElement(By.id("usage-out")).getText().contains("By user"));
         // the same use cut by team
         js("document.getElementById('usage-dimension').value = 'team'");
         browser.findElement(By.cssSelector("form[aria-label='Usage range and grouping'] button[type=submit]")).click();
@@ -172,6 +176,8 @@ class ConsoleBrowserTest {
         await("3 rows in the requests list", () -> rows("#requests-list tbody tr").size() == 3
                 && rows("#requests-list tbody tr").getFirst().getText().contains(MODEL));
         assertThat(rows("#requests-list tbody tr").getFirst().getText()).contains("browser-team").contains("200");
+        assertThat(browser.findElement(By.cssSelector("#requests-list thead")).getText()).contains("User");
+        assertThat(browser.findElement(By.id("requests-user")).getAttribute("maxlength")).isEqualTo("40");
         screenshot("requests");
         rows("#requests-list tbody tr a").getFirst().click();
         WebElement detail = await("the request's page", () -> browser.findElement(By.id("request-detail")));
