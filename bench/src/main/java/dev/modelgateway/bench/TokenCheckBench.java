@@ -18,6 +18,7 @@ import dev.modelgateway.identity.IdentityHttp;
 import dev.modelgateway.identity.JwksCache;
 import dev.modelgateway.identity.JwtShape;
 import dev.modelgateway.identity.SignedJwts;
+import dev.modelgateway.identity.VerifiedTokens;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -46,7 +47,8 @@ import java.util.concurrent.TimeUnit;
  * What an identity provider's token costs a caller's request on top of a platform key (docs/identity/caller-tokens.md):
  * the JWT shape check every bearer credential meets, and the signature, issuer, audience and time checks of a token
  * whose issuer's keys are cached ({@link JwksCache}, served once from loopback at set-up), for RSA (RS256, 2048-bit,
- * what most providers and Kubernetes sign with) and ECDSA (ES256).
+ * what most providers and Kubernetes sign with) and ECDSA (ES256); and a token seen again while its verification is
+ * kept ({@link VerifiedTokens}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -66,6 +68,7 @@ public class TokenCheckBench {
     private String token;
     private SignedJwts.Expect expect;
     private final Clock clock = Clock.systemUTC();
+    private VerifiedTokens verified;
 
     @Setup(Level.Trial)
     public void open() throws Exception {
@@ -92,7 +95,8 @@ public class TokenCheckBench {
         jwks = URI.create("http://127.0.0.1:" + server.actualPort() + "/jwks");
         cache = new JwksCache(new IdentityHttp(vertx), clock);
         expect = new SignedJwts.Expect(ISSUER, Set.of("model-gateway"), Duration.ofSeconds(30));
-        verify(); // fetches the key set once; every measured call finds it cached
+        verified = new VerifiedTokens(clock);
+        verified.put("bench", token, verify()); // verify() fetches the key set once; every measured call finds it cached
     }
 
     @TearDown(Level.Trial)
@@ -104,6 +108,12 @@ public class TokenCheckBench {
     @Benchmark
     public boolean shape() {
         return JwtShape.looksLikeJwt(token);
+    }
+
+    /** The same token again within a kept verification: its hash looked up (the times are then checked again). */
+    @Benchmark
+    public JWTClaimsSet kept() {
+        return verified.get("bench", token);
     }
 
     /** A token's whole check with its issuer's keys cached. */

@@ -97,7 +97,8 @@ public final class SignedJwts {
         }
     }
 
-    private static void check(JWTClaimsSet claims, Expect expect, Instant now) {
+    /** The claims' issuer, audience and times, by {@code now}: the check a kept verification ({@link VerifiedTokens}) repeats. */
+    static void check(JWTClaimsSet claims, Expect expect, Instant now) {
         if (!expect.issuer().equals(claims.getIssuer())) {
             throw new Refused(Reason.WRONG_ISSUER, "The token's issuer is not " + expect.issuer() + ".");
         }

@@ -73,6 +73,7 @@ public final class TokenCallers {
     private final JwksCache keys;
     private final Discovery discovery;
     private final InstantSource clock;
+    private final VerifiedTokens verified;
     private final Map<String, Held<User>> users = new ConcurrentHashMap<>();
     /** By the names the configuration gives, so no larger than it. */
     private final Map<String, Held<Optional<Team>>> teams = new ConcurrentHashMap<>();
@@ -85,6 +86,7 @@ public final class TokenCallers {
         this.config = config;
         this.accounts = accounts;
         this.keys = new JwksCache(http, clock);
+        this.verified = new VerifiedTokens(clock);
         this.discovery = new Discovery(http, clock);
         this.clock = clock;
     }
@@ -114,13 +116,24 @@ public final class TokenCallers {
         if (unverified instanceof PlainJWT) {
             return refuse("unsupported_token_algorithm", "The token is unsigned (alg none); only RS*, PS* and ES* signatures are accepted.");
         }
+        SignedJwts.Expect expect = new SignedJwts.Expect(issuer.issuer().toString(), issuer.audiences(), issuer.leeway());
+        JWTClaimsSet known = verified.get(issuer.id(), token);
+        if (known != null) {
+            // its signature was verified lately: what may have changed since (time, the issuer's settings) is checked again
+            try {
+                SignedJwts.check(known, expect, clock.instant());
+            } catch (SignedJwts.Refused r) {
+                return Future.failedFuture(refusal(r));
+            }
+            return admit(identity, issuer, known);
+        }
         Future<URI> jwks = issuer.jwksUri() != null ? Future.succeededFuture(issuer.jwksUri())
                 : discovery.endpoint(issuer.issuer(), "jwks_uri");
         return jwks.recover(e -> Future.failedFuture(GatewayException.of(ErrorKind.UNAVAILABLE,
                         "The signing keys of issuer " + issuer.id() + " could not be found: " + e.getMessage()).withCode("issuer_unavailable")))
-                .compose(uri -> SignedJwts.verify(token, uri, keys,
-                        new SignedJwts.Expect(issuer.issuer().toString(), issuer.audiences(), issuer.leeway()), clock))
+                .compose(uri -> SignedJwts.verify(token, uri, keys, expect, clock))
                 .recover(e -> Future.failedFuture(e instanceof SignedJwts.Refused r ? refusal(r) : e))
+                .onSuccess(claims -> verified.put(issuer.id(), token, claims))
                 .compose(claims -> admit(identity, issuer, claims));
     }
 

@@ -15,6 +15,7 @@ import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import dev.modelgateway.e2e.GatewayHarness;
 import dev.modelgateway.e2e.SharedStores;
 import dev.modelgateway.identity.JwksCache;
+import dev.modelgateway.identity.VerifiedTokens;
 import dev.modelgateway.json.Json;
 import dev.modelgateway.sim.VendorSimulator;
 import dev.modelgateway.testing.Eventually;
@@ -380,6 +381,41 @@ abstract class CallerTokensContract {
         assertThat(after.statusCode()).as(after.body()).isEqualTo(200);
         assertThat(idp.corpKeyFetches.get()).isEqualTo(fetches + 1);
         assertThat(h.gateway.port()).as("the same process").isEqualTo(port);
+    }
+
+    /**
+     * A token whose signature was verified is not verified again for {@link VerifiedTokens#KEEP} (the same token on
+     * every call costs its RSA check once), yet its times are: it expires on time while kept; and a key the provider
+     * withdraws stops it once the verification is older than KEEP.
+     */
+    @Test
+    void aVerifiedTokenIsKeptAFewMinutesAndStillExpiresOnTime() throws Exception {
+        Instant now = clock.instant();
+        String kept = idp.signCorp(idp.access("alice", now, "engineers").expirationTime(Date.from(now.plus(Duration.ofHours(3))))
+                .jwtID("jti-kept-" + System.nanoTime()));
+        String shortLived = idp.signCorp(idp.access("alice", now, "engineers").expirationTime(Date.from(now.plus(Duration.ofMinutes(2))))
+                .jwtID("jti-short-" + System.nanoTime()));
+        assertThat(chat(kept).statusCode()).isEqualTo(200);
+        assertThat(chat(shortLived).statusCode()).isEqualTo(200);
+
+        // the provider withdraws the key they were signed with, and the gateway reads its new set
+        idp.rotateCorpKey("corp-withdrawn-" + System.nanoTime());
+        clock.advance(JwksCache.MIN_REFETCH.plusSeconds(1));
+        int fetches = idp.corpKeyFetches.get();
+        assertThat(chat(alice()).statusCode()).isEqualTo(200);
+        assertThat(idp.corpKeyFetches.get()).as("the new key's kid made the set be read again").isEqualTo(fetches + 1);
+        HttpResponse<String> stillKept = chat(kept);
+        assertThat(stillKept.statusCode()).as("verified a moment ago: its signature is not checked again yet").isEqualTo(200);
+
+        clock.advance(Duration.ofMinutes(2));
+        HttpResponse<String> expired = chat(shortLived);
+        assertThat(expired.statusCode()).as("kept, but past its exp").isEqualTo(401);
+        assertThat(Json.parseOrNull(expired.body()).at("/error/code").asText()).isEqualTo("token_expired");
+
+        clock.advance(VerifiedTokens.KEEP);
+        HttpResponse<String> withdrawn = chat(kept);
+        assertThat(withdrawn.statusCode()).as("verified again: its key is gone from the provider's set").isEqualTo(401);
+        assertThat(Json.parseOrNull(withdrawn.body()).at("/error/code").asText()).isEqualTo("unknown_signing_key");
     }
 
     @Test
