@@ -16,6 +16,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
+import static dev.modelgateway.config.RoutingSection.text;
+import static dev.modelgateway.config.RoutingSection.unknownFields;
+
 /**
  * Reads the configuration's {@code identity} section into an {@link IdentityConfig} (docs/identity/README.md). Every
  * refusal names the field; an unknown key is refused with the nearest known one.
@@ -41,12 +44,12 @@ final class IdentitySection {
     static IdentityConfig parse(JsonNode root) {
         JsonNode identity = root.path("identity");
         if (identity.isMissingNode() || identity.isNull()) return IdentityConfig.NONE;
-        unknownFields("identity", identity);
+        unknownFields("identity", identity, SECTION);
         Map<String, IdentityConfig.OidcProvider> providers = new LinkedHashMap<>();
         boolean masterKeyDisabled = false;
         JsonNode signIn = identity.path("sign_in");
         if (!signIn.isMissingNode() && !signIn.isNull()) {
-            unknown("identity.sign_in", signIn, SIGN_IN);
+            unknownFields("identity.sign_in", signIn, SIGN_IN);
             signIn.path("providers").properties().forEach(e -> providers.put(e.getKey(), provider(e.getKey(), e.getValue())));
             masterKeyDisabled = flag("identity.sign_in.disable_master_key", signIn.path("disable_master_key"));
             if (masterKeyDisabled && providers.isEmpty()) {
@@ -70,7 +73,7 @@ final class IdentitySection {
     private static IdentityConfig.OidcProvider provider(String id, JsonNode n) {
         String at = "identity.sign_in.providers." + id;
         id(at, id);
-        unknown(at, n, PROVIDER);
+        unknownFields(at, n, PROVIDER);
         List<String> scopes = strings(at + ".scopes", n.path("scopes"));
         if (scopes.isEmpty()) scopes = List.of("openid", "email", "profile");
         if (!scopes.contains("openid")) throw new IllegalArgumentException(at + ".scopes: must include openid");
@@ -82,7 +85,7 @@ final class IdentitySection {
     private static IdentityConfig.TrustedIssuer issuer(String id, JsonNode n) {
         String at = "identity.trusted_issuers." + id;
         id(at, id);
-        unknown(at, n, ISSUER);
+        unknownFields(at, n, ISSUER);
         Set<String> audiences = new LinkedHashSet<>(strings(at + ".audiences", n.path("audiences")));
         if (audiences.isEmpty()) {
             throw new IllegalArgumentException(at + ".audiences: required: a token must be meant for the gateway (its aud)");
@@ -104,7 +107,7 @@ final class IdentitySection {
     }
 
     private static IdentityConfig.RoleRule roleRule(String at, JsonNode n, Set<String> providers) {
-        unknown(at, n, ROLE_RULE);
+        unknownFields(at, n, ROLE_RULE);
         if (n.has("issuer")) throw new IllegalArgumentException(at + ".issuer: role mappings name a sign-in `provider`");
         String role = required(at, n, "role");
         if (!ROLES.contains(role)) throw new IllegalArgumentException(at + ".role: unknown role '" + role + "'; expected one of " + ROLES);
@@ -115,7 +118,7 @@ final class IdentitySection {
     }
 
     private static IdentityConfig.CallerRule callerRule(String at, JsonNode n, Set<String> issuers) {
-        unknown(at, n, CALLER_RULE);
+        unknownFields(at, n, CALLER_RULE);
         if (n.has("provider")) throw new IllegalArgumentException(at + ".provider: caller mappings name a trusted `issuer`");
         String period = text(n, "budget_period");
         if (period != null && !PERIODS.contains(period)) {
@@ -214,21 +217,6 @@ final class IdentitySection {
         String v = text(n, field);
         if (v == null || v.isEmpty()) throw new IllegalArgumentException(at + "." + field + ": required");
         return v;
-    }
-
-    private static String text(JsonNode n, String field) {
-        return n.hasNonNull(field) ? n.get(field).asText().trim() : null;
-    }
-
-    private static void unknownFields(String at, JsonNode n) {
-        unknown(at, n, SECTION);
-    }
-
-    private static void unknown(String at, JsonNode node, Set<String> known) {
-        if (!node.isObject()) throw new IllegalArgumentException(at + " must be a mapping");
-        node.fieldNames().forEachRemaining(f -> {
-            if (!known.contains(f)) throw UnknownSetting.of(at, f, known);
-        });
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {

@@ -192,7 +192,8 @@ final class RoutingSection {
         return dev.modelgateway.json.Json.MAPPER.convertValue(node, Map.class);
     }
 
-    private static String text(JsonNode node, String field) {
+    /** A field's text, trimmed; null when absent or null. Shared with {@link IdentitySection}. */
+    static String text(JsonNode node, String field) {
         return node.hasNonNull(field) ? node.get(field).asText().trim() : null;
     }
 
@@ -368,7 +369,8 @@ final class RoutingSection {
         }
     }
 
-    private static void unknownFields(String at, JsonNode node, Set<String> known) {
+    /** Refuses a key {@code known} lacks, naming the nearest known one. Shared with {@link IdentitySection}. */
+    static void unknownFields(String at, JsonNode node, Set<String> known) {
         if (!node.isObject()) throw new IllegalArgumentException(at + " must be a mapping");
         node.fieldNames().forEachRemaining(f -> {
             if (!known.contains(f)) throw UnknownSetting.of(at, f, known);
