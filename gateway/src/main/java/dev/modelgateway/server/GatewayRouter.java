@@ -94,7 +94,16 @@ public final class GatewayRouter {
     /** Route metadata: the {@link Permission} a route declares, which {@link AdminAccess} checks before its handler. */
     static final String PERMISSION = "permission";
     /** The paths of the routes that administer the gateway: a credential that calls no model is taken here only. */
-    static final List<String> ADMINISTRATIVE = List.of(ADMIN_PREFIX, "/api/v1/console/", SCIM_PREFIX);
+    private static final String CONSOLE_PREFIX = "/api/v1/console/";
+    static final List<String> ADMINISTRATIVE = List.of(ADMIN_PREFIX, CONSOLE_PREFIX, SCIM_PREFIX);
+    /** Of those, the ones a person's console session may call (never SCIM: an identity provider's client, by key). */
+    private static final List<String> SESSION_ROUTES = List.of(ADMIN_PREFIX, CONSOLE_PREFIX);
+
+    /** Whether a console session cookie is a credential on this (dispatched) path. */
+    static boolean sessionRoute(String path) {
+        for (String prefix : SESSION_ROUTES) if (path.startsWith(prefix)) return true;
+        return false;
+    }
 
     /**
      * @param health {@code /health}, {@code /ready} and {@code /metrics} on this router; null when they are served on

@@ -21,7 +21,6 @@ import java.util.Set;
  */
 final class SessionAuth implements Handler<RoutingContext> {
     private static final Set<HttpMethod> SAFE = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.OPTIONS);
-    private static final Set<String> PREFIXES = Set.of("/api/v1/admin/", "/api/v1/console/");
 
     private final SignIn signIn;
 
@@ -31,12 +30,15 @@ final class SessionAuth implements Handler<RoutingContext> {
 
     @Override
     public void handle(RoutingContext ctx) {
-        Cookie cookie = ctx.request().getCookie(ConsoleSessions.COOKIE);
-        // the path the router dispatches on (dot segments and escapes resolved): /api/v1/admin/../chat/completions is a
+        // a model call always carries its Authorization header: it leaves here before any cookie is parsed. The path is
+        // the one the router dispatches on (dot segments and escapes resolved): /api/v1/admin/../chat/completions is a
         // model route, where a cookie is no credential
-        String path = ctx.normalizedPath();
-        if (cookie == null || ctx.request().getHeader("authorization") != null || PREFIXES.stream().noneMatch(path::startsWith)
-                || !signIn.enabled()) {
+        if (ctx.request().getHeader("authorization") != null || !GatewayRouter.sessionRoute(ctx.normalizedPath()) || !signIn.enabled()) {
+            ctx.next();
+            return;
+        }
+        Cookie cookie = ctx.request().getCookie(ConsoleSessions.COOKIE);
+        if (cookie == null) {
             ctx.next();
             return;
         }
